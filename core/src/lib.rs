@@ -1,0 +1,5 @@
+//! Hindsight's core library: everything that decides, indexes, stores or searches.
+//!
+//! See `docs/ARCHITECTURE.md` for the map of modules and the invariants they keep.
+
+pub mod ids;
