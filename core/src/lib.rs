@@ -3,3 +3,4 @@
 //! See `docs/ARCHITECTURE.md` for the map of modules and the invariants they keep.
 
 pub mod ids;
+pub mod tree;
