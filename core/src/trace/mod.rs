@@ -1,0 +1,6 @@
+//! Recording: the wire format the agent speaks (`wire`), the recorder that turns decoded frames
+//! into execution nodes (`recorder`), and the SQLite trace file (`store`) with its reader.
+
+pub mod recorder;
+pub mod store;
+pub mod wire;

@@ -1,0 +1,220 @@
+//! The streaming decoder: one frame at a time from any `Read`, never the whole stream.
+
+use std::io::{ErrorKind, Read};
+
+use super::bytes::{ByteReader, ParseError, ParseResult};
+use super::error::WireError;
+use super::event::{read_event, Event};
+use super::frame::{frame_name, frame_type, ClassDef, FieldDef, Frame, Hello, MethodDef, ThreadDef, VarDef};
+use crate::ids::{ClassId, FieldId, MethodId, ThreadId};
+
+pub const MAGIC: &[u8; 6] = b"HSWIRE";
+pub const VERSION: u16 = 1;
+/// A frame longer than this is malformed.
+pub const MAX_FRAME_LEN: u32 = 64 << 20;
+
+#[derive(PartialEq)]
+enum State {
+    /// Expecting the `HELLO` frame.
+    Start,
+    Frames,
+    /// After `END` or an error: nothing more is read.
+    Done,
+}
+
+/// Decodes a stream frame by frame. After `END`, a truncation or an error, `next_frame`
+/// returns `Ok(None)`.
+pub struct Decoder<R> {
+    input: R,
+    offset: u64,
+    payload: Vec<u8>,
+    state: State,
+}
+
+impl<R: Read> Decoder<R> {
+    /// Reads and checks the magic and version.
+    pub fn new(mut input: R) -> Result<Self, WireError> {
+        let mut header = [0u8; 8];
+        let n = read_full(&mut input, &mut header, 0)?;
+        if n < MAGIC.len() || &header[..6] != MAGIC {
+            if n < MAGIC.len() && MAGIC.starts_with(&header[..n]) {
+                return Err(WireError::Truncated { offset: n as u64, detail: "the stream ends inside its header".into() });
+            }
+            return Err(WireError::BadMagic { found: String::from_utf8_lossy(&header[..n.min(6)]).into_owned() });
+        }
+        if n < 8 {
+            return Err(WireError::Truncated { offset: n as u64, detail: "the stream ends inside its header".into() });
+        }
+        let version = u16::from_le_bytes([header[6], header[7]]);
+        if version != VERSION {
+            return Err(WireError::UnsupportedVersion { found: version, supported: VERSION });
+        }
+        Ok(Decoder { input, offset: 8, payload: Vec::new(), state: State::Start })
+    }
+
+    /// Bytes consumed so far.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The next frame; `Ok(None)` once the stream has ended with `END`.
+    pub fn next_frame(&mut self) -> Result<Option<Frame>, WireError> {
+        if self.state == State::Done {
+            return Ok(None);
+        }
+        let result = self.read_frame();
+        match &result {
+            Ok(Some(Frame::End { .. })) | Ok(None) | Err(_) => self.state = State::Done,
+            Ok(Some(_)) => self.state = State::Frames,
+        }
+        result
+    }
+
+    fn read_frame(&mut self) -> Result<Option<Frame>, WireError> {
+        let frame_offset = self.offset;
+        let mut head = [0u8; 5];
+        let n = read_full(&mut self.input, &mut head, frame_offset)?;
+        if n == 0 {
+            return Err(WireError::Truncated { offset: frame_offset, detail: "the stream ends without an END frame".into() });
+        }
+        if n < head.len() {
+            self.offset += n as u64;
+            return Err(WireError::Truncated {
+                offset: frame_offset,
+                detail: format!("a frame header is cut after {n} of 5 bytes"),
+            });
+        }
+        let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+        let ty = head[4];
+        let name = frame_name(ty).map(str::to_owned).unwrap_or_else(|| format!("type 0x{ty:02x}"));
+        let malformed = |offset: u64, problem: String| WireError::Malformed { frame_offset, offset, frame: name.clone(), problem };
+        if len == 0 {
+            return Err(malformed(frame_offset, "frame length 0 (it counts the type byte, so it is at least 1)".into()));
+        }
+        if len > MAX_FRAME_LEN {
+            return Err(malformed(frame_offset, format!("frame length {len} is over the 64 MiB limit")));
+        }
+        if frame_name(ty).is_none() {
+            return Err(malformed(frame_offset + 4, "unknown frame type".into()));
+        }
+        if self.state == State::Start && ty != frame_type::HELLO {
+            return Err(malformed(frame_offset + 4, "the first frame must be HELLO".into()));
+        }
+        if self.state != State::Start && ty == frame_type::HELLO {
+            return Err(malformed(frame_offset + 4, "a second HELLO frame".into()));
+        }
+        let payload_len = (len - 1) as usize;
+        self.payload.clear();
+        self.payload.resize(payload_len, 0);
+        let got = read_full(&mut self.input, &mut self.payload, frame_offset + 5)?;
+        self.offset += 5 + got as u64;
+        if got < payload_len {
+            return Err(WireError::Truncated {
+                offset: frame_offset,
+                detail: format!("the {name} frame starting here is cut after {got} of {payload_len} payload bytes (dropped)"),
+            });
+        }
+        let payload_offset = frame_offset + 5;
+        let mut r = ByteReader::new(&self.payload);
+        let parsed = parse_payload(ty, &mut r).and_then(|f| {
+            if r.is_empty() {
+                Ok(f)
+            } else {
+                r.error(format!("{} bytes left over after the payload", r.remaining()))
+            }
+        });
+        parsed.map(Some).map_err(|e| malformed(payload_offset + e.at as u64, e.problem))
+    }
+}
+
+impl<R: Read> Iterator for Decoder<R> {
+    type Item = Result<Frame, WireError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_frame().transpose()
+    }
+}
+
+fn read_full<R: Read>(input: &mut R, buf: &mut [u8], offset: u64) -> Result<usize, WireError> {
+    let mut n = 0;
+    while n < buf.len() {
+        match input.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(source) => return Err(WireError::Io { offset: offset + n as u64, source }),
+        }
+    }
+    Ok(n)
+}
+
+fn parse_payload(ty: u8, r: &mut ByteReader<'_>) -> ParseResult<Frame> {
+    Ok(match ty {
+        frame_type::HELLO => Frame::Hello(Hello {
+            pid: r.varint()?,
+            start_ms: r.varint()?,
+            vm: r.string("vm")?,
+            command: r.string("command")?,
+            agent_version: r.string("agent_version")?,
+        }),
+        frame_type::CLASS => Frame::Class(ClassDef {
+            id: ClassId(r.varint32("class id")?),
+            name: r.string("class name")?,
+            source_file: r.string("source_file")?,
+            flags: r.u8()?,
+        }),
+        frame_type::METHOD => {
+            let id = MethodId(r.varint32("method id")?);
+            let class = ClassId(r.varint32("class id")?);
+            let name = r.string("method name")?;
+            let descriptor = r.string("descriptor")?;
+            let access = r.varint32("access flags")?;
+            let flags = r.u8()?;
+            let hash = r.array::<16>()?;
+            let first_line = r.varint32("first_line")?;
+            let last_line = r.varint32("last_line")?;
+            let nvars = r.count("nvars", 3)?;
+            let mut vars = Vec::with_capacity(nvars);
+            for _ in 0..nvars {
+                vars.push(VarDef { slot: r.varint32("var slot")?, name: r.string("var name")?, descriptor: r.string("var descriptor")? });
+            }
+            Frame::Method(MethodDef { id, class, name, descriptor, access, flags, hash, first_line, last_line, vars })
+        }
+        frame_type::FIELD => Frame::Field(FieldDef {
+            id: FieldId(r.varint32("field id")?),
+            class: ClassId(r.varint32("class id")?),
+            name: r.string("field name")?,
+            descriptor: r.string("field descriptor")?,
+            flags: r.u8()?,
+        }),
+        frame_type::THREAD => {
+            Frame::Thread(ThreadDef { id: ThreadId(r.varint32("thread id")?), java_id: r.varint()?, name: r.string("thread name")? })
+        }
+        frame_type::EVENTS => {
+            let thread = ThreadId(r.varint32("thread id")?);
+            let base_ts = r.varint()?;
+            let count = r.count("event count", 2)?;
+            let events = read_events(r, base_ts, count)?;
+            Frame::Events { thread, base_ts, events }
+        }
+        frame_type::END => Frame::End { exit_status: r.svarint()? },
+        frame_type::WARNING => Frame::Warning { message: r.string("message")? },
+        _ => return r.error(format!("unknown frame type 0x{ty:02x}")),
+    })
+}
+
+fn read_events(r: &mut ByteReader<'_>, base_ts: u64, count: usize) -> ParseResult<Vec<Event>> {
+    let mut events = Vec::with_capacity(count);
+    let mut ts = base_ts;
+    let mut first = true;
+    for i in 0..count {
+        let start = r.pos();
+        let ev = read_event(r, &mut ts, first).map_err(|e| ParseError {
+            at: e.at,
+            problem: format!("event {i} of {count} (starting at payload byte {start}): {}", e.problem),
+        })?;
+        first &= matches!(ev.kind, super::event::EventKind::String { .. });
+        events.push(ev);
+    }
+    Ok(events)
+}

@@ -1,0 +1,305 @@
+//! Events: what happened in one thread at one timestamp (the `EVENTS` frame's content).
+
+use serde::{Deserialize, Serialize};
+
+use super::bytes::{put_str, put_varint, ByteReader, ParseResult};
+use super::value::{put_value, read_value, Value};
+use crate::ids::{ClassId, FieldId, MethodId, ObjectId, StringId, Timestamp};
+
+/// Index of a local variable in its method's `var` list (the wire format's *var id*).
+pub type VarId = u32;
+
+/// Who created an object or array, as the agent saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Origin {
+    /// Created by application code: every field and element starts at its default value.
+    Created,
+    /// First met after uninstrumented code created it: its earlier content is unknown.
+    FirstSeen,
+}
+
+/// One event with its timestamp. A `String` event has no timestamp of its own: it carries the
+/// timestamp of the event before it in the frame (or the frame's `base_ts`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    pub ts: Timestamp,
+    pub kind: EventKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventKind {
+    Call { method: MethodId, args: Vec<Value> },
+    Return(Value),
+    Unwind(Value),
+    ExtCall { method: MethodId, args: Vec<Value> },
+    ExtReturn(Value),
+    ExtUnwind(Value),
+    Line(u32),
+    Local { var: VarId, value: Value },
+    FieldWrite { object: ObjectId, field: FieldId, value: Value },
+    StaticWrite { field: FieldId, value: Value },
+    ArrayWrite { array: ObjectId, index: u32, value: Value },
+    NewObject { object: ObjectId, class: ClassId, origin: Origin },
+    /// `elements` is empty for `Origin::Created` (all defaults) and holds `length` values for
+    /// `Origin::FirstSeen`.
+    NewArray { array: ObjectId, class: ClassId, length: u32, origin: Origin, elements: Vec<Value> },
+    This(ObjectId),
+    Throw(Value),
+    Catch(Value),
+    String { string: StringId, text: String },
+    FieldWriteUninit { field: FieldId, value: Value },
+}
+
+pub mod op {
+    pub const CALL: u8 = 0x01;
+    pub const RETURN: u8 = 0x02;
+    pub const UNWIND: u8 = 0x03;
+    pub const EXT_CALL: u8 = 0x04;
+    pub const EXT_RETURN: u8 = 0x05;
+    pub const EXT_UNWIND: u8 = 0x06;
+    pub const LINE: u8 = 0x07;
+    pub const LOCAL: u8 = 0x08;
+    pub const FIELD_WRITE: u8 = 0x09;
+    pub const STATIC_WRITE: u8 = 0x0A;
+    pub const ARRAY_WRITE: u8 = 0x0B;
+    pub const NEW_OBJECT: u8 = 0x0C;
+    pub const NEW_ARRAY: u8 = 0x0D;
+    pub const THIS: u8 = 0x0E;
+    pub const THROW: u8 = 0x0F;
+    pub const CATCH: u8 = 0x10;
+    pub const STRING: u8 = 0x11;
+    pub const FIELD_WRITE_UNINIT: u8 = 0x12;
+}
+
+impl EventKind {
+    pub fn op(&self) -> u8 {
+        match self {
+            EventKind::Call { .. } => op::CALL,
+            EventKind::Return(_) => op::RETURN,
+            EventKind::Unwind(_) => op::UNWIND,
+            EventKind::ExtCall { .. } => op::EXT_CALL,
+            EventKind::ExtReturn(_) => op::EXT_RETURN,
+            EventKind::ExtUnwind(_) => op::EXT_UNWIND,
+            EventKind::Line(_) => op::LINE,
+            EventKind::Local { .. } => op::LOCAL,
+            EventKind::FieldWrite { .. } => op::FIELD_WRITE,
+            EventKind::StaticWrite { .. } => op::STATIC_WRITE,
+            EventKind::ArrayWrite { .. } => op::ARRAY_WRITE,
+            EventKind::NewObject { .. } => op::NEW_OBJECT,
+            EventKind::NewArray { .. } => op::NEW_ARRAY,
+            EventKind::This(_) => op::THIS,
+            EventKind::Throw(_) => op::THROW,
+            EventKind::Catch(_) => op::CATCH,
+            EventKind::String { .. } => op::STRING,
+            EventKind::FieldWriteUninit { .. } => op::FIELD_WRITE_UNINIT,
+        }
+    }
+
+    /// The name used in docs/wire-format.md.
+    pub fn name(&self) -> &'static str {
+        op_name(self.op()).unwrap_or("?")
+    }
+
+    /// Opens a call node (`CALL`, `EXT_CALL`).
+    pub fn is_call(&self) -> bool {
+        matches!(self, EventKind::Call { .. } | EventKind::ExtCall { .. })
+    }
+
+    /// Closes a call node (returns and unwinds, instrumented or external).
+    pub fn is_exit(&self) -> bool {
+        matches!(
+            self,
+            EventKind::Return(_) | EventKind::Unwind(_) | EventKind::ExtReturn(_) | EventKind::ExtUnwind(_)
+        )
+    }
+}
+
+pub fn op_name(op: u8) -> Option<&'static str> {
+    const NAMES: [&str; 18] = [
+        "CALL",
+        "RETURN",
+        "UNWIND",
+        "EXT_CALL",
+        "EXT_RETURN",
+        "EXT_UNWIND",
+        "LINE",
+        "LOCAL",
+        "FIELD_WRITE",
+        "STATIC_WRITE",
+        "ARRAY_WRITE",
+        "NEW_OBJECT",
+        "NEW_ARRAY",
+        "THIS",
+        "THROW",
+        "CATCH",
+        "STRING",
+        "FIELD_WRITE_UNINIT",
+    ];
+    NAMES.get(usize::from(op).wrapping_sub(1)).copied()
+}
+
+/// Encodes `ev` after an event at `prev_ts` (the frame's `base_ts` for the first one).
+pub fn put_event(out: &mut Vec<u8>, ev: &Event, prev_ts: Timestamp) {
+    out.push(ev.kind.op());
+    if !matches!(ev.kind, EventKind::String { .. }) {
+        put_varint(out, ev.ts.wrapping_sub(prev_ts));
+    }
+    match &ev.kind {
+        EventKind::Call { method, args } | EventKind::ExtCall { method, args } => {
+            put_varint(out, u64::from(method.0));
+            put_varint(out, args.len() as u64);
+            for a in args {
+                put_value(out, a);
+            }
+        }
+        EventKind::Return(v)
+        | EventKind::Unwind(v)
+        | EventKind::ExtReturn(v)
+        | EventKind::ExtUnwind(v)
+        | EventKind::Throw(v)
+        | EventKind::Catch(v) => put_value(out, v),
+        EventKind::Line(l) => put_varint(out, u64::from(*l)),
+        EventKind::Local { var, value } => {
+            put_varint(out, u64::from(*var));
+            put_value(out, value);
+        }
+        EventKind::FieldWrite { object, field, value } => {
+            put_varint(out, object.0);
+            put_varint(out, u64::from(field.0));
+            put_value(out, value);
+        }
+        EventKind::StaticWrite { field, value } | EventKind::FieldWriteUninit { field, value } => {
+            put_varint(out, u64::from(field.0));
+            put_value(out, value);
+        }
+        EventKind::ArrayWrite { array, index, value } => {
+            put_varint(out, array.0);
+            put_varint(out, u64::from(*index));
+            put_value(out, value);
+        }
+        EventKind::NewObject { object, class, origin } => {
+            put_varint(out, object.0);
+            put_varint(out, u64::from(class.0));
+            out.push(origin_byte(*origin));
+        }
+        EventKind::NewArray { array, class, length, origin, elements } => {
+            put_varint(out, array.0);
+            put_varint(out, u64::from(class.0));
+            put_varint(out, u64::from(*length));
+            out.push(origin_byte(*origin));
+            if *origin == Origin::FirstSeen {
+                for e in elements {
+                    put_value(out, e);
+                }
+            }
+        }
+        EventKind::This(o) => put_varint(out, o.0),
+        EventKind::String { string, text } => {
+            put_varint(out, string.0);
+            put_str(out, text);
+        }
+    }
+}
+
+fn origin_byte(o: Origin) -> u8 {
+    match o {
+        Origin::Created => 0,
+        Origin::FirstSeen => 1,
+    }
+}
+
+/// Decodes one event after an event at `*prev_ts`, and advances `*prev_ts`. `first` is whether
+/// no timed event came before in this frame (only the first may have `dts == 0`).
+pub fn read_event(r: &mut ByteReader<'_>, prev_ts: &mut Timestamp, first: bool) -> ParseResult<Event> {
+    let code = r.u8()?;
+    if code == op::STRING {
+        let string = StringId(r.varint()?);
+        let text = r.string("string text")?;
+        return Ok(Event { ts: *prev_ts, kind: EventKind::String { string, text } });
+    }
+    if op_name(code).is_none() {
+        return r.error(format!("unknown event op 0x{code:02x}"));
+    }
+    let dts = r.varint()?;
+    if dts == 0 && !first {
+        return r.error(format!(
+            "{} has dts 0: two events would share timestamp {prev_ts}",
+            op_name(code).unwrap_or("?")
+        ));
+    }
+    let Some(ts) = prev_ts.checked_add(dts) else {
+        return r.error(format!("timestamp {prev_ts} + {dts} overflows"));
+    };
+    *prev_ts = ts;
+    let kind = match code {
+        op::CALL | op::EXT_CALL => {
+            let method = MethodId(r.varint32("method id")?);
+            let argc = r.count("argument count", 1)?;
+            let mut args = Vec::with_capacity(argc);
+            for _ in 0..argc {
+                args.push(read_value(r)?);
+            }
+            if code == op::CALL {
+                EventKind::Call { method, args }
+            } else {
+                EventKind::ExtCall { method, args }
+            }
+        }
+        op::RETURN => EventKind::Return(read_value(r)?),
+        op::UNWIND => EventKind::Unwind(read_value(r)?),
+        op::EXT_RETURN => EventKind::ExtReturn(read_value(r)?),
+        op::EXT_UNWIND => EventKind::ExtUnwind(read_value(r)?),
+        op::THROW => EventKind::Throw(read_value(r)?),
+        op::CATCH => EventKind::Catch(read_value(r)?),
+        op::LINE => EventKind::Line(r.varint32("line")?),
+        op::LOCAL => EventKind::Local { var: r.varint32("var id")?, value: read_value(r)? },
+        op::FIELD_WRITE => EventKind::FieldWrite {
+            object: ObjectId(r.varint()?),
+            field: FieldId(r.varint32("field id")?),
+            value: read_value(r)?,
+        },
+        op::STATIC_WRITE => EventKind::StaticWrite { field: FieldId(r.varint32("field id")?), value: read_value(r)? },
+        op::FIELD_WRITE_UNINIT => {
+            EventKind::FieldWriteUninit { field: FieldId(r.varint32("field id")?), value: read_value(r)? }
+        }
+        op::ARRAY_WRITE => EventKind::ArrayWrite {
+            array: ObjectId(r.varint()?),
+            index: r.varint32("array index")?,
+            value: read_value(r)?,
+        },
+        op::NEW_OBJECT => EventKind::NewObject {
+            object: ObjectId(r.varint()?),
+            class: ClassId(r.varint32("class id")?),
+            origin: read_origin(r)?,
+        },
+        op::NEW_ARRAY => {
+            let array = ObjectId(r.varint()?);
+            let class = ClassId(r.varint32("class id")?);
+            let length = r.varint32("array length")?;
+            let origin = read_origin(r)?;
+            let mut elements = Vec::new();
+            if origin == Origin::FirstSeen {
+                if u64::from(length) > r.remaining() as u64 {
+                    return r.error(format!("array length {length} is more than the bytes left can hold"));
+                }
+                elements.reserve(length as usize);
+                for _ in 0..length {
+                    elements.push(read_value(r)?);
+                }
+            }
+            EventKind::NewArray { array, class, length, origin, elements }
+        }
+        op::THIS => EventKind::This(ObjectId(r.varint()?)),
+        _ => return r.error(format!("unknown event op 0x{code:02x}")),
+    };
+    Ok(Event { ts, kind })
+}
+
+fn read_origin(r: &mut ByteReader<'_>) -> ParseResult<Origin> {
+    match r.u8()? {
+        0 => Ok(Origin::Created),
+        1 => Ok(Origin::FirstSeen),
+        o => r.error(format!("origin {o}, expected 0 or 1")),
+    }
+}

@@ -1,0 +1,20 @@
+//! The wire format of docs/wire-format.md: a streaming decoder and an encoder.
+
+mod bytes;
+mod decoder;
+mod encoder;
+mod error;
+mod event;
+mod frame;
+mod value;
+
+#[cfg(test)]
+mod tests;
+
+pub use bytes::{put_str, put_svarint, put_varint, ByteReader, ParseError, ParseResult};
+pub use decoder::{Decoder, MAGIC, MAX_FRAME_LEN, VERSION};
+pub use encoder::Encoder;
+pub use error::WireError;
+pub use event::{op, op_name, put_event, read_event, Event, EventKind, Origin, VarId};
+pub use frame::{frame_name, frame_type, ClassDef, FieldDef, Frame, Hello, MethodDef, ThreadDef, VarDef, ACC_STATIC};
+pub use value::{put_value, read_value, Primitive, Value};

@@ -1,0 +1,250 @@
+use super::*;
+use crate::ids::{ClassId, FieldId, MethodId, ObjectId, StringId, ThreadId};
+
+fn hello() -> Hello {
+    Hello { pid: 42, start_ms: 1_700_000_000_000, vm: "OpenJDK 17".into(), command: "Main".into(), agent_version: "0.1".into() }
+}
+
+fn sample_frames() -> Vec<Frame> {
+    let ev = |ts, kind| Event { ts, kind };
+    vec![
+        Frame::Hello(hello()),
+        Frame::Class(ClassDef { id: ClassId(1), name: "demo.Main".into(), source_file: "Main.java".into(), flags: 1 }),
+        Frame::Method(MethodDef {
+            id: MethodId(1),
+            class: ClassId(1),
+            name: "main".into(),
+            descriptor: "([Ljava/lang/String;)V".into(),
+            access: 9,
+            flags: 1,
+            hash: [7; 16],
+            first_line: 3,
+            last_line: 9,
+            vars: vec![VarDef { slot: 0, name: "args".into(), descriptor: "[Ljava/lang/String;".into() }],
+        }),
+        Frame::Field(FieldDef { id: FieldId(1), class: ClassId(1), name: "count".into(), descriptor: "I".into(), flags: 1 }),
+        Frame::Thread(ThreadDef { id: ThreadId(1), java_id: 1, name: "main".into() }),
+        Frame::Events {
+            thread: ThreadId(1),
+            base_ts: 5,
+            events: vec![
+                ev(5, EventKind::Call { method: MethodId(1), args: vec![Value::Object(ObjectId(1))] }),
+                ev(5, EventKind::String { string: StringId(1), text: "héllo".into() }),
+                ev(6, EventKind::Line(4)),
+                ev(7, EventKind::Local { var: 0, value: Value::Str(StringId(1)) }),
+                ev(9, EventKind::FieldWrite { object: ObjectId(2), field: FieldId(1), value: Value::Long(-3) }),
+                ev(10, EventKind::StaticWrite { field: FieldId(1), value: Value::Int(1) }),
+                ev(11, EventKind::ArrayWrite { array: ObjectId(1), index: 3, value: Value::Boxed(Primitive::Double(2.5)) }),
+                ev(12, EventKind::NewObject { object: ObjectId(3), class: ClassId(1), origin: Origin::Created }),
+                ev(
+                    13,
+                    EventKind::NewArray {
+                        array: ObjectId(4),
+                        class: ClassId(1),
+                        length: 2,
+                        origin: Origin::FirstSeen,
+                        elements: vec![Value::Int(1), Value::Null],
+                    },
+                ),
+                ev(14, EventKind::NewArray { array: ObjectId(5), class: ClassId(1), length: 9, origin: Origin::Created, elements: vec![] }),
+                ev(15, EventKind::This(ObjectId(3))),
+                ev(16, EventKind::Throw(Value::Object(ObjectId(3)))),
+                ev(17, EventKind::Catch(Value::Object(ObjectId(3)))),
+                ev(18, EventKind::FieldWriteUninit { field: FieldId(1), value: Value::Char(65) }),
+                ev(19, EventKind::ExtCall { method: MethodId(1), args: vec![] }),
+                ev(20, EventKind::ExtUnwind(Value::Null)),
+                ev(21, EventKind::ExtCall { method: MethodId(1), args: vec![] }),
+                ev(22, EventKind::ExtReturn(Value::Float(1.0))),
+                ev(23, EventKind::Unwind(Value::Object(ObjectId(3)))),
+                ev(100, EventKind::Return(Value::Void)),
+            ],
+        },
+        Frame::Warning { message: "class x left uninstrumented".into() },
+        Frame::End { exit_status: -1 },
+    ]
+}
+
+fn encode(frames: &[Frame]) -> Vec<u8> {
+    let mut enc = Encoder::new(Vec::new()).unwrap();
+    for f in frames {
+        enc.frame(f).unwrap();
+    }
+    enc.into_inner()
+}
+
+fn decode_all(bytes: &[u8]) -> (Vec<Frame>, Option<WireError>) {
+    let mut frames = Vec::new();
+    let mut dec = match Decoder::new(bytes) {
+        Ok(d) => d,
+        Err(e) => return (frames, Some(e)),
+    };
+    loop {
+        match dec.next_frame() {
+            Ok(Some(f)) => frames.push(f),
+            Ok(None) => return (frames, None),
+            Err(e) => return (frames, Some(e)),
+        }
+    }
+}
+
+#[test]
+fn frames_round_trip_through_encoder_and_decoder() {
+    let frames = sample_frames();
+    let (decoded, err) = decode_all(&encode(&frames));
+    assert!(err.is_none(), "{err:?}");
+    assert_eq!(decoded, frames);
+}
+
+#[test]
+fn missing_end_is_truncation_and_keeps_earlier_frames() {
+    let frames = sample_frames();
+    let bytes = encode(&frames[..frames.len() - 1]);
+    let (decoded, err) = decode_all(&bytes);
+    assert_eq!(decoded, frames[..frames.len() - 1]);
+    let err = err.expect("an error for the missing END");
+    assert!(err.is_truncation(), "{err}");
+    assert!(err.to_string().contains("without an END"), "{err}");
+}
+
+#[test]
+fn a_frame_cut_in_the_middle_is_truncation() {
+    let frames = sample_frames();
+    let full = encode(&frames[..6]);
+    let before = encode(&frames[..5]).len();
+    let cut = &full[..before + 20];
+    let (decoded, err) = decode_all(cut);
+    assert_eq!(decoded, frames[..5]);
+    let err = err.unwrap();
+    assert!(err.is_truncation(), "{err}");
+    assert!(err.to_string().contains("EVENTS frame"), "{err}");
+    assert!(err.to_string().contains(&format!("byte {before}")), "{err}");
+}
+
+#[test]
+fn wrong_magic_and_version_are_named() {
+    let err = Decoder::new(&b"GIF89a\x01\x00"[..]).err().unwrap();
+    assert!(matches!(err, WireError::BadMagic { .. }), "{err}");
+    assert!(err.to_string().contains("GIF89a"));
+    let err = Decoder::new(&b"HSWIRE\x02\x00"[..]).err().unwrap();
+    assert!(matches!(err, WireError::UnsupportedVersion { found: 2, supported: 1 }), "{err}");
+    let err = Decoder::new(&b"HSW"[..]).err().unwrap();
+    assert!(err.is_truncation(), "{err}");
+}
+
+#[test]
+fn malformed_frames_say_where_and_what() {
+    // An unknown value tag inside the second event of an EVENTS frame.
+    let mut enc = Encoder::new(Vec::new()).unwrap();
+    enc.hello(&hello()).unwrap();
+    let header_and_hello = enc.into_inner();
+    let frame_at = header_and_hello.len() as u64;
+    let mut payload = Vec::new();
+    put_varint(&mut payload, 1); // thread
+    put_varint(&mut payload, 10); // base_ts
+    put_varint(&mut payload, 2); // count
+    payload.extend_from_slice(&[op::LINE, 0, 5]);
+    let bad_at = payload.len() + 2;
+    payload.extend_from_slice(&[op::RETURN, 1, 0x3f]);
+    let mut enc = Encoder::continuing(header_and_hello);
+    enc.raw_frame(frame_type::EVENTS, &payload).unwrap();
+    let (_, err) = decode_all(&enc.into_inner());
+    let err = err.unwrap();
+    match &err {
+        WireError::Malformed { frame_offset, offset, frame, problem } => {
+            assert_eq!(*frame_offset, frame_at);
+            assert_eq!(*offset, frame_at + 5 + bad_at as u64);
+            assert_eq!(frame, "EVENTS");
+            assert!(problem.contains("event 1 of 2") && problem.contains("tag 0x3f"), "{problem}");
+        }
+        other => panic!("expected Malformed, got {other}"),
+    }
+}
+
+#[test]
+fn other_malformations_are_errors_not_truncations() {
+    let cases: Vec<(u8, Vec<u8>, &str)> = vec![
+        (0x09, vec![], "unknown frame type"),
+        (frame_type::END, vec![0, 0], "left over"),
+        (frame_type::EVENTS, vec![1, 0, 100, 7, 0, 1], "event count 100"),
+        (frame_type::EVENTS, vec![1, 0, 2, op::LINE, 0, 1, op::LINE, 0, 2], "dts 0"),
+        (frame_type::EVENTS, vec![1, 0, 1, 0x40, 0, 1], "unknown event op 0x40"),
+        (frame_type::HELLO, vec![], "second HELLO"),
+    ];
+    for (ty, payload, expected) in cases {
+        let mut enc = Encoder::new(Vec::new()).unwrap();
+        enc.hello(&hello()).unwrap();
+        enc.raw_frame(ty, &payload).unwrap();
+        let (frames, err) = decode_all(&enc.into_inner());
+        assert_eq!(frames.len(), 1);
+        let err = err.unwrap();
+        assert!(!err.is_truncation(), "{err}");
+        assert!(err.to_string().contains(expected), "{err} lacks {expected}");
+    }
+    let mut bytes = b"HSWIRE\x01\x00".to_vec();
+    bytes.extend_from_slice(&0xffff_fff0u32.to_le_bytes());
+    bytes.push(frame_type::HELLO);
+    assert!(decode_all(&bytes).1.unwrap().to_string().contains("64 MiB"));
+    let mut enc = Encoder::new(Vec::new()).unwrap();
+    enc.end(0).unwrap();
+    assert!(decode_all(&enc.into_inner()).1.unwrap().to_string().contains("must be HELLO"));
+}
+
+/// xorshift64*: a seeded PRNG so that failures reproduce.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// Decodes to the end; the decoder must stop (error or END) within a bounded number of frames.
+fn must_terminate(bytes: &[u8]) {
+    let Ok(mut dec) = Decoder::new(bytes) else { return };
+    for _ in 0..=bytes.len() {
+        match dec.next_frame() {
+            Ok(Some(_)) => {}
+            Ok(None) | Err(_) => return,
+        }
+    }
+    panic!("decoder did not stop on a {}-byte stream", bytes.len());
+}
+
+#[test]
+fn random_and_mutated_streams_never_panic() {
+    let mut rng = Rng::new(0x5eed);
+    let valid = encode(&sample_frames());
+    for round in 0..3000 {
+        let mut bytes = valid.clone();
+        match round % 4 {
+            0 => {
+                for _ in 0..=rng.below(8) {
+                    let i = rng.below(bytes.len() as u64) as usize;
+                    bytes[i] = rng.next() as u8;
+                }
+            }
+            1 => bytes.truncate(rng.below(bytes.len() as u64) as usize),
+            2 => {
+                let i = 8 + rng.below(bytes.len() as u64 - 8) as usize;
+                let junk: Vec<u8> = (0..rng.below(40)).map(|_| rng.next() as u8).collect();
+                bytes.splice(i..i, junk);
+            }
+            _ => {
+                bytes.truncate(8);
+                for _ in 0..rng.below(200) {
+                    bytes.push(rng.next() as u8);
+                }
+            }
+        }
+        must_terminate(&bytes);
+    }
+}
