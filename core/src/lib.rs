@@ -3,4 +3,5 @@
 //! See `docs/ARCHITECTURE.md` for the map of modules and the invariants they keep.
 
 pub mod ids;
+pub mod listener;
 pub mod tree;
