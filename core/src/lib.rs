@@ -3,5 +3,6 @@
 //! See `docs/ARCHITECTURE.md` for the map of modules and the invariants they keep.
 
 pub mod ids;
+pub mod listener;
 pub mod trace;
 pub mod tree;
