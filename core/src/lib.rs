@@ -4,5 +4,6 @@
 
 pub mod ids;
 pub mod listener;
+pub mod omniscient;
 pub mod trace;
 pub mod tree;

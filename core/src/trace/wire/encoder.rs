@@ -19,12 +19,18 @@ impl<W: Write> Encoder<W> {
     pub fn new(mut out: W) -> io::Result<Self> {
         out.write_all(MAGIC)?;
         out.write_all(&VERSION.to_le_bytes())?;
-        Ok(Encoder { out, buf: Vec::new() })
+        Ok(Encoder {
+            out,
+            buf: Vec::new(),
+        })
     }
 
     /// Continues a stream whose header (and maybe some frames) `out` already holds.
     pub fn continuing(out: W) -> Self {
-        Encoder { out, buf: Vec::new() }
+        Encoder {
+            out,
+            buf: Vec::new(),
+        }
     }
 
     pub fn into_inner(self) -> W {
@@ -33,7 +39,8 @@ impl<W: Write> Encoder<W> {
 
     /// Writes a frame of `ty` around `payload` as it is (tests use it for malformed frames).
     pub fn raw_frame(&mut self, ty: u8, payload: &[u8]) -> io::Result<()> {
-        self.out.write_all(&(payload.len() as u32 + 1).to_le_bytes())?;
+        self.out
+            .write_all(&(payload.len() as u32 + 1).to_le_bytes())?;
         self.out.write_all(&[ty])?;
         self.out.write_all(payload)
     }

@@ -16,5 +16,8 @@ pub use decoder::{Decoder, MAGIC, MAX_FRAME_LEN, VERSION};
 pub use encoder::Encoder;
 pub use error::WireError;
 pub use event::{op, op_name, put_event, read_event, Event, EventKind, Origin, VarId};
-pub use frame::{frame_name, frame_type, ClassDef, FieldDef, Frame, Hello, MethodDef, ThreadDef, VarDef, ACC_STATIC};
+pub use frame::{
+    frame_name, frame_type, ClassDef, FieldDef, Frame, Hello, MethodDef, ThreadDef, VarDef,
+    ACC_STATIC,
+};
 pub use value::{put_value, read_value, Primitive, Value};

@@ -1,0 +1,217 @@
+//! States compared by structure, as the reference oracle needs them (DESIGN.md): the values of
+//! some roots and the shape of the object graph reachable from them, never object ids.
+//!
+//! The canonical form numbers objects in the order a depth-first walk from the roots first meets
+//! them, so two states are equal exactly when their canonical forms are equal, whatever ids the
+//! two runs gave their objects. A graph larger than the limit is cut, and the state says so: a
+//! cut state can still differ from another (then they are different) but equality of two cut
+//! states proves nothing.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use super::heap::{Heap, HeapResult};
+use crate::ids::{ObjectId, Timestamp};
+use crate::trace::wire::Value;
+
+/// The canonical form of a state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CanonicalState {
+    pub text: String,
+    /// Whether the whole reachable graph is in `text`.
+    pub complete: bool,
+}
+
+/// The canonical form of the graph reachable from `roots` at `at`, visiting at most
+/// `max_objects` objects.
+pub fn canonical_state(
+    heap: &impl Heap,
+    roots: &[Value],
+    at: Timestamp,
+    max_objects: usize,
+) -> HeapResult<CanonicalState> {
+    let mut walk = Walk {
+        heap,
+        at,
+        numbers: HashMap::new(),
+        max_objects,
+        complete: true,
+        text: String::new(),
+    };
+    for (i, root) in roots.iter().enumerate() {
+        if i > 0 {
+            walk.text.push(';');
+        }
+        walk.value(root)?;
+    }
+    Ok(CanonicalState {
+        text: walk.text,
+        complete: walk.complete,
+    })
+}
+
+struct Walk<'h, H> {
+    heap: &'h H,
+    at: Timestamp,
+    numbers: HashMap<ObjectId, usize>,
+    max_objects: usize,
+    complete: bool,
+    text: String,
+}
+
+impl<H: Heap> Walk<'_, H> {
+    fn value(&mut self, v: &Value) -> HeapResult<()> {
+        match *v {
+            Value::Object(id) => self.object(id),
+            Value::Str(id) => {
+                match self.heap.string(id)? {
+                    Some(text) => {
+                        let _ = write!(self.text, "{text:?}");
+                    }
+                    // An unknown text compares equal to nothing.
+                    None => {
+                        self.complete = false;
+                        self.text.push_str("<string?>");
+                    }
+                }
+                Ok(())
+            }
+            // Primitives, boxed or not, by type and value: Debug shows both.
+            other => {
+                let _ = write!(self.text, "{other:?}");
+                Ok(())
+            }
+        }
+    }
+
+    fn object(&mut self, id: ObjectId) -> HeapResult<()> {
+        if let Some(n) = self.numbers.get(&id) {
+            let _ = write!(self.text, "@{n}");
+            return Ok(());
+        }
+        if self.numbers.len() >= self.max_objects {
+            self.complete = false;
+            self.text.push('…');
+            return Ok(());
+        }
+        let n = self.numbers.len();
+        self.numbers.insert(id, n);
+        let Some(info) = self.heap.object(id)? else {
+            self.complete = false;
+            self.text.push_str("<object?>");
+            return Ok(());
+        };
+        let _ = write!(self.text, "{}", info.class_name);
+        if let Some(len) = info.array_length {
+            let elements = self.heap.elements_at(id, self.at, 0..len)?;
+            let _ = write!(self.text, "[{len}|");
+            for (i, e) in elements.iter().enumerate() {
+                if i > 0 {
+                    self.text.push(',');
+                }
+                self.value(e)?;
+            }
+            self.text.push(']');
+        } else {
+            let mut fields = self.heap.fields_at(id, self.at)?;
+            fields.sort_by(|a, b| a.0.cmp(&b.0));
+            self.text.push('{');
+            for (i, (name, v)) in fields.iter().enumerate() {
+                if i > 0 {
+                    self.text.push(',');
+                }
+                self.text.push_str(name);
+                self.text.push('=');
+                self.value(v)?;
+            }
+            self.text.push('}');
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::MemHeap;
+    use super::*;
+
+    fn state(heap: &MemHeap, roots: &[Value], at: Timestamp) -> CanonicalState {
+        canonical_state(heap, roots, at, 100).unwrap()
+    }
+
+    #[test]
+    fn equal_shapes_with_other_ids_are_equal() {
+        let mut a = MemHeap::default();
+        a.obj(1, "p.Pair").obj(2, "p.Pair");
+        a.set(1, "left", 0, Value::Object(ObjectId(2))).set(
+            1,
+            "right",
+            0,
+            Value::Object(ObjectId(2)),
+        );
+        let mut b = MemHeap::default();
+        b.obj(70, "p.Pair").obj(5, "p.Pair");
+        b.set(70, "right", 0, Value::Object(ObjectId(5))).set(
+            70,
+            "left",
+            0,
+            Value::Object(ObjectId(5)),
+        );
+        let sa = state(&a, &[Value::Object(ObjectId(1)), Value::Int(3)], 1);
+        let sb = state(&b, &[Value::Object(ObjectId(70)), Value::Int(3)], 1);
+        assert!(sa.complete);
+        assert_eq!(sa, sb);
+    }
+
+    #[test]
+    fn sharing_differs_from_copies() {
+        let mut shared = MemHeap::default();
+        shared.obj(1, "p.Pair").obj(2, "p.Box");
+        shared.set(1, "left", 0, Value::Object(ObjectId(2))).set(
+            1,
+            "right",
+            0,
+            Value::Object(ObjectId(2)),
+        );
+        let mut copies = MemHeap::default();
+        copies.obj(1, "p.Pair").obj(2, "p.Box").obj(3, "p.Box");
+        copies.set(1, "left", 0, Value::Object(ObjectId(2))).set(
+            1,
+            "right",
+            0,
+            Value::Object(ObjectId(3)),
+        );
+        let root = [Value::Object(ObjectId(1))];
+        assert_ne!(state(&shared, &root, 1), state(&copies, &root, 1));
+    }
+
+    #[test]
+    fn states_differ_over_time_and_by_content() {
+        let mut heap = MemHeap::default();
+        heap.arr(1, "int[]", &[Value::Int(4), Value::Int(9)])
+            .set(1, "1", 10, Value::Int(1));
+        let root = [Value::Object(ObjectId(1))];
+        assert_ne!(state(&heap, &root, 5), state(&heap, &root, 10));
+        assert_eq!(state(&heap, &root, 5).text, "int[][2|Int(4),Int(9)]");
+        // An int and a boxed int are different values.
+        assert_ne!(
+            state(&heap, &[Value::Int(1)], 0),
+            state(
+                &heap,
+                &[Value::Boxed(crate::trace::wire::Primitive::Int(1))],
+                0
+            )
+        );
+    }
+
+    #[test]
+    fn big_graphs_are_cut_and_marked_incomplete() {
+        let mut heap = MemHeap::default();
+        for i in 1..=10 {
+            heap.obj(i, "p.Node")
+                .set(i, "next", 0, Value::Object(ObjectId(i + 1)));
+        }
+        let cut = canonical_state(&heap, &[Value::Object(ObjectId(1))], 0, 3).unwrap();
+        assert!(!cut.complete);
+    }
+}

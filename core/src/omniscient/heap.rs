@@ -1,0 +1,54 @@
+use std::ops::Range;
+
+use crate::ids::{ObjectId, StringId, Timestamp};
+use crate::trace::wire::Value;
+
+/// An error from the store behind a [`Heap`], kept as text so that algorithms stay independent
+/// of the store's error type.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct HeapError(pub String);
+
+pub type HeapResult<T> = Result<T, HeapError>;
+
+/// What is known of an object or array.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectInfo {
+    /// Dotted class name; array classes as `int[]`.
+    pub class_name: String,
+    /// The length, for an array.
+    pub array_length: Option<u32>,
+}
+
+/// Read access to the heap of a recorded run at any timestamp.
+pub trait Heap {
+    /// The object's class and length; `None` for an id the trace never defined.
+    fn object(&self, id: ObjectId) -> HeapResult<Option<ObjectInfo>>;
+    /// The instance fields of an object whose value is known at `at` (every field written at or
+    /// before `at`), by field name, in a stable order.
+    fn fields_at(&self, id: ObjectId, at: Timestamp) -> HeapResult<Vec<(String, Value)>>;
+    /// The elements `range` of an array at `at` (the range is clipped to the length).
+    fn elements_at(&self, id: ObjectId, at: Timestamp, range: Range<u32>)
+        -> HeapResult<Vec<Value>>;
+    /// The text of a string; `None` when its definition has not arrived (yet).
+    fn string(&self, id: StringId) -> HeapResult<Option<String>>;
+}
+
+/// `pkg.Outer$Inner` -> `Outer.Inner`, `java.lang.String[]` -> `String[]`.
+pub fn simple_class_name(name: &str) -> String {
+    let base = name.rsplit('.').next().unwrap_or(name);
+    base.replace('$', ".")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simple_names_drop_the_package_and_show_nesting_with_dots() {
+        assert_eq!(simple_class_name("chess.Position"), "Position");
+        assert_eq!(simple_class_name("a.b.Outer$Inner"), "Outer.Inner");
+        assert_eq!(simple_class_name("int[]"), "int[]");
+        assert_eq!(simple_class_name("java.lang.String[][]"), "String[][]");
+    }
+}

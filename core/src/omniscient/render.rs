@@ -1,0 +1,275 @@
+//! Values as a person reads them: `42`, `"text"`, `[1, 4, 9, 7]`, `Position{x=8, y=1}`.
+//!
+//! Objects and arrays are shown by content to a bounded depth and length, so that a question
+//! fits on a line; an object met again on the same path (a cycle) is shown by its id.
+
+use std::fmt::Write;
+
+use super::heap::{simple_class_name, Heap, HeapResult};
+use crate::ids::{ObjectId, Timestamp};
+use crate::trace::wire::{Primitive, Value};
+
+/// How much of an object graph a rendering shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RenderLimits {
+    /// Levels of objects shown by content; deeper ones are shown as `Class#id`.
+    pub depth: usize,
+    /// Elements of an array (or fields of an object) shown; the rest are counted.
+    pub elements: usize,
+    /// Characters of a string shown.
+    pub string_chars: usize,
+}
+
+impl Default for RenderLimits {
+    fn default() -> Self {
+        RenderLimits {
+            depth: 2,
+            elements: 10,
+            string_chars: 60,
+        }
+    }
+}
+
+/// Renders `value` as it was at timestamp `at`.
+pub fn render_value(
+    heap: &impl Heap,
+    value: &Value,
+    at: Timestamp,
+    limits: RenderLimits,
+) -> HeapResult<String> {
+    let mut out = String::new();
+    let mut path = Vec::new();
+    render_into(heap, value, at, limits, 0, &mut path, &mut out)?;
+    Ok(out)
+}
+
+fn render_into(
+    heap: &impl Heap,
+    value: &Value,
+    at: Timestamp,
+    limits: RenderLimits,
+    depth: usize,
+    path: &mut Vec<ObjectId>,
+    out: &mut String,
+) -> HeapResult<()> {
+    match *value {
+        Value::Void => out.push_str("void"),
+        Value::Null => out.push_str("null"),
+        Value::Str(id) => match heap.string(id)? {
+            Some(text) => push_string_literal(out, &text, limits.string_chars),
+            None => {
+                let _ = write!(out, "<string #{id}>");
+            }
+        },
+        Value::Boxed(p) => push_primitive(out, p),
+        Value::Object(id) => render_object(heap, id, at, limits, depth, path, out)?,
+        Value::Boolean(b) => push_primitive(out, Primitive::Boolean(b)),
+        Value::Char(c) => push_primitive(out, Primitive::Char(c)),
+        Value::Byte(b) => push_primitive(out, Primitive::Byte(b)),
+        Value::Short(s) => push_primitive(out, Primitive::Short(s)),
+        Value::Int(i) => push_primitive(out, Primitive::Int(i)),
+        Value::Long(l) => push_primitive(out, Primitive::Long(l)),
+        Value::Float(f) => push_primitive(out, Primitive::Float(f)),
+        Value::Double(d) => push_primitive(out, Primitive::Double(d)),
+    }
+    Ok(())
+}
+
+fn render_object(
+    heap: &impl Heap,
+    id: ObjectId,
+    at: Timestamp,
+    limits: RenderLimits,
+    depth: usize,
+    path: &mut Vec<ObjectId>,
+    out: &mut String,
+) -> HeapResult<()> {
+    let Some(info) = heap.object(id)? else {
+        let _ = write!(out, "#{id}");
+        return Ok(());
+    };
+    let name = simple_class_name(&info.class_name);
+    if depth >= limits.depth || path.contains(&id) {
+        let _ = write!(out, "{name}#{id}");
+        return Ok(());
+    }
+    path.push(id);
+    if let Some(len) = info.array_length {
+        let shown = (limits.elements as u32).min(len);
+        let elements = heap.elements_at(id, at, 0..shown)?;
+        out.push('[');
+        for (i, e) in elements.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            render_into(heap, e, at, limits, depth + 1, path, out)?;
+        }
+        push_rest(out, len as usize - elements.len(), !elements.is_empty());
+        out.push(']');
+    } else {
+        let fields = heap.fields_at(id, at)?;
+        out.push_str(&name);
+        out.push('{');
+        for (i, (field, v)) in fields.iter().take(limits.elements).enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(field);
+            out.push('=');
+            render_into(heap, v, at, limits, depth + 1, path, out)?;
+        }
+        push_rest(
+            out,
+            fields.len().saturating_sub(limits.elements),
+            !fields.is_empty(),
+        );
+        out.push('}');
+    }
+    path.pop();
+    Ok(())
+}
+
+fn push_rest(out: &mut String, rest: usize, after_items: bool) {
+    if rest > 0 {
+        if after_items {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "…+{rest}");
+    }
+}
+
+/// Writes a primitive as Java source would show it.
+fn push_primitive(out: &mut String, p: Primitive) {
+    let _ = match p {
+        Primitive::Boolean(b) => write!(out, "{b}"),
+        Primitive::Char(c) => match char::from_u32(u32::from(c)) {
+            Some(ch) => write!(out, "'{}'", ch.escape_default()),
+            None => write!(out, "'\\u{c:04x}'"),
+        },
+        Primitive::Byte(v) => write!(out, "{v}"),
+        Primitive::Short(v) => write!(out, "{v}"),
+        Primitive::Int(v) => write!(out, "{v}"),
+        Primitive::Long(v) => write!(out, "{v}L"),
+        Primitive::Float(v) => write!(out, "{}f", java_float(f64::from(v))),
+        Primitive::Double(v) => write!(out, "{}", java_float(v)),
+    };
+}
+
+/// `1.0` rather than Rust's `1`, so that a double never looks like an int.
+fn java_float(v: f64) -> String {
+    if v.is_finite() && v.fract() == 0.0 && v.abs() < 1e16 {
+        format!("{v:.1}")
+    } else {
+        format!("{v}")
+    }
+}
+
+fn push_string_literal(out: &mut String, text: &str, max_chars: usize) {
+    out.push('"');
+    for ch in text.chars().take(max_chars) {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    let total = text.chars().count();
+    if total > max_chars {
+        let _ = write!(out, "…(+{} chars)", total - max_chars);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::MemHeap;
+    use super::*;
+    use crate::ids::StringId;
+
+    fn render(heap: &MemHeap, v: Value, at: Timestamp) -> String {
+        render_value(heap, &v, at, RenderLimits::default()).unwrap()
+    }
+
+    #[test]
+    fn primitives_look_like_java_literals() {
+        let heap = MemHeap::default();
+        assert_eq!(render(&heap, Value::Int(-3), 0), "-3");
+        assert_eq!(render(&heap, Value::Long(7), 0), "7L");
+        assert_eq!(render(&heap, Value::Double(2.0), 0), "2.0");
+        assert_eq!(render(&heap, Value::Double(0.25), 0), "0.25");
+        assert_eq!(render(&heap, Value::Float(1.5), 0), "1.5f");
+        assert_eq!(render(&heap, Value::Char(u16::from(b'x')), 0), "'x'");
+        assert_eq!(render(&heap, Value::Boolean(true), 0), "true");
+        assert_eq!(render(&heap, Value::Boxed(Primitive::Int(5)), 0), "5");
+        assert_eq!(render(&heap, Value::Null, 0), "null");
+    }
+
+    #[test]
+    fn strings_are_quoted_escaped_and_cut() {
+        let mut heap = MemHeap::default();
+        heap.text(1, "say \"hi\"\n").text(2, &"x".repeat(70));
+        assert_eq!(
+            render(&heap, Value::Str(StringId(1)), 0),
+            r#""say \"hi\"\n""#
+        );
+        assert_eq!(
+            render(&heap, Value::Str(StringId(2)), 0),
+            format!("\"{}\"…(+10 chars)", "x".repeat(60))
+        );
+        assert_eq!(render(&heap, Value::Str(StringId(9)), 0), "<string #9>");
+    }
+
+    #[test]
+    fn arrays_show_their_content_at_the_timestamp() {
+        let mut heap = MemHeap::default();
+        let ints = [4, 9, 1, 7].map(Value::Int);
+        heap.arr(1, "int[]", &ints)
+            .set(1, "0", 10, Value::Int(1))
+            .set(1, "2", 20, Value::Int(9));
+        assert_eq!(render(&heap, Value::Object(ObjectId(1)), 5), "[4, 9, 1, 7]");
+        assert_eq!(
+            render(&heap, Value::Object(ObjectId(1)), 15),
+            "[1, 9, 1, 7]"
+        );
+        assert_eq!(
+            render(&heap, Value::Object(ObjectId(1)), 25),
+            "[1, 9, 9, 7]"
+        );
+    }
+
+    #[test]
+    fn long_arrays_are_counted_after_the_limit() {
+        let mut heap = MemHeap::default();
+        let values: Vec<Value> = (0..25).map(Value::Int).collect();
+        heap.arr(1, "int[]", &values);
+        let text = render(&heap, Value::Object(ObjectId(1)), 0);
+        assert_eq!(text, "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, …+15]");
+    }
+
+    #[test]
+    fn objects_show_fields_to_a_depth_and_cycles_by_id() {
+        let mut heap = MemHeap::default();
+        heap.obj(1, "list.Node")
+            .obj(2, "list.Node")
+            .obj(3, "list.Node");
+        heap.set(1, "value", 1, Value::Int(10))
+            .set(1, "next", 1, Value::Object(ObjectId(2)));
+        heap.set(2, "value", 1, Value::Int(20))
+            .set(2, "next", 1, Value::Object(ObjectId(1)));
+        assert_eq!(
+            render(&heap, Value::Object(ObjectId(1)), 5),
+            "Node{next=Node{next=Node#1, value=20}, value=10}"
+        );
+        heap.set(3, "next", 1, Value::Object(ObjectId(1)));
+        assert_eq!(
+            render(&heap, Value::Object(ObjectId(3)), 5),
+            "Node{next=Node{next=Node#2, value=10}}"
+        );
+    }
+}
