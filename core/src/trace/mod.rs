@@ -3,4 +3,5 @@
 
 pub mod recorder;
 pub mod store;
+pub mod synthetic;
 pub mod wire;

@@ -11,6 +11,12 @@ mod value;
 #[cfg(test)]
 mod tests;
 
+/// A seeded PRNG for tests in other modules.
+#[cfg(test)]
+pub(crate) fn tests_rng(seed: u64) -> tests::Rng {
+    tests::Rng::new(seed)
+}
+
 pub use bytes::{put_str, put_svarint, put_varint, ByteReader, ParseError, ParseResult};
 pub use decoder::{Decoder, MAGIC, MAX_FRAME_LEN, VERSION};
 pub use encoder::Encoder;

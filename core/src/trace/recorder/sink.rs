@@ -1,0 +1,49 @@
+//! Where the recorder sends node headers as nodes start and complete: the session consumes
+//! them live while the program runs.
+
+use std::sync::mpsc::{Sender, SyncSender};
+
+use crate::tree::NodeHeader;
+
+/// Receives every node header twice: when the node starts (`exit == None`) and when it
+/// completes. Nodes that never complete are sent once.
+pub trait NodeSink {
+    fn node(&mut self, header: &NodeHeader);
+}
+
+/// Drops every header.
+pub struct NullSink;
+
+impl NodeSink for NullSink {
+    fn node(&mut self, _: &NodeHeader) {}
+}
+
+impl NodeSink for Vec<NodeHeader> {
+    fn node(&mut self, header: &NodeHeader) {
+        self.push(header.clone());
+    }
+}
+
+/// Sends to a channel; a receiver that hung up is ignored (recording goes on).
+impl NodeSink for Sender<NodeHeader> {
+    fn node(&mut self, header: &NodeHeader) {
+        let _ = self.send(header.clone());
+    }
+}
+
+/// A bounded channel: the recorder waits while the consumer is behind (visible back-pressure,
+/// no loss).
+impl NodeSink for SyncSender<NodeHeader> {
+    fn node(&mut self, header: &NodeHeader) {
+        let _ = self.send(header.clone());
+    }
+}
+
+/// Calls a closure.
+pub struct FnSink<F>(pub F);
+
+impl<F: FnMut(&NodeHeader)> NodeSink for FnSink<F> {
+    fn node(&mut self, header: &NodeHeader) {
+        (self.0)(header)
+    }
+}

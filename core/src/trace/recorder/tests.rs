@@ -1,0 +1,291 @@
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::ids::{MethodId, ObjectId};
+use crate::trace::store::{NodeResult, TraceReader};
+use crate::trace::synthetic::StreamBuilder;
+
+fn trace_path(dir: &tempfile::TempDir) -> PathBuf {
+    dir.path().join("run.hstrace")
+}
+
+fn record_bytes(bytes: &[u8], path: &Path) -> (Summary, Vec<NodeHeader>) {
+    let mut headers = Vec::new();
+    let summary = record(bytes, path, &mut headers, WriterConfig::default()).expect("recording succeeds");
+    (summary, headers)
+}
+
+impl NodeSink for &mut Vec<NodeHeader> {
+    fn node(&mut self, header: &NodeHeader) {
+        self.push(header.clone());
+    }
+}
+
+/// main -> {a -> {b}, b}; returns (stream, [main, a, b]).
+fn small_program() -> (StreamBuilder, ThreadId, [MethodId; 3]) {
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.Main", true);
+    let main = s.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
+    let a = s.method(c, "a", "(I)I", true, &["x"]);
+    let b = s.method(c, "b", "(I)I", true, &["y"]);
+    let t = s.thread("main");
+    s.call(t, main, &[Value::Null]);
+    s.line(t, 3);
+    s.call(t, a, &[Value::Int(1)]);
+    s.line(t, 7);
+    s.call(t, b, &[Value::Int(2)]);
+    s.ret(t, Value::Int(4));
+    s.ret(t, Value::Int(5));
+    s.line(t, 4);
+    s.call(t, b, &[Value::Int(3)]);
+    s.ret(t, Value::Int(6));
+    s.ret(t, Value::Void);
+    (s, t, [main, a, b])
+}
+
+#[test]
+fn builds_the_tree_and_sends_headers_at_start_and_completion() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let (s, t, [main, a, b]) = small_program();
+    let (summary, headers) = record_bytes(&s.end(0), &path);
+    assert_eq!(summary.ending, Ending::End { exit_status: 0 });
+    assert_eq!((summary.nodes, summary.complete_nodes), (6, 6));
+    // root, thread, main, a, b, b: started in this order.
+    let started: Vec<_> = headers.iter().filter(|h| h.exit.is_none()).map(|h| (h.id.0, h.kind, h.method)).collect();
+    assert_eq!(
+        started,
+        vec![
+            (0, NodeKind::Root, None),
+            (1, NodeKind::Thread, None),
+            (2, NodeKind::Routine, Some(main)),
+            (3, NodeKind::Routine, Some(a)),
+            (4, NodeKind::Routine, Some(b)),
+            (5, NodeKind::Routine, Some(b)),
+        ]
+    );
+    let completed: Vec<u32> = headers.iter().filter(|h| h.exit.is_some()).map(|h| h.id.0).collect();
+    assert_eq!(completed, vec![4, 3, 5, 2, 1, 0]);
+
+    let r = TraceReader::open(&path).unwrap();
+    let parents: Vec<_> = r.preorder().map(|n| n.unwrap()).map(|n| (n.header.id.0, n.header.parent.map(|p| p.0), n.depth)).collect();
+    assert_eq!(parents, vec![(0, None, 0), (1, Some(0), 0), (2, Some(1), 1), (3, Some(2), 2), (4, Some(3), 3), (5, Some(2), 2)]);
+    let kids: Vec<u32> = r.children(NodeId(2), 0, 10).unwrap().iter().map(|n| n.header.id.0).collect();
+    assert_eq!(kids, vec![3, 5]);
+    assert_eq!(r.children(NodeId(2), 1, 10).unwrap()[0].header.id, NodeId(5));
+    assert_eq!(r.child_count(NodeId(2)).unwrap(), 2);
+    let a_node = r.node(NodeId(3)).unwrap().unwrap();
+    assert_eq!((a_node.header.entry, a_node.header.exit, a_node.header.thread), (3, Some(7), Some(t)));
+    let d = r.node_detail(NodeId(3)).unwrap().unwrap();
+    assert_eq!(d.args, vec![crate::trace::store::Argument { name: "x".into(), value: Value::Int(1) }]);
+    assert_eq!(d.result, Some(NodeResult::Returned(Value::Int(5))));
+    assert_eq!(r.node_lines(NodeId(2)).unwrap(), vec![3, 4]);
+    assert_eq!(r.node_lines(NodeId(3)).unwrap(), vec![7]);
+    let info = r.info().unwrap();
+    assert_eq!((info.status.as_str(), info.exit_status, info.events, info.nodes, info.complete_nodes), ("complete", Some(0), 11, 6, 6));
+}
+
+#[test]
+fn exceptions_unwind_several_frames_and_are_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.E", true);
+    let exc_class = s.class("java.lang.IllegalStateException", false);
+    let f = s.method(c, "f", "()I", true, &[]);
+    let g = s.method(c, "g", "()I", true, &[]);
+    let h = s.method(c, "h", "()I", true, &[]);
+    let t = s.thread("main");
+    s.call(t, f, &[]);
+    s.call(t, g, &[]);
+    s.call(t, h, &[]);
+    let exc = s.new_object(t, exc_class);
+    s.event(t, EventKind::Throw(Value::Object(exc)));
+    s.unwind(t, Value::Object(exc));
+    s.unwind(t, Value::Object(exc));
+    s.event(t, EventKind::Catch(Value::Object(exc)));
+    s.ret(t, Value::Int(-1));
+    let (_, headers) = record_bytes(&s.end(0), &path);
+    assert!(headers.iter().all(|h| h.kind != NodeKind::Routine || headers.iter().any(|x| x.id == h.id && x.exit.is_some())));
+    let r = TraceReader::open(&path).unwrap();
+    let outcome = |id| r.node(NodeId(id)).unwrap().unwrap().outcome;
+    assert_eq!((outcome(2), outcome(3), outcome(4)), (Some(Outcome::Returned), Some(Outcome::Threw), Some(Outcome::Threw)));
+    assert_eq!(r.node_detail(NodeId(3)).unwrap().unwrap().result, Some(NodeResult::Threw(Value::Object(exc))));
+    assert_eq!(r.class_name_of(&Value::Object(exc)).unwrap().as_deref(), Some("java.lang.IllegalStateException"));
+    // f's own events: its call, the child g's call and unwind markers, its catch and return.
+    let evs = r.node_events(NodeId(2), 0, 100).unwrap();
+    let names: Vec<(&str, bool)> = evs.iter().map(|e| (e.event.kind.name(), e.own)).collect();
+    assert_eq!(names, vec![("CALL", true), ("CALL", false), ("UNWIND", false), ("CATCH", true), ("RETURN", true)]);
+}
+
+#[test]
+fn interleaved_threads_get_their_own_subtrees() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.T", true);
+    let run = s.method(c, "run", "()V", false, &["this"]);
+    let work = s.method(c, "work", "(I)V", true, &["n"]);
+    let t1 = s.thread("main");
+    let t2 = s.thread("worker");
+    s.call(t1, run, &[Value::Null]);
+    s.call(t2, run, &[Value::Null]);
+    s.call(t1, work, &[Value::Int(1)]);
+    s.flush(t2); // t2's first frame arrives before t1's
+    s.call(t2, work, &[Value::Int(2)]);
+    s.ret(t1, Value::Void);
+    s.flush(t1);
+    s.ret(t2, Value::Void);
+    s.ret(t2, Value::Void);
+    s.flush(t2);
+    s.ret(t1, Value::Void);
+    let (_, headers) = record_bytes(&s.end(0), &path);
+    let r = TraceReader::open(&path).unwrap();
+    let threads: Vec<_> = r.children(NodeId::ROOT, 0, 10).unwrap();
+    assert_eq!(threads.len(), 2);
+    assert_eq!(threads[0].header.thread, Some(t2), "thread nodes are numbered in arrival order");
+    for th in &threads {
+        let tid = th.header.thread.unwrap();
+        let sub: Vec<_> = r.preorder().map(|n| n.unwrap()).filter(|n| n.header.thread == Some(tid)).collect();
+        assert_eq!(sub.len(), 3);
+        assert_eq!(sub[1].header.parent, Some(th.header.id));
+        assert_eq!(sub[2].header.parent, Some(sub[1].header.id));
+        let arg = r.node_detail(sub[2].header.id).unwrap().unwrap().args[0].value;
+        assert_eq!(arg, Value::Int(if tid == t1 { 1 } else { 2 }));
+    }
+    let at = r.event_at(4).unwrap().unwrap();
+    assert_eq!((at.thread, at.depth), (t2, 2));
+    assert!(headers.iter().any(|h| h.kind == NodeKind::Thread && h.exit.is_some()));
+}
+
+#[test]
+fn callbacks_hang_under_their_external_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.Sorter", true);
+    let jdk = s.class("java.util.Collections", false);
+    let main = s.method(c, "main", "()V", true, &[]);
+    let cmp = s.method(c, "compare", "(II)I", false, &["this", "x", "y"]);
+    let sort = s.external_method(jdk, "sort", "(Ljava/util/List;Ljava/util/Comparator;)V");
+    let t = s.thread("main");
+    s.call(t, main, &[]);
+    s.event(t, EventKind::ExtCall { method: sort, args: vec![Value::Object(ObjectId(1)), Value::Object(ObjectId(2))] });
+    s.call(t, cmp, &[Value::Object(ObjectId(2)), Value::Int(3), Value::Int(1)]);
+    s.ret(t, Value::Int(1));
+    s.call(t, cmp, &[Value::Object(ObjectId(2)), Value::Int(1), Value::Int(2)]);
+    s.ret(t, Value::Int(-1));
+    s.event(t, EventKind::ExtReturn(Value::Void));
+    s.ret(t, Value::Void);
+    record_bytes(&s.end(0), &path);
+    let r = TraceReader::open(&path).unwrap();
+    let ext = r.node(NodeId(3)).unwrap().unwrap();
+    assert_eq!((ext.header.kind, ext.header.method, ext.outcome), (NodeKind::External, Some(sort), Some(Outcome::Returned)));
+    let kids = r.children(NodeId(3), 0, 10).unwrap();
+    assert_eq!(kids.iter().map(|k| (k.header.kind, k.header.method)).collect::<Vec<_>>(), vec![(NodeKind::Routine, Some(cmp)); 2]);
+    let d = r.node_detail(kids[0].header.id).unwrap().unwrap();
+    assert_eq!(d.this, Some(Value::Object(ObjectId(2))));
+    assert_eq!(d.args.iter().map(|a| (a.name.as_str(), a.value)).collect::<Vec<_>>(), vec![("x", Value::Int(3)), ("y", Value::Int(1))]);
+    assert_eq!(r.local_at(kids[0].header.id, 2, kids[0].header.entry).unwrap(), Some(Value::Int(1)));
+}
+
+#[test]
+fn a_killed_stream_leaves_open_nodes_incomplete_and_the_rest_intact() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let (mut s, t, [_, a, _]) = small_program();
+    s.call(t, a, &[Value::Int(9)]);
+    s.call(t, a, &[Value::Int(10)]);
+    s.line(t, 8);
+    let (summary, headers) = record_bytes(&s.killed(), &path);
+    assert!(matches!(summary.ending, Ending::Truncated { .. }), "{summary:?}");
+    assert_eq!(headers.iter().filter(|h| h.id.0 >= 6).count(), 2, "open nodes are sent once");
+    let r = TraceReader::open(&path).unwrap();
+    assert_eq!(r.info().unwrap().status, "truncated");
+    for id in 2..=5 {
+        assert!(r.node(NodeId(id)).unwrap().unwrap().header.is_complete());
+    }
+    for id in [0, 1, 6, 7] {
+        assert!(!r.node(NodeId(id)).unwrap().unwrap().header.is_complete(), "node {id}");
+    }
+    assert_eq!(r.node(NodeId(7)).unwrap().unwrap().header.parent, Some(NodeId(6)));
+    assert_eq!(r.node_lines(NodeId(7)).unwrap(), vec![8]);
+    assert!(r.warnings().unwrap().iter().any(|w| w.message.contains("2 call(s) still open")));
+}
+
+#[test]
+fn a_frame_cut_in_the_middle_keeps_what_came_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let (mut s, t, [_, a, _]) = small_program();
+    s.flush_all();
+    s.call(t, a, &[Value::Int(9)]);
+    s.ret(t, Value::Int(0));
+    let bytes = s.killed();
+    let (summary, _) = record_bytes(&bytes[..bytes.len() - 3], &path);
+    assert!(matches!(&summary.ending, Ending::Truncated { detail } if detail.contains("cut")), "{summary:?}");
+    let r = TraceReader::open(&path).unwrap();
+    assert!(r.node(NodeId(5)).unwrap().unwrap().header.is_complete());
+    assert!(r.node(NodeId(6)).unwrap().is_none());
+}
+
+#[test]
+fn malformed_input_stops_with_a_warning_and_keeps_the_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let (s, _, _) = small_program();
+    let mut bytes = s.killed();
+    bytes.extend_from_slice(&[3, 0, 0, 0, 0x06, 0xff, 0xff]);
+    let (summary, _) = record_bytes(&bytes, &path);
+    assert!(matches!(&summary.ending, Ending::Malformed { detail } if detail.contains("malformed EVENTS frame")), "{summary:?}");
+    let r = TraceReader::open(&path).unwrap();
+    assert_eq!(r.info().unwrap().status, "malformed");
+    assert_eq!(r.node(NodeId(2)).unwrap().unwrap().header.exit, Some(11));
+}
+
+#[test]
+fn a_wrong_version_creates_no_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let err = record(&b"HSWIRE\x07\x00"[..], &path, NullSink, WriterConfig::default()).unwrap_err();
+    assert!(matches!(err, RecordError::Wire(WireError::UnsupportedVersion { found: 7, .. })), "{err}");
+    assert!(!path.exists());
+}
+
+#[test]
+fn a_stack_mismatch_is_a_stored_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.M", true);
+    let m = s.method(c, "m", "()V", true, &[]);
+    let t = s.thread("main");
+    s.ret(t, Value::Void);
+    s.call(t, m, &[]);
+    s.event(t, EventKind::ExtReturn(Value::Void));
+    s.local(t, 0, Value::Int(1));
+    let (summary, _) = record_bytes(&s.end(0), &path);
+    assert_eq!(summary.complete_nodes, 3);
+    let r = TraceReader::open(&path).unwrap();
+    let w: Vec<String> = r.warnings().unwrap().into_iter().map(|w| w.message).collect();
+    assert!(w[0].contains("RETURN at timestamp 1") && w[0].contains("no call open"), "{w:?}");
+    assert!(w[1].contains("EXT_RETURN at timestamp 3") && w[1].contains("closed anyway"), "{w:?}");
+    assert!(w[2].contains("LOCAL at timestamp 4"), "{w:?}");
+    // The reader replays the same stack: m's events are its call and the mismatched exit.
+    let evs = r.node_events(NodeId(2), 0, 10).unwrap();
+    assert_eq!(evs.iter().map(|e| e.event.ts).collect::<Vec<_>>(), vec![2, 3]);
+}
+
+#[test]
+fn headers_stream_to_a_channel_while_recording() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (s, _, _) = small_program();
+    let bytes = s.end(3);
+    let handle = std::thread::spawn(move || record(&bytes[..], &path, tx, WriterConfig::default()).unwrap());
+    let received: Vec<NodeHeader> = rx.iter().collect();
+    let summary = handle.join().unwrap();
+    assert_eq!(summary.ending, Ending::End { exit_status: 3 });
+    assert_eq!(received.len(), 12);
+}

@@ -1,0 +1,167 @@
+//! Event blocks: a thread's events in timestamp order, encoded as on the wire plus the node id
+//! of each call, compressed with LZ4. A block also keeps the thread's call stack at its start, so
+//! any block decodes on its own into events with their node, depth and current line.
+
+use crate::ids::{NodeId, ThreadId, Timestamp};
+use crate::trace::wire::{put_event, put_varint, read_event, ByteReader, Event, ParseError, ParseResult};
+
+/// One open call of a thread's stack: its node and the line it is executing. Entry 0 is the
+/// thread node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StackEntry {
+    pub node: NodeId,
+    pub line: u32,
+}
+
+/// An event decoded from a block, with where it happened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockEvent {
+    pub event: Event,
+    /// The node executing the event; for a call or an exit, the called node itself.
+    pub node: NodeId,
+    /// Depth of that node in its thread (thread node 0, a top-level call 1).
+    pub depth: u32,
+    /// Source line the node is executing (0 before its first `LINE`).
+    pub line: u32,
+}
+
+/// A finished block, ready for the `blocks` table.
+pub struct EncodedBlock {
+    pub thread: ThreadId,
+    pub first_ts: Timestamp,
+    pub last_ts: Timestamp,
+    pub count: u32,
+    pub min_depth: u32,
+    pub start_stack: Vec<u8>,
+    pub data: Vec<u8>,
+}
+
+/// Accumulates one thread's events until the writer flushes them.
+pub struct BlockBuilder {
+    thread: ThreadId,
+    first_ts: Timestamp,
+    last_ts: Timestamp,
+    count: u32,
+    min_depth: u32,
+    prev_node: u32,
+    start_stack: Vec<u8>,
+    raw: Vec<u8>,
+}
+
+impl BlockBuilder {
+    pub fn new(thread: ThreadId) -> Self {
+        BlockBuilder {
+            thread,
+            first_ts: 0,
+            last_ts: 0,
+            count: 0,
+            min_depth: u32::MAX,
+            prev_node: 0,
+            start_stack: Vec::new(),
+            raw: Vec::new(),
+        }
+    }
+
+    pub fn raw_len(&self) -> usize {
+        self.raw.len()
+    }
+
+    /// Appends `ev`; `stack` is the thread's stack before the event, `depth` the event's depth,
+    /// `call_node` the node a call event opens.
+    pub fn push(&mut self, stack: &[StackEntry], depth: u32, ev: &Event, call_node: Option<NodeId>) {
+        if self.count == 0 {
+            self.first_ts = ev.ts;
+            self.last_ts = ev.ts;
+            self.start_stack.clear();
+            encode_stack(&mut self.start_stack, stack);
+            self.prev_node = 0;
+        }
+        put_event(&mut self.raw, ev, self.last_ts);
+        if let Some(node) = call_node {
+            put_varint(&mut self.raw, u64::from(node.0.wrapping_sub(self.prev_node)));
+            self.prev_node = node.0;
+        }
+        self.last_ts = ev.ts;
+        self.count += 1;
+        self.min_depth = self.min_depth.min(depth);
+    }
+
+    /// Compresses the block and resets the builder; `None` when empty.
+    pub fn take(&mut self) -> Option<EncodedBlock> {
+        if self.count == 0 {
+            return None;
+        }
+        let block = EncodedBlock {
+            thread: self.thread,
+            first_ts: self.first_ts,
+            last_ts: self.last_ts,
+            count: self.count,
+            min_depth: self.min_depth,
+            start_stack: std::mem::take(&mut self.start_stack),
+            data: lz4_flex::compress_prepend_size(&self.raw),
+        };
+        self.raw.clear();
+        self.count = 0;
+        self.min_depth = u32::MAX;
+        Some(block)
+    }
+}
+
+pub fn encode_stack(out: &mut Vec<u8>, stack: &[StackEntry]) {
+    put_varint(out, stack.len() as u64);
+    for e in stack {
+        put_varint(out, u64::from(e.node.0));
+        put_varint(out, u64::from(e.line));
+    }
+}
+
+pub fn decode_stack(bytes: &[u8]) -> ParseResult<Vec<StackEntry>> {
+    let mut r = ByteReader::new(bytes);
+    let n = r.count("stack depth", 2)?;
+    let mut stack = Vec::with_capacity(n + 8);
+    for _ in 0..n {
+        stack.push(StackEntry { node: NodeId(r.varint32("node id")?), line: r.varint32("line")? });
+    }
+    Ok(stack)
+}
+
+/// Decompresses and decodes a block, replaying its calls and exits from the start stack.
+/// An exit with only the thread node open pops nothing (the recorder did the same and warned).
+pub fn decode_block(start_stack: &[u8], data: &[u8], first_ts: Timestamp) -> ParseResult<Vec<BlockEvent>> {
+    let mut stack = decode_stack(start_stack)?;
+    if stack.is_empty() {
+        return Err(ParseError { at: 0, problem: "block starts with an empty stack".into() });
+    }
+    let raw = lz4_flex::decompress_size_prepended(data)
+        .map_err(|e| ParseError { at: 0, problem: format!("block does not decompress: {e}") })?;
+    let mut r = ByteReader::new(&raw);
+    let mut out = Vec::new();
+    let mut ts = first_ts;
+    let mut prev_node = 0u32;
+    while !r.is_empty() {
+        let event = read_event(&mut r, &mut ts, out.is_empty())?;
+        let depth = (stack.len() - 1) as u32;
+        let top = *stack.last().unwrap_or(&StackEntry { node: NodeId::ROOT, line: 0 });
+        let be = if event.kind.is_call() {
+            let delta = r.varint32("node delta")?;
+            prev_node = prev_node.wrapping_add(delta);
+            stack.push(StackEntry { node: NodeId(prev_node), line: 0 });
+            BlockEvent { event, node: NodeId(prev_node), depth: depth + 1, line: 0 }
+        } else if event.kind.is_exit() {
+            if stack.len() > 1 {
+                stack.pop();
+            }
+            BlockEvent { event, node: top.node, depth, line: top.line }
+        } else {
+            if let crate::trace::wire::EventKind::Line(l) = event.kind {
+                if let Some(t) = stack.last_mut() {
+                    t.line = l;
+                }
+            }
+            let line = stack.last().map_or(0, |t| t.line);
+            BlockEvent { event, node: top.node, depth, line }
+        };
+        out.push(be);
+    }
+    Ok(out)
+}

@@ -1,0 +1,146 @@
+//! The per-variable change index (jhyde section 5): for every variable, the timestamps at which
+//! it changed and the value it got, so that "the value of x at t" is a lookup, not a replay.
+//!
+//! Writes are buffered and flushed at each commit as a *segment*: entries sorted by
+//! (location, timestamp), cut into LZ4-compressed pages keyed by their first (location,
+//! timestamp). A lookup reads one page per segment, newest segments first.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{FieldId, NodeId, ObjectId, Timestamp};
+use crate::trace::wire::{put_value, put_varint, read_value, ByteReader, ParseResult, Value, VarId};
+
+/// A variable: something a write event changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Location {
+    Static { field: FieldId },
+    Field { object: ObjectId, field: FieldId },
+    Element { array: ObjectId, index: u32 },
+    /// A local variable (or argument) of one call.
+    Local { node: NodeId, var: VarId },
+}
+
+/// Sort key of a location: the kind, then two numbers, compared in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Key {
+    pub kind: u8,
+    pub a: u64,
+    pub b: u32,
+}
+
+impl Location {
+    pub fn key(&self) -> Key {
+        match *self {
+            Location::Static { field } => Key { kind: 0, a: u64::from(field.0), b: 0 },
+            Location::Field { object, field } => Key { kind: 1, a: object.0, b: field.0 },
+            Location::Element { array, index } => Key { kind: 2, a: array.0, b: index },
+            Location::Local { node, var } => Key { kind: 3, a: u64::from(node.0), b: var },
+        }
+    }
+}
+
+impl Key {
+    /// The `index_pages.start` form: big-endian so that SQLite's blob order is key order.
+    pub fn page_start(&self, ts: Timestamp) -> Vec<u8> {
+        let mut v = Vec::with_capacity(21);
+        v.push(self.kind);
+        v.extend_from_slice(&self.a.to_be_bytes());
+        v.extend_from_slice(&self.b.to_be_bytes());
+        v.extend_from_slice(&ts.to_be_bytes());
+        v
+    }
+}
+
+/// One change of a variable.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Write {
+    pub ts: Timestamp,
+    pub value: Value,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct IndexEntry {
+    pub key: Key,
+    pub ts: Timestamp,
+    pub value: Value,
+}
+
+/// A page ready for the `index_pages` table.
+pub struct Page {
+    pub start: Vec<u8>,
+    pub data: Vec<u8>,
+}
+
+/// Sorts `entries` and cuts them into pages of about `page_bytes` raw bytes.
+///
+/// Page encoding (before LZ4): `base_ts:varint` (the segment's smallest timestamp) then groups of one key:
+/// `kind:u8 a:varint b:varint n:varint` and `n` times `dts:varint value`; `a` is a delta from the
+/// previous group's `a` when the kind is the same; the first `dts` of a group is relative to
+/// `base_ts`, the next ones to the previous entry.
+pub fn build_pages(entries: &mut [IndexEntry], page_bytes: usize) -> Vec<Page> {
+    entries.sort_unstable_by(|x, y| (x.key, x.ts).cmp(&(y.key, y.ts)));
+    let base_ts = entries.iter().map(|e| e.ts).min().unwrap_or(0);
+    let mut pages = Vec::new();
+    let mut i = 0;
+    let mut raw = Vec::new();
+    while i < entries.len() {
+        raw.clear();
+        let start = entries[i].key.page_start(entries[i].ts);
+        put_varint(&mut raw, base_ts);
+        let mut prev: Option<Key> = None;
+        while i < entries.len() && raw.len() < page_bytes {
+            let key = entries[i].key;
+            let mut n = 1;
+            while i + n < entries.len() && entries[i + n].key == key && n < 256 {
+                n += 1;
+            }
+            raw.push(key.kind);
+            match prev {
+                Some(p) if p.kind == key.kind => put_varint(&mut raw, key.a - p.a),
+                _ => put_varint(&mut raw, key.a),
+            }
+            put_varint(&mut raw, u64::from(key.b));
+            put_varint(&mut raw, n as u64);
+            let mut prev_ts = base_ts;
+            for e in &entries[i..i + n] {
+                put_varint(&mut raw, e.ts - prev_ts);
+                put_value(&mut raw, &e.value);
+                prev_ts = e.ts;
+            }
+            prev = Some(key);
+            i += n;
+        }
+        pages.push(Page { start, data: lz4_flex::compress_prepend_size(&raw) });
+    }
+    pages
+}
+
+/// Decodes a page into its entries, in (key, timestamp) order.
+pub fn decode_page(data: &[u8]) -> ParseResult<Vec<IndexEntry>> {
+    let raw = lz4_flex::decompress_size_prepended(data).map_err(|e| crate::trace::wire::ParseError {
+        at: 0,
+        problem: format!("index page does not decompress: {e}"),
+    })?;
+    let mut r = ByteReader::new(&raw);
+    let base_ts = r.varint()?;
+    let mut out = Vec::new();
+    let mut prev: Option<Key> = None;
+    while !r.is_empty() {
+        let kind = r.u8()?;
+        let a = r.varint()?;
+        let a = match prev {
+            Some(p) if p.kind == kind => p.a.wrapping_add(a),
+            _ => a,
+        };
+        let key = Key { kind, a, b: r.varint32("index key")? };
+        let n = r.count("group size", 2)?;
+        let mut ts = base_ts;
+        for _ in 0..n {
+            ts = ts.wrapping_add(r.varint()?);
+            out.push(IndexEntry { key, ts, value: read_value(&mut r)? });
+        }
+        prev = Some(key);
+    }
+    Ok(out)
+}

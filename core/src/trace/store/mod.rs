@@ -1,0 +1,52 @@
+//! The trace file: one SQLite database (schema in docs/trace-schema.md) written by
+//! `TraceWriter` while the program runs and read by `TraceReader`, also while it is written.
+
+mod block;
+mod error;
+mod index;
+mod reader;
+pub mod schema;
+mod writer;
+
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+
+pub use block::{decode_block, BlockEvent, StackEntry};
+pub use error::StoreError;
+pub use index::{Location, Write};
+pub use reader::{Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo, TraceReader, Warning};
+pub use writer::{TraceWriter, WriteCounts, WriterConfig};
+
+use crate::tree::NodeHeader;
+
+/// How a call node ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    Returned,
+    Threw,
+}
+
+/// A node as stored: its header plus what the store adds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeRow {
+    pub header: NodeHeader,
+    /// Depth in its thread: the thread node is 0, a top-level call 1 (0 for the root too).
+    pub depth: u32,
+    /// `None` while incomplete, and for the root and thread nodes.
+    pub outcome: Option<Outcome>,
+}
+
+/// How the recorded stream ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "ending", rename_all = "kebab-case")]
+pub enum Ending {
+    /// With an `END` frame: the JVM shut down.
+    End { exit_status: i64 },
+    /// Without `END` (the JVM or the connection was killed); everything before is kept.
+    Truncated { detail: String },
+    /// A malformed frame stopped the recording; everything before is kept.
+    Malformed { detail: String },
+}

@@ -1,0 +1,196 @@
+//! Reads a trace file, also while the recorder is still writing it (WAL): nodes, definitions,
+//! events of a node and values of variables at any timestamp.
+
+mod defs;
+mod events;
+mod nodes;
+mod values;
+
+use std::cell::RefCell;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
+use serde::{Deserialize, Serialize};
+
+use super::error::StoreError;
+use super::schema::{APPLICATION_ID, FORMAT_VERSION};
+
+pub use events::{EventAt, NodeEvent};
+pub use nodes::{Argument, NodeDetail, NodeResult, Preorder};
+pub use values::ObjectInfo;
+
+/// What a trace knows of its recording (`meta` table).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceInfo {
+    pub format_version: i64,
+    /// `recording` (being written, or the recorder was killed), `complete`, `truncated` (the
+    /// program was killed) or `malformed` (a broken stream stopped the recording).
+    pub status: String,
+    pub events: u64,
+    pub nodes: u64,
+    pub complete_nodes: u64,
+    pub warnings: u64,
+    pub last_ts: u64,
+    pub wall_ms: Option<u64>,
+    pub exit_status: Option<i64>,
+    pub ending_detail: Option<String>,
+    pub pid: Option<u64>,
+    pub start_ms: Option<u64>,
+    pub vm: Option<String>,
+    pub command: Option<String>,
+    pub agent_version: Option<String>,
+    /// Size of the trace file (and its WAL) in bytes.
+    pub bytes: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Warning {
+    pub ts: Option<u64>,
+    /// `agent` or `recorder`.
+    pub source: String,
+    pub message: String,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    id: i64,
+    first_ts: u64,
+    last_ts: u64,
+}
+
+/// A read-only view of a trace file.
+pub struct TraceReader {
+    conn: Connection,
+    path: PathBuf,
+    /// Index segments, newest `last_ts` first; reloaded when new ones were committed.
+    segments: RefCell<(i64, Vec<Segment>)>,
+    /// The last decoded block (paging through events decodes each block once).
+    block_cache: RefCell<Option<(i64, std::rc::Rc<Vec<super::block::BlockEvent>>)>>,
+}
+
+const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
+
+impl TraceReader {
+    /// Opens a trace read-only, checking that it is a trace of this format version.
+    pub fn open(path: &Path) -> Result<TraceReader, StoreError> {
+        let io = |action, source| StoreError::Io { path: path.into(), action, source };
+        let mut file = std::fs::File::open(path).map_err(|e| io("opening the trace", e))?;
+        let mut header = [0u8; 16];
+        let mut n = 0;
+        while n < 16 {
+            match file.read(&mut header[n..]).map_err(|e| io("reading the trace", e))? {
+                0 => break,
+                k => n += k,
+            }
+        }
+        if n == 0 {
+            return Err(StoreError::NotATrace { path: path.into(), detail: "the file is empty".into() });
+        }
+        if n < 16 || &header != SQLITE_HEADER {
+            return Err(StoreError::NotATrace { path: path.into(), detail: "not an SQLite database".into() });
+        }
+        let file_len = file.metadata().map_err(|e| io("reading the trace", e))?.len();
+        drop(file);
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| StoreError::sqlite(path, "opening the trace", e))?;
+        let sq = |action| move |e| StoreError::sqlite(path, action, e);
+        let app: i32 = conn.query_row("PRAGMA application_id", [], |r| r.get(0)).map_err(sq("reading the header"))?;
+        if app != APPLICATION_ID {
+            return Err(StoreError::NotATrace {
+                path: path.into(),
+                detail: format!("an SQLite database with application_id {app:#x}, a trace has {APPLICATION_ID:#x}"),
+            });
+        }
+        let version: Option<i64> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'format_version'", [], |r| r.get(0))
+            .optional()
+            .map_err(sq("reading the format version"))?;
+        let Some(version) = version else {
+            return Err(StoreError::Corrupt { path: path.into(), detail: "no format_version in meta".into() });
+        };
+        if version != FORMAT_VERSION {
+            return Err(StoreError::WrongVersion { path: path.into(), found: version, supported: FORMAT_VERSION });
+        }
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        if !Path::new(&wal).exists() {
+            let pages: u64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0)).map_err(sq("reading the header"))?;
+            let size: u64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).map_err(sq("reading the header"))?;
+            if pages * size > file_len {
+                return Err(StoreError::Corrupt {
+                    path: path.into(),
+                    detail: format!("the file has {file_len} bytes but its header says {}", pages * size),
+                });
+            }
+        }
+        Ok(TraceReader {
+            conn,
+            path: path.into(),
+            segments: RefCell::new((-1, Vec::new())),
+            block_cache: RefCell::new(None),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub(crate) fn err(&self, action: &'static str) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
+        move |e| StoreError::sqlite(&self.path, action, e)
+    }
+
+    pub(crate) fn corrupt(&self, what: &str, problem: impl std::fmt::Display) -> StoreError {
+        StoreError::Corrupt { path: self.path.clone(), detail: format!("{what}: {problem}") }
+    }
+
+    /// A `meta` value as text, `None` when absent or NULL.
+    pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let v: Option<Option<rusqlite::types::Value>> = self
+            .conn
+            .prepare_cached("SELECT value FROM meta WHERE key = ?1")
+            .and_then(|mut s| s.query_row([key], |r| r.get(0)).optional())
+            .map_err(self.err("reading meta"))?;
+        Ok(match v.flatten() {
+            None | Some(rusqlite::types::Value::Null) => None,
+            Some(rusqlite::types::Value::Integer(i)) => Some(i.to_string()),
+            Some(rusqlite::types::Value::Real(f)) => Some(f.to_string()),
+            Some(rusqlite::types::Value::Text(t)) => Some(t),
+            Some(rusqlite::types::Value::Blob(b)) => Some(String::from_utf8_lossy(&b).into_owned()),
+        })
+    }
+
+    pub fn info(&self) -> Result<TraceInfo, StoreError> {
+        let num = |k: &str| -> Result<Option<u64>, StoreError> { Ok(self.meta(k)?.and_then(|v| v.parse().ok())) };
+        let mut bytes = std::fs::metadata(&self.path).map(|m| m.len()).unwrap_or(0);
+        let mut wal = self.path.as_os_str().to_owned();
+        wal.push("-wal");
+        bytes += std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+        Ok(TraceInfo {
+            format_version: FORMAT_VERSION,
+            status: self.meta("status")?.unwrap_or_else(|| "recording".into()),
+            events: num("events")?.unwrap_or(0),
+            nodes: num("nodes")?.unwrap_or(0),
+            complete_nodes: num("complete_nodes")?.unwrap_or(0),
+            warnings: num("warnings")?.unwrap_or(0),
+            last_ts: num("last_ts")?.unwrap_or(0),
+            wall_ms: num("wall_ms")?,
+            exit_status: self.meta("exit_status")?.and_then(|v| v.parse().ok()),
+            ending_detail: self.meta("ending_detail")?,
+            pid: num("pid")?,
+            start_ms: num("start_ms")?,
+            vm: self.meta("vm")?,
+            command: self.meta("command")?,
+            agent_version: self.meta("agent_version")?,
+            bytes,
+        })
+    }
+
+    pub fn warnings(&self) -> Result<Vec<Warning>, StoreError> {
+        let mut st = self.conn.prepare_cached("SELECT ts, source, message FROM warnings ORDER BY id").map_err(self.err("reading warnings"))?;
+        let rows = st
+            .query_map([], |r| Ok(Warning { ts: r.get::<_, Option<i64>>(0)?.map(|t| t as u64), source: r.get(1)?, message: r.get(2)? }))
+            .map_err(self.err("reading warnings"))?;
+        rows.collect::<Result<_, _>>().map_err(self.err("reading warnings"))
+    }
+}

@@ -1,0 +1,288 @@
+//! Values of variables at any timestamp, from the change index: one page lookup per index
+//! segment, newest first, never a replay from the start.
+
+use rusqlite::OptionalExtension;
+use serde::{Deserialize, Serialize};
+
+use super::{Segment, TraceReader};
+use crate::ids::{ClassId, FieldId, NodeId, ObjectId, Timestamp};
+use crate::trace::store::error::StoreResult;
+use crate::trace::store::index::{decode_page, IndexEntry, Key, Location, Write};
+use crate::trace::wire::{Origin, Value, VarId};
+
+/// An object or array as created.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObjectInfo {
+    pub id: ObjectId,
+    pub class: ClassId,
+    /// For arrays.
+    pub length: Option<u32>,
+    pub origin: Origin,
+    pub created_ts: Timestamp,
+    /// The node that created (or first met) it.
+    pub node: NodeId,
+}
+
+impl TraceReader {
+    /// Index segments that may hold writes at or before `t`, newest last write first.
+    fn segments_upto(&self, t: Timestamp) -> StoreResult<Vec<Segment>> {
+        let max_id: i64 = self
+            .conn
+            .prepare_cached("SELECT coalesce(max(id), 0) FROM segments")
+            .and_then(|mut s| s.query_row([], |r| r.get(0)))
+            .map_err(self.err("reading index segments"))?;
+        let mut cache = self.segments.borrow_mut();
+        if cache.0 != max_id {
+            let mut st = self
+                .conn
+                .prepare_cached("SELECT id, first_ts, last_ts FROM segments ORDER BY last_ts DESC")
+                .map_err(self.err("reading index segments"))?;
+            let rows = st
+                .query_map([], |r| {
+                    Ok(Segment { id: r.get(0)?, first_ts: r.get::<_, i64>(1)? as u64, last_ts: r.get::<_, i64>(2)? as u64 })
+                })
+                .map_err(self.err("reading index segments"))?;
+            cache.1 = rows.collect::<Result<_, _>>().map_err(self.err("reading index segments"))?;
+            cache.0 = max_id;
+        }
+        Ok(cache.1.iter().filter(|s| s.first_ts <= t).copied().collect())
+    }
+
+    /// The page of `segment` that holds the entry at `probe` (a page start key), if any.
+    fn page_at(&self, segment: i64, probe: &[u8]) -> StoreResult<Option<(Vec<u8>, Vec<IndexEntry>)>> {
+        let row: Option<(Vec<u8>, Vec<u8>)> = self
+            .conn
+            .prepare_cached(
+                "SELECT start, data FROM index_pages WHERE segment = ?1 AND start <= ?2 ORDER BY start DESC LIMIT 1",
+            )
+            .and_then(|mut s| s.query_row(rusqlite::params![segment, probe], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+            .map_err(self.err("reading the change index"))?;
+        match row {
+            None => Ok(None),
+            Some((start, data)) => {
+                let entries = decode_page(&data).map_err(|e| self.corrupt("change index page", e.problem))?;
+                Ok(Some((start, entries)))
+            }
+        }
+    }
+
+    /// Pages of `segment` overlapping keys `[lo, hi]` (page start keys), decoded, in order.
+    fn pages_between(&self, segment: i64, lo: &[u8], hi: &[u8]) -> StoreResult<Vec<IndexEntry>> {
+        let mut out = Vec::new();
+        if let Some((_, entries)) = self.page_at(segment, lo)? {
+            out.extend(entries);
+        }
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT data FROM index_pages WHERE segment = ?1 AND start > ?2 AND start <= ?3 ORDER BY start")
+            .map_err(self.err("reading the change index"))?;
+        let rows = st
+            .query_map(rusqlite::params![segment, lo, hi], |r| r.get::<_, Vec<u8>>(0))
+            .map_err(self.err("reading the change index"))?;
+        for data in rows {
+            let data = data.map_err(self.err("reading the change index"))?;
+            out.extend(decode_page(&data).map_err(|e| self.corrupt("change index page", e.problem))?);
+        }
+        Ok(out)
+    }
+
+    /// The last write of `loc` at or before `t`. `since` bounds the search: no write before it
+    /// can exist (a call's entry, an object's creation).
+    fn last_write_since(&self, loc: Location, t: Timestamp, since: Timestamp) -> StoreResult<Option<Write>> {
+        let key = loc.key();
+        let probe = key.page_start(t);
+        let mut best: Option<Write> = None;
+        for seg in self.segments_upto(t)? {
+            if seg.last_ts < since || best.is_some_and(|b| seg.last_ts <= b.ts) {
+                break;
+            }
+            let Some((_, entries)) = self.page_at(seg.id, &probe)? else { continue };
+            let found = entries.iter().rev().find(|e| e.key == key && e.ts <= t);
+            if let Some(e) = found {
+                if best.is_none_or(|b| e.ts > b.ts) {
+                    best = Some(Write { ts: e.ts, value: e.value });
+                }
+            }
+        }
+        Ok(best)
+    }
+
+    /// The last write of `loc` at or before `t` (the write that gave it its value at `t`).
+    pub fn last_write(&self, loc: Location, t: Timestamp) -> StoreResult<Option<Write>> {
+        let since = self.lower_bound(loc)?;
+        self.last_write_since(loc, t, since)
+    }
+
+    fn lower_bound(&self, loc: Location) -> StoreResult<Timestamp> {
+        Ok(match loc {
+            Location::Local { node, .. } => self.node(node)?.map_or(0, |n| n.header.entry),
+            Location::Field { object, .. } | Location::Element { array: object, .. } => {
+                self.object(object)?.map_or(0, |o| o.created_ts)
+            }
+            Location::Static { .. } => 0,
+        })
+    }
+
+    /// Every write of `loc` over the whole run, in time order.
+    pub fn history(&self, loc: Location) -> StoreResult<Vec<Write>> {
+        let key = loc.key();
+        let (lo, hi) = (key.page_start(0), key.page_start(u64::MAX));
+        let since = self.lower_bound(loc)?;
+        let mut out = Vec::new();
+        for seg in self.segments_upto(u64::MAX)? {
+            if seg.last_ts < since {
+                continue;
+            }
+            for e in self.pages_between(seg.id, &lo, &hi)? {
+                if e.key == key {
+                    out.push(Write { ts: e.ts, value: e.value });
+                }
+            }
+        }
+        out.sort_by_key(|w| w.ts);
+        out.dedup_by_key(|w| w.ts);
+        Ok(out)
+    }
+
+    pub fn object(&self, id: ObjectId) -> StoreResult<Option<ObjectInfo>> {
+        self.conn
+            .prepare_cached("SELECT class, length, origin, created_ts, node FROM objects WHERE id = ?1")
+            .and_then(|mut s| {
+                s.query_row([id.0 as i64], |r| {
+                    Ok(ObjectInfo {
+                        id,
+                        class: ClassId(r.get(0)?),
+                        length: r.get(1)?,
+                        origin: if r.get::<_, i64>(2)? == 0 { Origin::Created } else { Origin::FirstSeen },
+                        created_ts: r.get::<_, i64>(3)? as u64,
+                        node: NodeId(r.get::<_, Option<u32>>(4)?.unwrap_or(0)),
+                    })
+                })
+                .optional()
+            })
+            .map_err(self.err("reading an object"))
+    }
+
+    /// The name of a value's class: the object's class, `java.lang.String`, the box class of a
+    /// boxed primitive, the primitive type's name; `None` for null, void and unknown objects.
+    pub fn class_name_of(&self, v: &Value) -> StoreResult<Option<String>> {
+        Ok(match v {
+            Value::Void | Value::Null => None,
+            Value::Object(o) => match self.object(*o)? {
+                Some(info) => self.class(info.class)?.map(|c| c.name),
+                None => None,
+            },
+            Value::Str(_) => Some("java.lang.String".into()),
+            Value::Boxed(p) => Some(p.box_class_name().into()),
+            Value::Boolean(_) => Some("boolean".into()),
+            Value::Char(_) => Some("char".into()),
+            Value::Byte(_) => Some("byte".into()),
+            Value::Short(_) => Some("short".into()),
+            Value::Int(_) => Some("int".into()),
+            Value::Long(_) => Some("long".into()),
+            Value::Float(_) => Some("float".into()),
+            Value::Double(_) => Some("double".into()),
+        })
+    }
+
+    /// A local variable (or argument) of a call at `t`; `None` before its first assignment.
+    pub fn local_at(&self, node: NodeId, var: VarId, t: Timestamp) -> StoreResult<Option<Value>> {
+        Ok(self.last_write(Location::Local { node, var }, t)?.map(|w| w.value))
+    }
+
+    /// An instance field at `t`: its last write, else its default value if application code
+    /// created the object by then; `None` when unknown.
+    pub fn field_at(&self, object: ObjectId, field: FieldId, t: Timestamp) -> StoreResult<Option<Value>> {
+        let info = self.object(object)?;
+        let since = info.as_ref().map_or(0, |o| o.created_ts);
+        if let Some(w) = self.last_write_since(Location::Field { object, field }, t, since)? {
+            return Ok(Some(w.value));
+        }
+        match info {
+            Some(o) if o.origin == Origin::Created && o.created_ts <= t => {
+                Ok(self.field(field)?.map(|f| Value::default_for(&f.descriptor)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// A static field at `t`: its last write, else the default value when its class is
+    /// instrumented (its initialiser's writes are recorded); `None` when unknown.
+    pub fn static_at(&self, field: FieldId, t: Timestamp) -> StoreResult<Option<Value>> {
+        if let Some(w) = self.last_write_since(Location::Static { field }, t, 0)? {
+            return Ok(Some(w.value));
+        }
+        let Some(f) = self.field(field)? else { return Ok(None) };
+        let instrumented = self.class(f.class)?.is_some_and(|c| c.is_instrumented());
+        Ok(instrumented.then(|| Value::default_for(&f.descriptor)))
+    }
+
+    fn element_default(&self, info: &ObjectInfo, t: Timestamp) -> StoreResult<Option<Value>> {
+        if info.origin != Origin::Created || info.created_ts > t {
+            return Ok(None);
+        }
+        let Some(class) = self.class(info.class)? else { return Ok(None) };
+        Ok(Some(Value::default_for(class.name.strip_suffix("[]").unwrap_or("?"))))
+    }
+
+    /// An array element at `t`; `None` when unknown or out of bounds.
+    pub fn element_at(&self, array: ObjectId, index: u32, t: Timestamp) -> StoreResult<Option<Value>> {
+        let info = self.object(array)?;
+        if let Some(len) = info.as_ref().and_then(|o| o.length) {
+            if index >= len {
+                return Ok(None);
+            }
+        }
+        let since = info.as_ref().map_or(0, |o| o.created_ts);
+        if let Some(w) = self.last_write_since(Location::Element { array, index }, t, since)? {
+            return Ok(Some(w.value));
+        }
+        match info {
+            Some(o) => self.element_default(&o, t),
+            None => Ok(None),
+        }
+    }
+
+    /// Elements `offset .. offset + limit` of an array at `t` (fewer at the array's end);
+    /// `None` for an element whose value is unknown.
+    pub fn array_at(&self, array: ObjectId, t: Timestamp, offset: u32, limit: u32) -> StoreResult<Vec<Option<Value>>> {
+        let info = self.object(array)?;
+        let end = match info.as_ref().and_then(|o| o.length) {
+            Some(len) => len.min(offset.saturating_add(limit)),
+            None => offset.saturating_add(limit),
+        };
+        if end <= offset {
+            return Ok(Vec::new());
+        }
+        let n = (end - offset) as usize;
+        let mut best: Vec<Option<Write>> = vec![None; n];
+        let since = info.as_ref().map_or(0, |o| o.created_ts);
+        let lo = Location::Element { array, index: offset }.key().page_start(0);
+        let hi = Location::Element { array, index: end - 1 }.key().page_start(u64::MAX);
+        let kind = Location::Element { array, index: 0 }.key();
+        for seg in self.segments_upto(t)? {
+            if seg.last_ts < since {
+                break;
+            }
+            // Every slot already holds a write newer than anything this segment has.
+            if best.iter().all(|b| b.is_some_and(|w| w.ts >= seg.last_ts)) {
+                break;
+            }
+            for e in self.pages_between(seg.id, &lo, &hi)? {
+                let Key { kind: k, a, b } = e.key;
+                if k != kind.kind || a != kind.a || b < offset || b >= end || e.ts > t {
+                    continue;
+                }
+                let slot = &mut best[(b - offset) as usize];
+                if slot.is_none_or(|w| e.ts > w.ts) {
+                    *slot = Some(Write { ts: e.ts, value: e.value });
+                }
+            }
+        }
+        let default = match &info {
+            Some(o) => self.element_default(o, t)?,
+            None => None,
+        };
+        Ok(best.into_iter().map(|w| w.map(|w| w.value).or(default)).collect())
+    }
+}

@@ -1,0 +1,42 @@
+//! The SQL schema of a trace file and its format version (documented in docs/trace-schema.md).
+
+/// `PRAGMA application_id` of a trace file: "HSTR".
+pub const APPLICATION_ID: i32 = 0x4853_5452;
+/// Bumped on any change of the tables or the block and page encodings.
+pub const FORMAT_VERSION: i64 = 1;
+
+/// Kind codes of the `nodes.kind` column.
+pub const KIND_ROOT: i64 = 0;
+pub const KIND_THREAD: i64 = 1;
+pub const KIND_ROUTINE: i64 = 2;
+pub const KIND_EXTERNAL: i64 = 3;
+
+pub const CREATE: &str = r#"
+CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+CREATE TABLE classes(id INTEGER PRIMARY KEY, name TEXT NOT NULL, source_file TEXT NOT NULL, flags INTEGER NOT NULL);
+CREATE TABLE methods(id INTEGER PRIMARY KEY, class INTEGER NOT NULL, name TEXT NOT NULL, descriptor TEXT NOT NULL,
+    access INTEGER NOT NULL, flags INTEGER NOT NULL, hash BLOB NOT NULL, first_line INTEGER NOT NULL, last_line INTEGER NOT NULL);
+CREATE TABLE method_vars(method INTEGER NOT NULL, var INTEGER NOT NULL, slot INTEGER NOT NULL, name TEXT NOT NULL,
+    descriptor TEXT NOT NULL, PRIMARY KEY(method, var)) WITHOUT ROWID;
+CREATE TABLE fields(id INTEGER PRIMARY KEY, class INTEGER NOT NULL, name TEXT NOT NULL, descriptor TEXT NOT NULL, flags INTEGER NOT NULL);
+CREATE TABLE threads(id INTEGER PRIMARY KEY, java_id INTEGER, name TEXT, node INTEGER);
+CREATE TABLE strings(id INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE objects(id INTEGER PRIMARY KEY, class INTEGER NOT NULL, length INTEGER, origin INTEGER NOT NULL,
+    created_ts INTEGER NOT NULL, node INTEGER);
+CREATE TABLE nodes(id INTEGER PRIMARY KEY, parent INTEGER, kind INTEGER NOT NULL, method INTEGER, thread INTEGER,
+    depth INTEGER NOT NULL, entry_ts INTEGER NOT NULL, exit_ts INTEGER, outcome INTEGER);
+CREATE INDEX nodes_by_parent ON nodes(parent, id);
+CREATE INDEX nodes_by_thread ON nodes(thread, id);
+CREATE TABLE blocks(id INTEGER PRIMARY KEY, thread INTEGER NOT NULL, first_ts INTEGER NOT NULL, last_ts INTEGER NOT NULL,
+    count INTEGER NOT NULL, min_depth INTEGER NOT NULL, start_stack BLOB NOT NULL, data BLOB NOT NULL);
+CREATE INDEX blocks_by_thread ON blocks(thread, last_ts);
+CREATE TABLE segments(id INTEGER PRIMARY KEY, first_ts INTEGER NOT NULL, last_ts INTEGER NOT NULL, writes INTEGER NOT NULL);
+CREATE TABLE index_pages(id INTEGER PRIMARY KEY, segment INTEGER NOT NULL, start BLOB NOT NULL, data BLOB NOT NULL);
+CREATE UNIQUE INDEX index_pages_by_start ON index_pages(segment, start);
+CREATE TABLE warnings(id INTEGER PRIMARY KEY, ts INTEGER, source TEXT NOT NULL, message TEXT NOT NULL);
+CREATE VIEW node_list AS
+    SELECT n.id, n.parent, CASE n.kind WHEN 0 THEN 'root' WHEN 1 THEN 'thread' WHEN 2 THEN 'routine' ELSE 'external' END AS kind,
+        c.name || '.' || m.name AS method, n.thread, n.depth, n.entry_ts, n.exit_ts,
+        CASE n.outcome WHEN 0 THEN 'returned' WHEN 1 THEN 'threw' END AS outcome
+    FROM nodes n LEFT JOIN methods m ON m.id = n.method LEFT JOIN classes c ON c.id = m.class;
+"#;
