@@ -2,8 +2,9 @@
 //!
 //! See `docs/ARCHITECTURE.md` for the map of modules and the invariants they keep.
 
+pub mod debugger;
 pub mod ids;
-pub mod listener;
+pub mod recording;
 pub mod omniscient;
 pub mod trace;
 pub mod tree;

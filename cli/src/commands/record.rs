@@ -1,0 +1,172 @@
+//! `hindsight record`: run a program with the agent and write its trace.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use hindsight_core::recording::{LiveRecording, RecordedTrace};
+use hindsight_core::trace::recorder::NullSink;
+use hindsight_core::trace::store::{Ending, WriterConfig};
+use serde::Serialize;
+
+use crate::launch::{self, Output};
+use crate::{agent_jar, output};
+
+/// Run a Java program with the Hindsight agent and record its run into a trace file.
+///
+/// The program's input and output pass through and `hindsight` exits with its exit status.
+/// COMMAND is `java ...` or any command that starts a JVM (a script, `mvn test`); every JVM it
+/// starts is recorded, the first into TRACE and the next ones into TRACE's name numbered
+/// `.2`, `.3`, ...
+#[derive(clap::Args)]
+pub struct Args {
+    /// The trace file to write; an existing file of that name is kept as NAME.old
+    #[arg(short, long, value_name = "TRACE", default_value = "hindsight.htrace")]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub agent: AgentArgs,
+    /// Print a JSON summary on stdout; the program's own output goes to stderr
+    #[arg(long)]
+    pub json: bool,
+    /// The command that runs the program
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<OsString>,
+}
+
+/// What the agent instruments.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct AgentArgs {
+    /// Instrument only the classes matching these patterns (`pkg.*,pkg.Class`)
+    #[arg(long, value_name = "PATTERNS")]
+    pub include: Option<String>,
+    /// Never instrument the classes matching these patterns (the JDK never is)
+    #[arg(long, value_name = "PATTERNS")]
+    pub exclude: Option<String>,
+}
+
+/// A finished recording of a command.
+pub struct Recorded {
+    pub traces: Vec<RecordedTrace>,
+    pub status: std::process::ExitStatus,
+    pub wall_ms: u64,
+}
+
+/// Runs `command` with the agent, recording into `trace`.
+pub fn record_command(command: &[OsString], trace: &Path, agent: &AgentArgs, output: Output) -> Result<Recorded> {
+    keep_old(trace)?;
+    let live = LiveRecording::start(trace, WriterConfig::default(), |_| NullSink)
+        .context("opening the socket the agent connects to")?;
+    let jar = agent_jar::agent_jar_path()?;
+    let agent_arg = agent_argument(&jar, live.socket_path(), agent);
+    let cmd = launch::command_with_agent(command, &agent_arg)?;
+    let started = Instant::now();
+    let mut child = launch::spawn(cmd, output)?;
+    let status = launch::wait(&mut child)?;
+    let traces = live.finish().context("waiting for the recorder to finish")?;
+    Ok(Recorded { traces, status, wall_ms: started.elapsed().as_millis() as u64 })
+}
+
+/// `-javaagent:JAR=socket=PATH;include=...`: options are separated by `;` so that patterns may
+/// hold commas.
+fn agent_argument(jar: &Path, socket: &Path, agent: &AgentArgs) -> String {
+    let mut arg = format!("-javaagent:{}=socket={}", jar.display(), socket.display());
+    if let Some(include) = &agent.include {
+        arg.push_str(&format!(";include={include}"));
+    }
+    if let Some(exclude) = &agent.exclude {
+        arg.push_str(&format!(";exclude={exclude}"));
+    }
+    arg
+}
+
+/// Moves an existing trace aside to NAME.old, so that a recording never silently destroys one.
+fn keep_old(trace: &Path) -> Result<()> {
+    if trace.exists() {
+        let mut old = trace.as_os_str().to_owned();
+        old.push(".old");
+        std::fs::rename(trace, &old)
+            .with_context(|| format!("keeping the existing trace {} as {}", trace.display(), Path::new(&old).display()))?;
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct TraceJson<'a> {
+    path: &'a Path,
+    events: Option<u64>,
+    nodes: Option<u64>,
+    complete_nodes: Option<u64>,
+    ending: Option<&'a Ending>,
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RecordJson<'a> {
+    traces: Vec<TraceJson<'a>>,
+    exit_status: i32,
+    wall_ms: u64,
+}
+
+/// Says where the traces are (stderr, or JSON on stdout).
+pub fn report(recorded: &Recorded, json: bool) -> Result<()> {
+    if json {
+        let traces = recorded
+            .traces
+            .iter()
+            .map(|t| match &t.result {
+                Ok(s) => TraceJson {
+                    path: &t.path,
+                    events: Some(s.events),
+                    nodes: Some(s.nodes),
+                    complete_nodes: Some(s.complete_nodes),
+                    ending: Some(&s.ending),
+                    error: None,
+                },
+                Err(e) => TraceJson {
+                    path: &t.path,
+                    events: None,
+                    nodes: None,
+                    complete_nodes: None,
+                    ending: None,
+                    error: Some(e.to_string()),
+                },
+            })
+            .collect();
+        let exit_status = launch::passthrough_status(recorded.status);
+        return output::print_json(&RecordJson { traces, exit_status, wall_ms: recorded.wall_ms });
+    }
+    if recorded.traces.is_empty() {
+        eprintln!("hindsight: no JVM connected, nothing was recorded (does the command start a JVM?)");
+    }
+    for t in &recorded.traces {
+        match &t.result {
+            Ok(s) => {
+                let how = match &s.ending {
+                    Ending::End { .. } => String::new(),
+                    Ending::Truncated { detail } => format!(" (the program was cut off: {detail})"),
+                    Ending::Malformed { detail } => format!(" (recording stopped: {detail})"),
+                };
+                eprintln!(
+                    "hindsight: recorded {} events, {} nodes ({} complete) into {}{how}",
+                    s.events,
+                    s.nodes,
+                    s.complete_nodes,
+                    t.path.display()
+                );
+            }
+            Err(e) => eprintln!("hindsight: recording into {} failed: {e}", t.path.display()),
+        }
+    }
+    Ok(())
+}
+
+pub fn run(args: Args) -> Result<u8> {
+    let output = if args.json { Output::ToStderr } else { Output::Inherit };
+    let recorded = record_command(&args.command, &args.output, &args.agent, output)?;
+    report(&recorded, args.json)?;
+    if recorded.traces.iter().any(|t| t.result.is_err()) {
+        return Ok(launch::exit::FAILURE as u8);
+    }
+    Ok(launch::passthrough_status(recorded.status) as u8)
+}

@@ -1,0 +1,216 @@
+//! The reference oracle of DESIGN.md: a recorded run of the fixed program (same input) serves
+//! as the intended meaning, so bugs are found without a person.
+//!
+//! For a node (entry state b, method m, exit state e), in this order:
+//! 1. if the reference run has a call of m entered in a state equal to b: valid if one such call
+//!    ended in a state equal to e, invalid otherwise;
+//! 2. else, if m's bytecode is identical in both programs and all the node's children are valid
+//!    (by these same rules; calls into uninstrumented code count as trusted), valid;
+//! 3. else don't know.
+//!
+//! States compare by structure ([`canonical_state`]): `this`, the arguments, the static fields
+//! the call wrote (in its subtree), and the graph reachable from them; at exit also the result
+//! (return value or exception). Rule 2 needs the children's answers first, so answers are
+//! computed bottom-up with an explicit stack (a deep recursion in the debuggee must not overflow
+//! ours) and memoised.
+
+use std::collections::HashMap;
+
+use crate::ids::{NodeId, Timestamp};
+use crate::omniscient::{canonical_state, CanonicalState, Heap, HeapResult};
+use crate::session::Answer;
+use crate::trace::wire::Value;
+
+/// How many objects of a state the oracle compares; beyond it states are cut (see
+/// [`canonical_state`]) and a match is no longer proof.
+pub const MAX_STATE_OBJECTS: usize = 100_000;
+
+/// A method as both programs name it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MethodKey {
+    /// Dotted class name.
+    pub class: String,
+    pub name: String,
+    pub descriptor: String,
+}
+
+/// How a call ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Outcome {
+    Returned(Value),
+    Threw(Value),
+}
+
+/// What the oracle needs to know about one call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallView {
+    pub method: MethodKey,
+    /// The hash of the method's original bytecode; `None` for uninstrumented code.
+    pub code_hash: Option<[u8; 16]>,
+    pub entry: Timestamp,
+    /// `None` while the call is incomplete.
+    pub exit: Option<Timestamp>,
+    pub this: Option<Value>,
+    pub args: Vec<Value>,
+    pub outcome: Option<Outcome>,
+    /// Static fields written during the call or its callees, as `pkg.Class.field`.
+    pub statics: Vec<String>,
+}
+
+/// A recorded run, as the reference oracle reads it.
+pub trait RecordedRun: Heap {
+    fn call(&self, node: NodeId) -> HeapResult<CallView>;
+    /// The node's children that are calls, in call order.
+    fn children(&self, node: NodeId) -> HeapResult<Vec<NodeId>>;
+    /// Every call of `method`, in call order.
+    fn calls_of(&self, method: &MethodKey) -> HeapResult<Vec<NodeId>>;
+    /// The hash of a method's original bytecode, if the run loaded its class.
+    fn code_hash(&self, method: &MethodKey) -> HeapResult<Option<[u8; 16]>>;
+    /// The value of a static field (`pkg.Class.field`) at `at`, if it was ever written by then.
+    fn static_at(&self, field: &str, at: Timestamp) -> HeapResult<Option<Value>>;
+}
+
+/// The reference oracle over a buggy run and a reference run.
+pub struct ReferenceOracle<'a, B, R> {
+    buggy: &'a B,
+    reference: &'a R,
+    answers: HashMap<NodeId, Answer>,
+    /// Reference calls of a method by their entry state, each with its exit states.
+    index: HashMap<MethodKey, HashMap<CanonicalState, Vec<NodeId>>>,
+}
+
+impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
+    pub fn new(buggy: &'a B, reference: &'a R) -> Self {
+        ReferenceOracle { buggy, reference, answers: HashMap::new(), index: HashMap::new() }
+    }
+
+    /// The answer for `node` of the buggy run.
+    pub fn answer(&mut self, node: NodeId) -> HeapResult<Answer> {
+        // Post-order over the subtree of `node`, skipping what is already known.
+        let mut stack = vec![(node, false)];
+        while let Some((n, children_done)) = stack.pop() {
+            if self.answers.contains_key(&n) {
+                continue;
+            }
+            if children_done {
+                let answer = self.decide(n)?;
+                self.answers.insert(n, answer);
+                continue;
+            }
+            stack.push((n, true));
+            for child in self.buggy.children(n)? {
+                if !self.answers.contains_key(&child) {
+                    stack.push((child, false));
+                }
+            }
+        }
+        Ok(self.answers[&node])
+    }
+
+    /// Decides `node` once its children are decided.
+    fn decide(&mut self, node: NodeId) -> HeapResult<Answer> {
+        let call = self.buggy.call(node)?;
+        let Some(code_hash) = call.code_hash else {
+            // Uninstrumented code is trusted.
+            return Ok(Answer::Trusted);
+        };
+        if call.outcome.is_none() {
+            return Ok(Answer::DontKnow);
+        }
+        // Rule 1.
+        let entry = entry_state(self.buggy, &call, &call.statics)?;
+        let candidates = self.reference_calls(&call.method, &call.statics, &entry)?;
+        if !candidates.is_empty() {
+            let exit = exit_state(self.buggy, &call, &call.statics)?;
+            for candidate in candidates {
+                let reference_call = self.reference.call(candidate)?;
+                let mut statics = call.statics.clone();
+                statics.extend(reference_call.statics.iter().cloned());
+                statics.sort();
+                statics.dedup();
+                let exit = if statics.len() == call.statics.len() {
+                    exit.clone()
+                } else {
+                    exit_state(self.buggy, &call, &statics)?
+                };
+                if exit_state(self.reference, &reference_call, &statics)? == exit && exit.complete {
+                    return Ok(Answer::Valid);
+                }
+            }
+            return Ok(Answer::Invalid);
+        }
+        // Rule 2.
+        if self.reference.code_hash(&call.method)? == Some(code_hash) {
+            let children_ok = self
+                .buggy
+                .children(node)?
+                .iter()
+                .all(|c| matches!(self.answers.get(c), Some(Answer::Valid | Answer::Trusted)));
+            if children_ok {
+                return Ok(Answer::Valid);
+            }
+        }
+        Ok(Answer::DontKnow)
+    }
+
+    /// The reference calls of `method` whose entry state equals `entry` (with the static fields
+    /// `statics` read in the reference run).
+    fn reference_calls(&mut self, method: &MethodKey, statics: &[String], entry: &CanonicalState) -> HeapResult<Vec<NodeId>> {
+        if statics.is_empty() {
+            if !self.index.contains_key(method) {
+                let mut by_entry: HashMap<CanonicalState, Vec<NodeId>> = HashMap::new();
+                for r in self.reference.calls_of(method)? {
+                    let call = self.reference.call(r)?;
+                    if call.outcome.is_some() {
+                        by_entry.entry(entry_state(self.reference, &call, &[])?).or_default().push(r);
+                    }
+                }
+                self.index.insert(method.clone(), by_entry);
+            }
+            let found = self.index[method].get(entry).cloned().unwrap_or_default();
+            return Ok(if entry.complete { found } else { Vec::new() });
+        }
+        // Calls that touch static fields are compared one by one: the index keys leave statics out.
+        let mut found = Vec::new();
+        for r in self.reference.calls_of(method)? {
+            let call = self.reference.call(r)?;
+            if call.outcome.is_some() && entry.complete && entry_state(self.reference, &call, statics)? == *entry {
+                found.push(r);
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// The roots of a call's state: `this`, the arguments, then the named static fields.
+fn roots(run: &impl RecordedRun, call: &CallView, statics: &[String], at: Timestamp) -> HeapResult<Vec<Value>> {
+    let mut roots: Vec<Value> = call.this.iter().copied().chain(call.args.iter().copied()).collect();
+    for field in statics {
+        roots.push(run.static_at(field, at)?.unwrap_or(Value::Void));
+    }
+    Ok(roots)
+}
+
+fn entry_state(run: &impl RecordedRun, call: &CallView, statics: &[String]) -> HeapResult<CanonicalState> {
+    // Just before the call event: what the caller passed in.
+    let at = call.entry.saturating_sub(1);
+    canonical_state(run, &roots(run, call, statics, at)?, at, MAX_STATE_OBJECTS)
+}
+
+fn exit_state(run: &impl RecordedRun, call: &CallView, statics: &[String]) -> HeapResult<CanonicalState> {
+    let at = call.exit.unwrap_or(Timestamp::MAX);
+    let mut roots = roots(run, call, statics, at)?;
+    match call.outcome {
+        Some(Outcome::Returned(v)) => roots.push(v),
+        // An exception compares by its class and recorded fields, marked apart from a return.
+        Some(Outcome::Threw(v)) => {
+            roots.push(Value::Void);
+            roots.push(v);
+        }
+        None => {}
+    }
+    canonical_state(run, &roots, at, MAX_STATE_OBJECTS)
+}
+
+#[cfg(test)]
+mod tests;

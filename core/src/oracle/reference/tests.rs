@@ -1,0 +1,207 @@
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::*;
+use crate::ids::{ObjectId, StringId};
+use crate::omniscient::{testing::MemHeap, ObjectInfo};
+
+/// A recorded run built by hand: calls, children, code hashes, statics over a [`MemHeap`].
+#[derive(Default)]
+struct FakeRun {
+    heap: MemHeap,
+    calls: HashMap<NodeId, CallView>,
+    children: HashMap<NodeId, Vec<NodeId>>,
+    hashes: HashMap<MethodKey, [u8; 16]>,
+    statics: HashMap<String, Vec<(Timestamp, Value)>>,
+}
+
+fn key(name: &str) -> MethodKey {
+    MethodKey { class: "p.Sum".into(), name: name.into(), descriptor: "()V".into() }
+}
+
+impl FakeRun {
+    fn code(&mut self, name: &str, hash: u8) -> &mut Self {
+        self.hashes.insert(key(name), [hash; 16]);
+        self
+    }
+
+    fn call(&mut self, id: u32, parent: Option<u32>, name: &str, span: (Timestamp, Timestamp), args: &[Value], result: Outcome) -> &mut Self {
+        let view = CallView {
+            method: key(name),
+            code_hash: self.hashes.get(&key(name)).copied(),
+            entry: span.0,
+            exit: Some(span.1),
+            this: None,
+            args: args.to_vec(),
+            outcome: Some(result),
+            statics: Vec::new(),
+        };
+        self.calls.insert(NodeId(id), view);
+        if let Some(p) = parent {
+            self.children.entry(NodeId(p)).or_default().push(NodeId(id));
+        }
+        self
+    }
+}
+
+impl Heap for FakeRun {
+    fn object(&self, id: ObjectId) -> HeapResult<Option<ObjectInfo>> {
+        self.heap.object(id)
+    }
+    fn fields_at(&self, id: ObjectId, at: Timestamp) -> HeapResult<Vec<(String, Value)>> {
+        self.heap.fields_at(id, at)
+    }
+    fn elements_at(&self, id: ObjectId, at: Timestamp, range: Range<u32>) -> HeapResult<Vec<Value>> {
+        self.heap.elements_at(id, at, range)
+    }
+    fn string(&self, id: StringId) -> HeapResult<Option<String>> {
+        self.heap.string(id)
+    }
+}
+
+impl RecordedRun for FakeRun {
+    fn call(&self, node: NodeId) -> HeapResult<CallView> {
+        Ok(self.calls[&node].clone())
+    }
+    fn children(&self, node: NodeId) -> HeapResult<Vec<NodeId>> {
+        Ok(self.children.get(&node).cloned().unwrap_or_default())
+    }
+    fn calls_of(&self, method: &MethodKey) -> HeapResult<Vec<NodeId>> {
+        let mut nodes: Vec<NodeId> = self.calls.iter().filter(|(_, c)| c.method == *method).map(|(n, _)| *n).collect();
+        nodes.sort();
+        Ok(nodes)
+    }
+    fn code_hash(&self, method: &MethodKey) -> HeapResult<Option<[u8; 16]>> {
+        Ok(self.hashes.get(method).copied())
+    }
+    fn static_at(&self, field: &str, at: Timestamp) -> HeapResult<Option<Value>> {
+        Ok(self.statics.get(field).and_then(|w| w.iter().rev().find(|(t, _)| *t <= at)).map(|(_, v)| *v))
+    }
+}
+
+fn ret(v: i32) -> Outcome {
+    Outcome::Returned(Value::Int(v))
+}
+
+fn yes(b: bool) -> Outcome {
+    Outcome::Returned(Value::Boolean(b))
+}
+
+/// The generalized-AD paper's sumNumbers({1,2,3}, "odd"): the loop starts at 1 in the buggy
+/// program, so it returns 3 instead of 4.
+fn sum_numbers() -> (FakeRun, FakeRun) {
+    let arr = Value::Object(ObjectId(1));
+    let odd = Value::Str(StringId(1));
+    let ints = [1, 2, 3].map(Value::Int);
+
+    let mut buggy = FakeRun::default();
+    buggy.heap.arr(1, "int[]", &ints).text(1, "odd");
+    buggy.code("sumNumbers", 1).code("isEven", 2).code("add", 3);
+    buggy
+        .call(1, None, "sumNumbers", (10, 90), &[arr, odd], ret(3))
+        .call(2, Some(1), "isEven", (20, 25), &[Value::Int(2)], yes(true))
+        .call(3, Some(1), "isEven", (30, 35), &[Value::Int(3)], yes(false))
+        .call(4, Some(1), "add", (40, 45), &[Value::Int(0), Value::Int(3)], ret(3));
+
+    let mut reference = FakeRun::default();
+    // Other ids and timestamps: states compare by structure.
+    reference.heap.arr(7, "int[]", &ints).text(4, "odd");
+    reference.code("sumNumbers", 9).code("isEven", 2).code("add", 3);
+    let (arr, odd) = (Value::Object(ObjectId(7)), Value::Str(StringId(4)));
+    reference
+        .call(1, None, "sumNumbers", (5, 95), &[arr, odd], ret(4))
+        .call(2, Some(1), "isEven", (10, 12), &[Value::Int(1)], yes(false))
+        .call(3, Some(1), "add", (13, 15), &[Value::Int(0), Value::Int(1)], ret(1))
+        .call(4, Some(1), "isEven", (20, 25), &[Value::Int(2)], yes(true))
+        .call(5, Some(1), "isEven", (30, 35), &[Value::Int(3)], yes(false))
+        .call(6, Some(1), "add", (40, 45), &[Value::Int(1), Value::Int(3)], ret(4));
+    (buggy, reference)
+}
+
+#[test]
+fn a_call_entered_alike_decides_by_its_exit() {
+    let (buggy, reference) = sum_numbers();
+    let mut oracle = ReferenceOracle::new(&buggy, &reference);
+    assert_eq!(oracle.answer(NodeId(1)).unwrap(), Answer::Invalid);
+    assert_eq!(oracle.answer(NodeId(2)).unwrap(), Answer::Valid);
+    assert_eq!(oracle.answer(NodeId(3)).unwrap(), Answer::Valid);
+}
+
+#[test]
+fn unchanged_code_with_valid_children_is_valid() {
+    // add(0, 3) never happens in the reference run, but add's code is the same.
+    let (buggy, reference) = sum_numbers();
+    let mut oracle = ReferenceOracle::new(&buggy, &reference);
+    assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::Valid);
+}
+
+#[test]
+fn changed_code_without_a_matching_call_is_unknown() {
+    let (mut buggy, reference) = sum_numbers();
+    buggy.code("add", 4);
+    buggy.calls.get_mut(&NodeId(4)).unwrap().code_hash = Some([4; 16]);
+    let mut oracle = ReferenceOracle::new(&buggy, &reference);
+    assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::DontKnow);
+}
+
+#[test]
+fn array_arguments_compare_by_content_at_entry_and_exit() {
+    // merge(c) writes into c: [4, 9, 1, 7] -> [1, 4, 9, 7] in the buggy run, [1, 4, 7, 9] in the reference.
+    let build = |result: [i32; 4], hash: u8| {
+        let mut run = FakeRun::default();
+        run.heap.arr(3, "int[]", &[4, 9, 1, 7].map(Value::Int));
+        for (i, v) in result.iter().enumerate() {
+            run.heap.set(3, &i.to_string(), 50 + i as u64, Value::Int(*v));
+        }
+        run.code("merge", hash);
+        run.call(1, None, "merge", (40, 60), &[Value::Object(ObjectId(3)), Value::Int(0)], Outcome::Returned(Value::Void));
+        run
+    };
+    let buggy = build([1, 4, 9, 7], 1);
+    let reference = build([1, 4, 7, 9], 2);
+    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::Invalid);
+    let same = build([1, 4, 7, 9], 1);
+    assert_eq!(ReferenceOracle::new(&same, &reference).answer(NodeId(1)).unwrap(), Answer::Valid);
+}
+
+#[test]
+fn an_exception_is_not_a_return() {
+    let mut buggy = FakeRun::default();
+    buggy.heap.obj(5, "java.lang.NullPointerException");
+    buggy.code("f", 1).call(1, None, "f", (1, 9), &[Value::Int(1)], Outcome::Threw(Value::Object(ObjectId(5))));
+    let mut reference = FakeRun::default();
+    reference.code("f", 2).call(1, None, "f", (1, 9), &[Value::Int(1)], Outcome::Returned(Value::Null));
+    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::Invalid);
+}
+
+#[test]
+fn static_fields_the_call_wrote_are_part_of_its_state() {
+    let build = |exit_value: i32| {
+        let mut run = FakeRun::default();
+        run.code("bump", 1).call(1, None, "bump", (10, 20), &[], Outcome::Returned(Value::Void));
+        run.calls.get_mut(&NodeId(1)).unwrap().statics = vec!["p.Sum.count".into()];
+        run.statics.insert("p.Sum.count".into(), vec![(1, Value::Int(0)), (15, Value::Int(exit_value))]);
+        run
+    };
+    let (buggy, reference) = (build(2), build(1));
+    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::Invalid);
+    let same = build(1);
+    assert_eq!(ReferenceOracle::new(&same, &reference).answer(NodeId(1)).unwrap(), Answer::Valid);
+}
+
+#[test]
+fn deep_recursion_does_not_overflow_the_stack() {
+    let depth = 200_000u32;
+    let build = || {
+        let mut run = FakeRun::default();
+        run.code("down", 1);
+        for i in 1..=depth {
+            let parent = (i > 1).then(|| i - 1);
+            let t = u64::from(i);
+            run.call(i, parent, "down", (t, 10 * u64::from(depth) - t), &[Value::Int(i as i32)], ret(0));
+        }
+        run
+    };
+    let (buggy, reference) = (build(), build());
+    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::Valid);
+}

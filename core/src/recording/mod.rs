@@ -1,0 +1,120 @@
+//! Recording a live JVM: the socket the agent connects to, and one recorder per connection.
+//!
+//! The first JVM that connects is recorded into the trace path asked for; a command that starts
+//! more JVMs (`mvn test` forks one for the tests) gets one trace per further JVM, named
+//! `NAME.2.htrace`, `NAME.3.htrace`, ... in connection order.
+
+mod listener;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+pub use listener::{Accepting, Listener};
+
+use crate::trace::recorder::{record, NodeSink, RecordError, Summary};
+use crate::trace::store::WriterConfig;
+
+/// The trace file of the `n`-th JVM (from 0) of a recording into `base`.
+pub fn trace_path_for(base: &Path, n: usize) -> PathBuf {
+    if n == 0 {
+        return base.to_path_buf();
+    }
+    let stem = base.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = match base.extension() {
+        Some(ext) => format!("{stem}.{}.{}", n + 1, ext.to_string_lossy()),
+        None => format!("{stem}.{}", n + 1),
+    };
+    base.with_file_name(name)
+}
+
+/// One JVM's recording, once it ended.
+#[derive(Debug)]
+pub struct RecordedTrace {
+    pub path: PathBuf,
+    pub result: Result<Summary, RecordError>,
+}
+
+/// A recording in progress: agents connect to [`LiveRecording::socket_path`].
+pub struct LiveRecording {
+    socket_path: PathBuf,
+    accepting: Accepting,
+    done: Arc<Mutex<Vec<(usize, RecordedTrace)>>>,
+}
+
+impl LiveRecording {
+    /// Starts listening. Each connection `n` is recorded into [`trace_path_for`]`(trace, n)`,
+    /// sending its node headers to `sink(n)`.
+    pub fn start<S, F>(trace: &Path, config: WriterConfig, sink: F) -> std::io::Result<LiveRecording>
+    where
+        S: NodeSink,
+        F: Fn(usize) -> S + Send + Sync + 'static,
+    {
+        let listener = Listener::bind()?;
+        let socket_path = listener.socket_path();
+        let done = Arc::new(Mutex::new(Vec::new()));
+        let results = Arc::clone(&done);
+        let base = trace.to_path_buf();
+        let accepting = listener.accept(move |stream, n| {
+            let path = trace_path_for(&base, n);
+            let result = record(stream, &path, sink(n), config.clone());
+            results.lock().unwrap_or_else(|p| p.into_inner()).push((n, RecordedTrace { path, result }));
+        });
+        Ok(LiveRecording { socket_path, accepting, done })
+    }
+
+    /// The path to pass to the agent as `socket=PATH`.
+    pub fn socket_path(&self) -> &Path {
+        &self.socket_path
+    }
+
+    /// Stops accepting new JVMs, waits for the connected ones to end, and returns their traces in
+    /// connection order.
+    pub fn finish(self) -> std::io::Result<Vec<RecordedTrace>> {
+        self.accepting.finish()?;
+        let mut done = std::mem::take(&mut *self.done.lock().unwrap_or_else(|p| p.into_inner()));
+        done.sort_by_key(|(n, _)| *n);
+        Ok(done.into_iter().map(|(_, t)| t).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::recorder::NullSink;
+    use crate::trace::store::TraceReader;
+    use crate::trace::synthetic;
+    use crate::trace::wire::Value;
+    use std::io::Write;
+    use std::os::unix::net::UnixStream;
+
+    #[test]
+    fn further_jvms_get_numbered_traces() {
+        assert_eq!(trace_path_for(Path::new("/t/run.htrace"), 0), Path::new("/t/run.htrace"));
+        assert_eq!(trace_path_for(Path::new("/t/run.htrace"), 1), Path::new("/t/run.2.htrace"));
+        assert_eq!(trace_path_for(Path::new("run"), 2), Path::new("run.3"));
+    }
+
+    #[test]
+    fn a_stream_sent_to_the_socket_becomes_a_trace() {
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("run.htrace");
+        let live = LiveRecording::start(&trace, WriterConfig::default(), |_| NullSink).unwrap();
+        let mut b = synthetic::StreamBuilder::new();
+        let class = b.class("p.Main", true);
+        let main = b.method(class, "main", "([Ljava/lang/String;)V", true, &["args"]);
+        let t = b.thread("main");
+        b.call(t, main, &[Value::Null]);
+        b.line(t, 3);
+        b.ret(t, Value::Void);
+        let bytes = b.end(0);
+        let mut client = UnixStream::connect(live.socket_path()).unwrap();
+        client.write_all(&bytes).unwrap();
+        drop(client);
+        let traces = live.finish().unwrap();
+        assert_eq!(traces.len(), 1);
+        let summary = traces[0].result.as_ref().unwrap();
+        assert_eq!(summary.nodes, 3, "root, thread, main: {summary:?}");
+        let reader = TraceReader::open(&trace).unwrap();
+        assert_eq!(reader.info().unwrap().nodes, summary.nodes);
+    }
+}
