@@ -67,15 +67,15 @@ pub fn record_command(command: &[OsString], trace: &Path, agent: &AgentArgs, out
     Ok(Recorded { traces, status, wall_ms: started.elapsed().as_millis() as u64 })
 }
 
-/// `-javaagent:JAR=socket=PATH;include=...`: options are separated by `;` so that patterns may
-/// hold commas.
+/// `-javaagent:JAR=socket=PATH,include=...` (agent/README.md: options are `key=value` pairs
+/// separated by commas; pattern lists continue over commas).
 fn agent_argument(jar: &Path, socket: &Path, agent: &AgentArgs) -> String {
     let mut arg = format!("-javaagent:{}=socket={}", jar.display(), socket.display());
     if let Some(include) = &agent.include {
-        arg.push_str(&format!(";include={include}"));
+        arg.push_str(&format!(",include={include}"));
     }
     if let Some(exclude) = &agent.exclude {
-        arg.push_str(&format!(";exclude={exclude}"));
+        arg.push_str(&format!(",exclude={exclude}"));
     }
     arg
 }

@@ -1,0 +1,600 @@
+package hindsight.instrument;
+
+import hindsight.runtime.Agent;
+import hindsight.runtime.Defs;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.*;
+
+/**
+ * Adds the event calls of docs/wire-format.md to one method. The method gets one new local, the
+ * thread's buffer, fetched once at entry; a few temporaries above it hold operands that an event
+ * needs after the instruction consumed them.
+ */
+final class MethodInstrumenter implements Opcodes {
+    private static final String BUF = "hindsight/runtime/Buf";
+    private static final String BUF_DESC = "L" + BUF + ";";
+    private static final String R = "hindsight/runtime/R";
+
+    private final ClassNode cn;
+    private final MethodNode m;
+    private final int classId;
+    private final InsnList in;
+    private final boolean isStatic;
+    private final boolean isCtor;
+    private final Type[] argTypes;
+    private final int bufSlot;
+    private final int tempBase;
+
+    /** Instruction ordinals: labels get the ordinal of the next real instruction. */
+    private final Map<AbstractInsnNode, Integer> ordinal = new IdentityHashMap<>();
+    private final List<Integer> varSlots = new ArrayList<>();
+    private final List<String> varNames = new ArrayList<>();
+    private final List<String> varDescs = new ArrayList<>();
+    private final Map<Integer, Integer> argVarBySlot = new HashMap<>();
+    private final Map<LocalVariableNode, Integer> lvtVar = new IdentityHashMap<>();
+    private final Map<String, Integer> syntheticVar = new HashMap<>();
+    private final Map<MethodInsnNode, Boolean> ctorResultOnStack = new IdentityHashMap<>();
+    private final boolean hasLvt;
+    private MethodInsnNode thisInit;
+
+    MethodInstrumenter(ClassNode cn, MethodNode m, int classId) {
+        this.cn = cn;
+        this.m = m;
+        this.classId = classId;
+        this.in = m.instructions;
+        this.isStatic = (m.access & ACC_STATIC) != 0;
+        this.isCtor = m.name.equals("<init>");
+        this.argTypes = Type.getArgumentTypes(m.desc);
+        this.bufSlot = m.maxLocals;
+        this.tempBase = m.maxLocals + 1;
+        this.hasLvt = m.localVariables != null && !m.localVariables.isEmpty();
+    }
+
+    void run() {
+        byte[] hash = BytecodeHash.of(m);
+        AbstractInsnNode[] orig = in.toArray();
+        numberInstructions(orig);
+        defineVars();
+        scanConstructorCalls(orig);
+        if (isCtor && thisInit == null) {
+            throw new IllegalStateException("constructor " + m.name + m.desc
+                    + " has no recognisable super(...) or this(...) call");
+        }
+        Set<LabelNode> handlers = new HashSet<>();
+        for (TryCatchBlockNode t : m.tryCatchBlocks) {
+            handlers.add(t.handler);
+        }
+        int firstLine = 0;
+        int lastLine = 0;
+        boolean preSuper = isCtor;
+        LabelNode split = null;
+        LabelNode preInit = null;
+        for (AbstractInsnNode x : orig) {
+            if (x instanceof LabelNode) {
+                if (handlers.remove(x)) {
+                    InsnList c = new InsnList();
+                    c.add(new InsnNode(DUP));
+                    c.add(buf());
+                    c.add(new MethodInsnNode(INVOKESTATIC, BUF, "sCatch",
+                            "(Ljava/lang/Throwable;" + BUF_DESC + ")V", false));
+                    in.insert(x, c);
+                }
+                continue;
+            }
+            if (x instanceof LineNumberNode) {
+                int line = ((LineNumberNode) x).line;
+                firstLine = firstLine == 0 ? line : Math.min(firstLine, line);
+                lastLine = Math.max(lastLine, line);
+                InsnList c = new InsnList();
+                c.add(buf());
+                c.add(push(line));
+                c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "line", "(I)V", false));
+                in.insert(x, c);
+                continue;
+            }
+            int op = x.getOpcode();
+            if (op >= ISTORE && op <= ASTORE) {
+                local(x, ((VarInsnNode) x).var, op);
+            } else if (op == IINC) {
+                local(x, ((IincInsnNode) x).var, ISTORE);
+            } else if (op >= IRETURN && op <= RETURN) {
+                in.insertBefore(x, ret());
+            } else if (op == PUTFIELD) {
+                putField((FieldInsnNode) x, preSuper);
+            } else if (op == PUTSTATIC) {
+                putStatic((FieldInsnNode) x);
+            } else if (op >= IASTORE && op <= SASTORE) {
+                arrayStore(x);
+            } else if (op == NEWARRAY || op == ANEWARRAY) {
+                InsnList c = new InsnList();
+                c.add(new InsnNode(DUP));
+                c.add(buf());
+                c.add(new MethodInsnNode(INVOKESTATIC, BUF, "sNewArray",
+                        "(Ljava/lang/Object;" + BUF_DESC + ")V", false));
+                in.insert(x, c);
+            } else if (op == MULTIANEWARRAY) {
+                InsnList c = new InsnList();
+                c.add(new InsnNode(DUP));
+                c.add(buf());
+                c.add(new InsnNode(SWAP));
+                c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "seen", "(Ljava/lang/Object;)V", false));
+                in.insert(x, c);
+            } else if (op == ATHROW) {
+                InsnList c = new InsnList();
+                c.add(new InsnNode(DUP));
+                c.add(buf());
+                c.add(new MethodInsnNode(INVOKESTATIC, BUF, "sThrow",
+                        "(Ljava/lang/Throwable;" + BUF_DESC + ")V", false));
+                in.insertBefore(x, c);
+            } else if (x instanceof MethodInsnNode) {
+                MethodInsnNode call = (MethodInsnNode) x;
+                if (call == thisInit) {
+                    preSuper = false;
+                    preInit = new LabelNode();
+                    InsnList pre = new InsnList();
+                    if (Agent.instrumentable(call.owner)) {
+                        pre.add(buf());
+                        pre.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "superCall", "()V", false));
+                    }
+                    pre.add(preInit);
+                    in.insertBefore(x, pre);
+                    split = new LabelNode();
+                    InsnList c = new InsnList();
+                    c.add(split);
+                    c.add(buf());
+                    c.add(new VarInsnNode(ALOAD, 0));
+                    c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "thisInit", "(Ljava/lang/Object;)V", false));
+                    in.insert(x, c);
+                } else if (!Agent.instrumentable(call.owner)) {
+                    externalCall(call);
+                }
+            }
+        }
+        int methodId = Defs.instrumentedMethod(classId, m.name, m.desc, m.access, hash, firstLine,
+                lastLine, varSlots.stream().mapToInt(Integer::intValue).toArray(),
+                varNames.toArray(new String[0]), varDescs.toArray(new String[0]));
+        LabelNode start = new LabelNode();
+        LabelNode end = new LabelNode();
+        in.insert(prologue(methodId, start));
+        in.add(end);
+        if (split != null) {
+            // The verifier accepts no handler over the super(...) call itself; Buf.superCall
+            // and Buf.sUnwind make up for it when the callee is instrumented.
+            catchAll(start, preInit);
+            catchAll(split, end);
+        } else {
+            catchAll(start, end);
+        }
+    }
+
+    // ---- analysis ----
+
+    private void numberInstructions(AbstractInsnNode[] orig) {
+        int n = 0;
+        List<AbstractInsnNode> pending = new ArrayList<>();
+        for (AbstractInsnNode x : orig) {
+            if (x.getOpcode() < 0) {
+                pending.add(x);
+            } else {
+                for (AbstractInsnNode p : pending) {
+                    ordinal.put(p, n);
+                }
+                pending.clear();
+                ordinal.put(x, n++);
+            }
+        }
+        for (AbstractInsnNode p : pending) {
+            ordinal.put(p, n);
+        }
+    }
+
+    /** Arguments first (slot order, this included), then the LocalVariableTable in table order. */
+    private void defineVars() {
+        int slot = 0;
+        if (!isStatic) {
+            argVarBySlot.put(0, addVar(0, "this", "L" + cn.name + ";"));
+            slot = 1;
+        }
+        for (int i = 0; i < argTypes.length; i++) {
+            String name = "arg" + i;
+            if (hasLvt) {
+                for (LocalVariableNode lv : m.localVariables) {
+                    if (lv.index == slot) {
+                        name = lv.name;
+                        break;
+                    }
+                }
+            }
+            argVarBySlot.put(slot, addVar(slot, name, argTypes[i].getDescriptor()));
+            slot += argTypes[i].getSize();
+        }
+        if (hasLvt) {
+            for (LocalVariableNode lv : m.localVariables) {
+                if (lv.index >= slot) {
+                    lvtVar.put(lv, addVar(lv.index, lv.name, lv.desc));
+                }
+            }
+        }
+    }
+
+    private int argSlots() {
+        int s = isStatic ? 0 : 1;
+        for (Type t : argTypes) {
+            s += t.getSize();
+        }
+        return s;
+    }
+
+    private int addVar(int slot, String name, String desc) {
+        varSlots.add(slot);
+        varNames.add(name);
+        varDescs.add(desc);
+        return varSlots.size() - 1;
+    }
+
+    /**
+     * Pairs each invokespecial &lt;init&gt; with its NEW (javac nests them) to know whether the new
+     * object is still on the stack after the call (NEW followed by DUP); in a constructor, the
+     * &lt;init&gt; call with no NEW of its own initialises this.
+     */
+    private void scanConstructorCalls(AbstractInsnNode[] orig) {
+        ArrayDeque<Boolean> news = new ArrayDeque<>();
+        for (int i = 0; i < orig.length; i++) {
+            AbstractInsnNode x = orig[i];
+            if (x.getOpcode() == NEW) {
+                AbstractInsnNode next = x.getNext();
+                while (next != null && next.getOpcode() < 0) {
+                    next = next.getNext();
+                }
+                news.push(next != null && next.getOpcode() == DUP);
+            } else if (x.getOpcode() == INVOKESPECIAL && ((MethodInsnNode) x).name.equals("<init>")) {
+                MethodInsnNode call = (MethodInsnNode) x;
+                if (news.isEmpty()) {
+                    if (isCtor && thisInit == null) {
+                        thisInit = call;
+                    }
+                    ctorResultOnStack.put(call, false);
+                } else {
+                    ctorResultOnStack.put(call, news.pop());
+                }
+            }
+        }
+    }
+
+    /** The var id a store at {@code x} writes, or -1 for a compiler temporary. */
+    private int varFor(AbstractInsnNode x, int slot, int opcode) {
+        if (slot < argSlots()) {
+            Integer v = argVarBySlot.get(slot);
+            return v == null ? -1 : v;
+        }
+        if (hasLvt) {
+            int p = ordinal.get(x);
+            for (LocalVariableNode lv : m.localVariables) {
+                if (lv.index == slot && ordinal.get(lv.start) == p + 1) {
+                    return lvtVar.getOrDefault(lv, -1);
+                }
+            }
+            for (LocalVariableNode lv : m.localVariables) {
+                if (lv.index == slot && ordinal.get(lv.start) <= p && p < ordinal.get(lv.end)) {
+                    return lvtVar.getOrDefault(lv, -1);
+                }
+            }
+            return -1;
+        }
+        String desc = storeDesc(opcode);
+        return syntheticVar.computeIfAbsent(slot + desc, k -> addVar(slot, "local" + slot, desc));
+    }
+
+    private static String storeDesc(int opcode) {
+        switch (opcode) {
+            case ISTORE: return "I";
+            case LSTORE: return "J";
+            case FSTORE: return "F";
+            case DSTORE: return "D";
+            default: return "Ljava/lang/Object;";
+        }
+    }
+
+    // ---- code fragments ----
+
+    private VarInsnNode buf() {
+        return new VarInsnNode(ALOAD, bufSlot);
+    }
+
+    private static AbstractInsnNode push(int v) {
+        if (v >= -1 && v <= 5) {
+            return new InsnNode(ICONST_0 + v);
+        } else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) {
+            return new IntInsnNode(BIPUSH, v);
+        } else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
+            return new IntInsnNode(SIPUSH, v);
+        }
+        return new LdcInsnNode(v);
+    }
+
+    /** buf.vX(value) for a value of the given type whose loading instruction is given. */
+    private static MethodInsnNode value(Type t) {
+        String name;
+        String desc;
+        switch (t.getSort()) {
+            case Type.BOOLEAN: name = "vZ"; desc = "(I)V"; break;
+            case Type.CHAR: name = "vC"; desc = "(I)V"; break;
+            case Type.BYTE: name = "vB"; desc = "(I)V"; break;
+            case Type.SHORT: name = "vS"; desc = "(I)V"; break;
+            case Type.INT: name = "vI"; desc = "(I)V"; break;
+            case Type.LONG: name = "vJ"; desc = "(J)V"; break;
+            case Type.FLOAT: name = "vF"; desc = "(F)V"; break;
+            case Type.DOUBLE: name = "vD"; desc = "(D)V"; break;
+            default: name = "vA"; desc = "(Ljava/lang/Object;)V"; break;
+        }
+        return new MethodInsnNode(INVOKEVIRTUAL, BUF, name, desc, false);
+    }
+
+    private void emitValue(InsnList c, Type t, int slot) {
+        c.add(buf());
+        c.add(new VarInsnNode(t.getOpcode(ILOAD), slot));
+        c.add(value(t));
+    }
+
+    private InsnList prologue(int methodId, LabelNode start) {
+        InsnList c = new InsnList();
+        c.add(new MethodInsnNode(INVOKESTATIC, R, "enter", "()" + BUF_DESC, false));
+        c.add(new VarInsnNode(ASTORE, bufSlot));
+        boolean withThis = !isStatic && !isCtor;
+        c.add(buf());
+        c.add(push(methodId));
+        c.add(push(argTypes.length + (withThis ? 1 : 0)));
+        c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "call", "(II)V", false));
+        if (withThis) {
+            emitValue(c, Type.getObjectType("java/lang/Object"), 0);
+        }
+        int slot = isStatic ? 0 : 1;
+        for (Type t : argTypes) {
+            emitValue(c, t, slot);
+            slot += t.getSize();
+        }
+        c.add(start);
+        return c;
+    }
+
+    private InsnList ret() {
+        InsnList c = new InsnList();
+        Type t = Type.getReturnType(m.desc);
+        if (t.getSort() == Type.VOID) {
+            c.add(buf());
+            c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "retVoid", "()V", false));
+            return c;
+        }
+        c.add(new VarInsnNode(t.getOpcode(ISTORE), tempBase));
+        c.add(buf());
+        c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "ret", "()V", false));
+        emitValue(c, t, tempBase);
+        c.add(buf());
+        c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "exit", "()V", false));
+        c.add(new VarInsnNode(t.getOpcode(ILOAD), tempBase));
+        return c;
+    }
+
+    private void local(AbstractInsnNode x, int slot, int opcode) {
+        int var = varFor(x, slot, opcode);
+        if (var < 0) {
+            return;
+        }
+        Type t;
+        String desc = varDescs.get(var);
+        if (opcode == ISTORE && desc.length() == 1 && "ZCBSI".indexOf(desc.charAt(0)) >= 0) {
+            t = Type.getType(desc);
+        } else {
+            t = Type.getType(storeDesc(opcode));
+        }
+        InsnList c = new InsnList();
+        c.add(buf());
+        c.add(push(var));
+        c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "local", "(I)V", false));
+        emitValue(c, t, slot);
+        in.insert(x, c);
+    }
+
+    private void putField(FieldInsnNode x, boolean preSuper) {
+        Type t = Type.getType(x.desc);
+        int fid = Defs.field(x.owner, x.name, x.desc, false);
+        InsnList before = new InsnList();
+        InsnList after = new InsnList();
+        before.add(new VarInsnNode(t.getOpcode(ISTORE), tempBase));
+        if (preSuper && x.owner.equals(cn.name)) {
+            before.add(new VarInsnNode(t.getOpcode(ILOAD), tempBase));
+            after.add(buf());
+            after.add(push(fid));
+            after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "fieldWriteUninit", "(I)V", false));
+        } else {
+            before.add(new InsnNode(DUP));
+            before.add(new VarInsnNode(t.getOpcode(ILOAD), tempBase));
+            after.add(buf());
+            after.add(new InsnNode(SWAP));
+            after.add(push(fid));
+            after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "fieldWrite", "(Ljava/lang/Object;I)V", false));
+        }
+        emitValue(after, t, tempBase);
+        in.insertBefore(x, before);
+        in.insert(x, after);
+    }
+
+    private void putStatic(FieldInsnNode x) {
+        Type t = Type.getType(x.desc);
+        int fid = Defs.field(x.owner, x.name, x.desc, true);
+        InsnList before = new InsnList();
+        before.add(new VarInsnNode(t.getOpcode(ISTORE), tempBase));
+        before.add(new VarInsnNode(t.getOpcode(ILOAD), tempBase));
+        InsnList after = new InsnList();
+        after.add(buf());
+        after.add(push(fid));
+        after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "staticWrite", "(I)V", false));
+        emitValue(after, t, tempBase);
+        in.insertBefore(x, before);
+        in.insert(x, after);
+    }
+
+    private void arrayStore(AbstractInsnNode x) {
+        int op = x.getOpcode();
+        Type t;
+        switch (op) {
+            case IASTORE: t = Type.INT_TYPE; break;
+            case LASTORE: t = Type.LONG_TYPE; break;
+            case FASTORE: t = Type.FLOAT_TYPE; break;
+            case DASTORE: t = Type.DOUBLE_TYPE; break;
+            case AASTORE: t = Type.getObjectType("java/lang/Object"); break;
+            case BASTORE: t = Type.BYTE_TYPE; break;
+            case CASTORE: t = Type.CHAR_TYPE; break;
+            default: t = Type.SHORT_TYPE; break;
+        }
+        int valueSlot = tempBase;
+        int indexSlot = tempBase + t.getSize();
+        InsnList before = new InsnList();
+        before.add(new VarInsnNode(t.getOpcode(ISTORE), valueSlot));
+        before.add(new VarInsnNode(ISTORE, indexSlot));
+        before.add(new InsnNode(DUP));
+        before.add(new VarInsnNode(ILOAD, indexSlot));
+        before.add(new VarInsnNode(t.getOpcode(ILOAD), valueSlot));
+        InsnList after = new InsnList();
+        after.add(buf());
+        after.add(new InsnNode(SWAP));
+        after.add(new VarInsnNode(ILOAD, indexSlot));
+        if (op == BASTORE) {
+            after.add(new VarInsnNode(ILOAD, valueSlot));
+            after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "arrayWriteB", "(Ljava/lang/Object;II)V", false));
+        } else {
+            after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "arrayWrite", "(Ljava/lang/Object;I)V", false));
+            emitValue(after, t, valueSlot);
+        }
+        in.insertBefore(x, before);
+        in.insert(x, after);
+    }
+
+    /**
+     * EXT_CALL with the receiver and arguments (saved in temporaries and reloaded), the call in a
+     * try block whose handler records EXT_UNWIND and rethrows, then EXT_RETURN. The handler sits
+     * right after the call so that the application's own handlers cover its rethrow exactly as
+     * they covered the call.
+     */
+    private void externalCall(MethodInsnNode x) {
+        boolean ctor = x.name.equals("<init>");
+        boolean withReceiver = x.getOpcode() != INVOKESTATIC && !ctor;
+        Type[] args = Type.getArgumentTypes(x.desc);
+        int[] slots = new int[args.length + 1];
+        int s = tempBase;
+        if (withReceiver) {
+            slots[0] = s++;
+        }
+        for (int i = 0; i < args.length; i++) {
+            slots[i + 1] = s;
+            s += args[i].getSize();
+        }
+        int resultSlot = s;
+        int mid = Defs.externalMethod(x.owner, x.name, x.desc, x.getOpcode() == INVOKESTATIC, x.itf);
+        InsnList before = new InsnList();
+        for (int i = args.length - 1; i >= 0; i--) {
+            before.add(new VarInsnNode(args[i].getOpcode(ISTORE), slots[i + 1]));
+        }
+        if (withReceiver) {
+            before.add(new VarInsnNode(ASTORE, slots[0]));
+        }
+        before.add(buf());
+        before.add(push(mid));
+        before.add(push(args.length + (withReceiver ? 1 : 0)));
+        before.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "extCall", "(II)V", false));
+        if (withReceiver) {
+            emitValue(before, Type.getObjectType("java/lang/Object"), slots[0]);
+        }
+        for (int i = 0; i < args.length; i++) {
+            emitValue(before, args[i], slots[i + 1]);
+        }
+        if (withReceiver) {
+            before.add(new VarInsnNode(ALOAD, slots[0]));
+        }
+        for (int i = 0; i < args.length; i++) {
+            before.add(new VarInsnNode(args[i].getOpcode(ILOAD), slots[i + 1]));
+        }
+        if (isExit(x)) {
+            before.add(new VarInsnNode(ILOAD, slots[1]));
+            before.add(new MethodInsnNode(INVOKESTATIC, R, "noteExit", "(I)V", false));
+        }
+        LabelNode start = new LabelNode();
+        LabelNode end = new LabelNode();
+        LabelNode handler = new LabelNode();
+        LabelNode cont = new LabelNode();
+        before.add(start);
+
+        InsnList after = new InsnList();
+        after.add(end);
+        Type r = Type.getReturnType(x.desc);
+        if (ctor && Boolean.TRUE.equals(ctorResultOnStack.get(x))) {
+            after.add(new InsnNode(DUP));
+            after.add(buf());
+            after.add(new MethodInsnNode(INVOKESTATIC, BUF, "sExtNew",
+                    "(Ljava/lang/Object;" + BUF_DESC + ")V", false));
+        } else if (r.getSort() == Type.VOID) {
+            after.add(buf());
+            after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "extRet", "()V", false));
+            after.add(buf());
+            after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "vV", "()V", false));
+        } else {
+            after.add(new VarInsnNode(r.getOpcode(ISTORE), resultSlot));
+            after.add(buf());
+            after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "extRet", "()V", false));
+            emitValue(after, r, resultSlot);
+            after.add(new VarInsnNode(r.getOpcode(ILOAD), resultSlot));
+        }
+        after.add(new JumpInsnNode(GOTO, cont));
+        after.add(handler);
+        after.add(new InsnNode(DUP));
+        after.add(buf());
+        after.add(new MethodInsnNode(INVOKESTATIC, BUF, "sExtUnwind",
+                "(Ljava/lang/Throwable;" + BUF_DESC + ")V", false));
+        after.add(new InsnNode(ATHROW));
+        after.add(cont);
+        in.insertBefore(x, before);
+        in.insert(x, after);
+        m.tryCatchBlocks.add(0, new TryCatchBlockNode(start, end, handler, null));
+    }
+
+    private static boolean isExit(MethodInsnNode x) {
+        return x.desc.equals("(I)V")
+                && ((x.owner.equals("java/lang/System") && x.name.equals("exit"))
+                    || (x.owner.equals("java/lang/Runtime") && (x.name.equals("exit") || x.name.equals("halt"))));
+    }
+
+    /** Whether a handler label starts the UNWIND handler that {@link #catchAll} adds. */
+    static boolean isUnwindHandler(LabelNode handler) {
+        AbstractInsnNode x = handler.getNext();
+        while (x != null && x.getOpcode() < 0) {
+            x = x.getNext();
+        }
+        if (x == null || x.getOpcode() != DUP) {
+            return false;
+        }
+        AbstractInsnNode call = x.getNext() == null ? null : x.getNext().getNext();
+        return call instanceof MethodInsnNode && ((MethodInsnNode) call).owner.equals(BUF)
+                && ((MethodInsnNode) call).name.equals("sUnwind");
+    }
+
+    /** The handler that records UNWIND and rethrows, for [start, end). */
+    private void catchAll(LabelNode start, LabelNode end) {
+        LabelNode handler = new LabelNode();
+        in.add(handler);
+        in.add(new InsnNode(DUP));
+        in.add(buf());
+        in.add(new MethodInsnNode(INVOKESTATIC, BUF, "sUnwind",
+                "(Ljava/lang/Throwable;" + BUF_DESC + ")V", false));
+        in.add(new InsnNode(ATHROW));
+        m.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
+    }
+}

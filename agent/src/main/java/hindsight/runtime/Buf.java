@@ -1,0 +1,515 @@
+package hindsight.runtime;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One thread's event buffer. Instrumented code fetches it once per call ({@link R#enter()}),
+ * keeps it in a local variable and calls the methods below: an event header method (which takes
+ * the timestamp) followed by value methods ({@code vI}, {@code vA}, ...) for the event's values.
+ *
+ * <p>Only the owning thread writes a buffer. A value may need a definition first (a string's
+ * text, a first-seen object or array); such definitions are inserted in front of the event being
+ * written, which then takes a fresh timestamp, so timestamps stay increasing within a frame.
+ */
+public final class Buf {
+    static final AtomicLong CLOCK = new AtomicLong(1);
+    /** Incremented by the flusher thread; an owner that sees a new value flushes. */
+    static volatile int flushEpoch;
+
+    static final int LIMIT = 1 << 16;
+    static final int MAX_STRING_BYTES = 1 << 20;
+
+    static final int CALL = 1, RETURN = 2, UNWIND = 3, EXT_CALL = 4, EXT_RETURN = 5,
+            EXT_UNWIND = 6, LINE = 7, LOCAL = 8, FIELD_WRITE = 9, STATIC_WRITE = 10,
+            ARRAY_WRITE = 11, NEW_OBJECT = 12, NEW_ARRAY = 13, THIS = 14, THROW = 15, CATCH = 16,
+            STRING = 17, FIELD_WRITE_UNINIT = 18;
+
+    final Thread thread;
+    final int tid;
+    int depth;
+
+    byte[] b = new byte[LIMIT + 1024];
+    int pos;
+    int count;
+    long baseTs = -1;
+    long lastTs;
+
+    /** The event being written: its start, the timestamp before it and its own. */
+    private int evStart;
+    private long evPrevTs;
+    private long evTs;
+    private int inserting;
+    private int epoch = flushEpoch;
+    /** Depths of constructors of this thread that are inside their instrumented super(...) call. */
+    private int[] superCalls = new int[8];
+    private int superCallsTop;
+
+    Buf(Thread t) {
+        thread = t;
+        tid = Defs.thread(t);
+    }
+
+    // ---- encoding ----
+
+    private void ensure(int n) {
+        if (pos + n > b.length) {
+            b = java.util.Arrays.copyOf(b, Math.max(b.length * 2, pos + n));
+        }
+    }
+
+    private void put(int v) {
+        if (pos + 1 > b.length) {
+            ensure(1);
+        }
+        b[pos++] = (byte) v;
+    }
+
+    private void varint(long v) {
+        if (pos + 10 > b.length) {
+            ensure(10);
+        }
+        byte[] a = b;
+        int p = pos;
+        while ((v & ~0x7FL) != 0) {
+            a[p++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        a[p++] = (byte) v;
+        pos = p;
+    }
+
+    private void svarint(long v) {
+        varint((v << 1) ^ (v >> 63));
+    }
+
+    private static int varintLen(long v) {
+        int n = 1;
+        while ((v & ~0x7FL) != 0) {
+            v >>>= 7;
+            n++;
+        }
+        return n;
+    }
+
+    private void raw(byte[] src, int off, int n) {
+        ensure(n);
+        System.arraycopy(src, off, b, pos, n);
+        pos += n;
+    }
+
+    static byte[] utf8(String s) {
+        byte[] u = s.getBytes(StandardCharsets.UTF_8);
+        if (u.length <= MAX_STRING_BYTES) {
+            return u;
+        }
+        int keep = MAX_STRING_BYTES / 3;
+        if (Character.isHighSurrogate(s.charAt(keep - 1))) {
+            keep--;
+        }
+        return (s.substring(0, keep) + "…[truncated " + (s.length() - keep) + " chars]")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Starts an event at a boundary between events: may flush first. */
+    private void begin(int op) {
+        if (pos > LIMIT || epoch != flushEpoch) {
+            if (inserting == 0) {
+                flush();
+            }
+        }
+        beginAt(op, CLOCK.getAndIncrement());
+    }
+
+    private void beginAt(int op, long t) {
+        if (baseTs < 0) {
+            baseTs = t;
+            lastTs = t;
+        }
+        evStart = pos;
+        evPrevTs = lastTs;
+        evTs = t;
+        put(op);
+        varint(t - lastTs);
+        lastTs = t;
+        count++;
+    }
+
+    /** Writes the EVENTS frame and empties the buffer (owner thread, between events). */
+    void flush() {
+        synchronized (Out.LOCK) {
+            if (count > 0) {
+                Out.events(tid, baseTs, count, b, pos);
+            }
+            pos = 0;
+            count = 0;
+            baseTs = -1;
+            epoch = flushEpoch;
+        }
+    }
+
+    // ---- definitions inserted before the current event ----
+
+    private long objectId(Object o) {
+        long id = Ids.OBJECTS.idOf(o);
+        if (id < 0) {
+            id = -id;
+            insertFirstSeen(o, id);
+        }
+        return id;
+    }
+
+    private long stringId(String s) {
+        long id = Ids.STRINGS.idOf(s);
+        if (id < 0) {
+            id = -id;
+            int start = evStart;
+            byte[] saved = java.util.Arrays.copyOfRange(b, start, pos);
+            pos = start;
+            put(STRING);
+            varint(id);
+            byte[] u = utf8(s);
+            varint(u.length);
+            raw(u, 0, u.length);
+            count++;
+            evStart = pos;
+            raw(saved, 0, saved.length);
+        }
+        return id;
+    }
+
+    /** Moves the current event aside, writes NEW_OBJECT/NEW_ARRAY (origin 1) with its timestamp, then re-emits it. */
+    private void insertFirstSeen(Object o, long id) {
+        int start = evStart;
+        long prev = evPrevTs;
+        long t = evTs;
+        int op = b[start];
+        int header = 1 + varintLen(t - prev);
+        byte[] fields = java.util.Arrays.copyOfRange(b, start + header, pos);
+        pos = start;
+        lastTs = prev;
+        count--;
+        inserting++;
+        try {
+            writeNew(o, id, t, 1);
+        } finally {
+            inserting--;
+        }
+        beginAt(op, CLOCK.getAndIncrement());
+        raw(fields, 0, fields.length);
+    }
+
+    private void writeNew(Object o, long id, long t, int origin) {
+        Class<?> c = o.getClass();
+        if (!c.isArray()) {
+            beginAt(NEW_OBJECT, t);
+            varint(id);
+            varint(Defs.classOf(c));
+            put(origin);
+            return;
+        }
+        int n = java.lang.reflect.Array.getLength(o);
+        beginAt(NEW_ARRAY, t);
+        varint(id);
+        varint(Defs.classOf(c));
+        varint(n);
+        put(origin);
+        if (origin == 0) {
+            return;
+        }
+        if (o instanceof int[]) {
+            for (int v : (int[]) o) vI(v);
+        } else if (o instanceof byte[]) {
+            for (byte v : (byte[]) o) vB(v);
+        } else if (o instanceof char[]) {
+            for (char v : (char[]) o) vC(v);
+        } else if (o instanceof long[]) {
+            for (long v : (long[]) o) vJ(v);
+        } else if (o instanceof double[]) {
+            for (double v : (double[]) o) vD(v);
+        } else if (o instanceof boolean[]) {
+            for (boolean v : (boolean[]) o) vZ(v ? 1 : 0);
+        } else if (o instanceof float[]) {
+            for (float v : (float[]) o) vF(v);
+        } else if (o instanceof short[]) {
+            for (short v : (short[]) o) vS(v);
+        } else {
+            for (Object v : (Object[]) o) vA(v);
+        }
+    }
+
+    // ---- values ----
+
+    public void vV() {
+        put(0x00);
+    }
+
+    public void vZ(int v) {
+        put(v != 0 ? 0x03 : 0x02);
+    }
+
+    public void vI(int v) {
+        put(0x04);
+        svarint(v);
+    }
+
+    public void vC(int v) {
+        put(0x05);
+        varint(v & 0xFFFF);
+    }
+
+    public void vB(int v) {
+        put(0x06);
+        svarint((byte) v);
+    }
+
+    public void vS(int v) {
+        put(0x07);
+        svarint((short) v);
+    }
+
+    public void vJ(long v) {
+        put(0x08);
+        svarint(v);
+    }
+
+    public void vF(float v) {
+        put(0x09);
+        int bits = Float.floatToRawIntBits(v);
+        ensure(4);
+        b[pos++] = (byte) bits;
+        b[pos++] = (byte) (bits >>> 8);
+        b[pos++] = (byte) (bits >>> 16);
+        b[pos++] = (byte) (bits >>> 24);
+    }
+
+    public void vD(double v) {
+        put(0x0A);
+        long bits = Double.doubleToRawLongBits(v);
+        ensure(8);
+        for (int i = 0; i < 8; i++) {
+            b[pos++] = (byte) (bits >>> (8 * i));
+        }
+    }
+
+    public void vA(Object o) {
+        if (o == null) {
+            put(0x01);
+            return;
+        }
+        Class<?> c = o.getClass();
+        if (c == String.class) {
+            long id = stringId((String) o);
+            put(0x0C);
+            varint(id);
+        } else if (c == Integer.class) {
+            put(0x0D);
+            vI((Integer) o);
+        } else if (c == Long.class) {
+            put(0x0D);
+            vJ((Long) o);
+        } else if (c == Boolean.class) {
+            put(0x0D);
+            vZ((Boolean) o ? 1 : 0);
+        } else if (c == Character.class) {
+            put(0x0D);
+            vC((Character) o);
+        } else if (c == Double.class) {
+            put(0x0D);
+            vD((Double) o);
+        } else if (c == Float.class) {
+            put(0x0D);
+            vF((Float) o);
+        } else if (c == Byte.class) {
+            put(0x0D);
+            vB((Byte) o);
+        } else if (c == Short.class) {
+            put(0x0D);
+            vS((Short) o);
+        } else {
+            long id = objectId(o);
+            put(0x0B);
+            varint(id);
+        }
+    }
+
+    // ---- events (headers; the values follow) ----
+
+    public void call(int method, int argc) {
+        begin(CALL);
+        varint(method);
+        varint(argc);
+    }
+
+    public void ret() {
+        begin(RETURN);
+    }
+
+    /** RETURN of a void method, then the end of the call. */
+    public void retVoid() {
+        begin(RETURN);
+        put(0x00);
+        exit();
+    }
+
+    /** The end of an instrumented call: the outermost one of a thread flushes. */
+    public void exit() {
+        if (--depth <= 0) {
+            depth = 0;
+            flush();
+        }
+    }
+
+    public void extCall(int method, int argc) {
+        begin(EXT_CALL);
+        varint(method);
+        varint(argc);
+    }
+
+    public void extRet() {
+        begin(EXT_RETURN);
+    }
+
+    public void line(int line) {
+        begin(LINE);
+        varint(line);
+    }
+
+    public void local(int var) {
+        begin(LOCAL);
+        varint(var);
+    }
+
+    public void fieldWrite(Object o, int field) {
+        begin(FIELD_WRITE);
+        long id = objectId(o);
+        varint(id);
+        varint(field);
+    }
+
+    public void fieldWriteUninit(int field) {
+        begin(FIELD_WRITE_UNINIT);
+        varint(field);
+    }
+
+    public void staticWrite(int field) {
+        begin(STATIC_WRITE);
+        varint(field);
+    }
+
+    public void arrayWrite(Object array, int index) {
+        begin(ARRAY_WRITE);
+        long id = objectId(array);
+        varint(id);
+        varint(index);
+    }
+
+    /** ARRAY_WRITE of a bastore: the array decides between boolean and byte. */
+    public void arrayWriteB(Object array, int index, int v) {
+        arrayWrite(array, index);
+        if (array instanceof boolean[]) {
+            vZ(v);
+        } else {
+            vB(v);
+        }
+    }
+
+    /** A constructor is about to call an instrumented super(...) or this(...) constructor. */
+    public void superCall() {
+        if (superCallsTop == superCalls.length) {
+            superCalls = java.util.Arrays.copyOf(superCalls, superCallsTop * 2);
+        }
+        superCalls[superCallsTop++] = depth;
+    }
+
+    /** A constructor's this is initialised: NEW_OBJECT (origin 0) the first time, then THIS. */
+    public void thisInit(Object o) {
+        if (superCallsTop > 0 && superCalls[superCallsTop - 1] == depth) {
+            superCallsTop--;
+        }
+        long id = Ids.OBJECTS.idOf(o);
+        if (id < 0) {
+            id = -id;
+            begin(NEW_OBJECT);
+            varint(id);
+            varint(Defs.classOf(o.getClass()));
+            put(0);
+        }
+        begin(THIS);
+        varint(id);
+    }
+
+    /** Makes sure an object or array has an id (NEW_* with origin 1 if it had none). */
+    public void seen(Object o) {
+        if (o == null) {
+            return;
+        }
+        long id = Ids.OBJECTS.idOf(o);
+        if (id < 0) {
+            begin(NEW_ARRAY);
+            pos = evStart;
+            count--;
+            lastTs = evPrevTs;
+            writeNew(o, -id, evTs, 1);
+        }
+    }
+
+    // ---- events whose value is on the operand stack (static: value first, buffer last) ----
+
+    public static void sUnwind(Throwable t, Buf b) {
+        b.begin(UNWIND);
+        b.vA(t);
+        R.unwound(b);
+        b.exit();
+        // A constructor's super(...) call cannot be covered by a handler: when the constructor
+        // it called unwinds, the exception leaves the calling constructor too.
+        while (b.superCallsTop > 0 && b.superCalls[b.superCallsTop - 1] == b.depth) {
+            b.superCallsTop--;
+            b.begin(UNWIND);
+            b.vA(t);
+            R.unwound(b);
+            b.exit();
+        }
+    }
+
+    public static void sExtUnwind(Throwable t, Buf b) {
+        b.begin(EXT_UNWIND);
+        b.vA(t);
+    }
+
+    public static void sThrow(Throwable t, Buf b) {
+        b.begin(THROW);
+        b.vA(t);
+    }
+
+    public static void sCatch(Throwable t, Buf b) {
+        b.begin(CATCH);
+        b.vA(t);
+    }
+
+    /** A new array made by application code: NEW_ARRAY with origin 0. */
+    public static void sNewArray(Object array, Buf b) {
+        long id = Ids.OBJECTS.idOf(array);
+        if (id < 0) {
+            b.begin(NEW_ARRAY);
+            b.pos = b.evStart;
+            b.count--;
+            b.lastTs = b.evPrevTs;
+            b.writeNew(array, -id, b.evTs, 0);
+        }
+    }
+
+    /** An uninstrumented constructor returned the new object: NEW_OBJECT (origin 0), EXT_RETURN. */
+    public static void sExtNew(Object o, Buf b) {
+        long id = Ids.OBJECTS.idOf(o);
+        if (id < 0) {
+            id = -id;
+            b.begin(NEW_OBJECT);
+            b.varint(id);
+            b.varint(Defs.classOf(o.getClass()));
+            b.put(0);
+        }
+        b.begin(EXT_RETURN);
+        b.vA(o);
+    }
+}
