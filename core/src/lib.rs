@@ -2,5 +2,9 @@
 //!
 //! See `docs/ARCHITECTURE.md` for the map of modules and the invariants they keep.
 
+pub mod glob;
 pub mod ids;
+pub mod oracle;
+pub mod session;
+pub mod strategy;
 pub mod tree;

@@ -1,6 +1,9 @@
 //! Execution trees: the nodes the recorder produces and the in-memory skeleton the strategies
 //! walk.
 
+mod execution;
 mod node;
+pub mod synthetic;
 
+pub use execution::{Change, CoverageKind, ExecutionTree, Preorder, TreeError};
 pub use node::{NodeHeader, NodeKind};
