@@ -80,7 +80,7 @@ mod tests {
         assert!(!Glob::new("*.isEven").matches("SumNumbers.isEvenOrOdd"));
         assert!(Glob::new("a*b*c").matches("aXbYc"));
         assert!(!Glob::new("a*b*c").matches("aXcYb"));
-        assert!(Glob::new("ab*ba").matches("aba") == false);
+        assert!(!Glob::new("ab*ba").matches("aba"));
         assert!(Glob::new("*").matches(""));
         assert!(Glob::new("Exact.name").matches("Exact.name"));
         assert!(!Glob::new("Exact.name").matches("Exact.names"));

@@ -8,3 +8,6 @@ pub mod oracle;
 pub mod session;
 pub mod strategy;
 pub mod tree;
+
+#[cfg(test)]
+mod testutil;

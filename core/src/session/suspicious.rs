@@ -33,8 +33,11 @@ const TRUST_POLICY: u8 = 2;
 const TRUST_ANSWER: u8 = 4;
 
 /// Beyond this many touched nodes an update recomputes the region in one pass instead of
-/// walking each node's ancestors.
+/// walking each node's ancestors. Small under test so that both paths are exercised.
+#[cfg(not(test))]
 const BATCH_LIMIT: usize = 4096;
+#[cfg(test)]
+const BATCH_LIMIT: usize = 8;
 
 /// Which aggregate the strategy needs besides the suspicious-node count.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -212,6 +215,10 @@ impl SuspiciousSet {
         if self.is_member(node) && self.in_region(node) {
             self.add_along(node, 0, own);
         }
+        if self.marks[node.0 as usize] == VALID {
+            // Answered valid before its coverage arrived: its entities count as validated now.
+            self.count_valid_coverage(node);
+        }
         Ok(())
     }
 
@@ -313,6 +320,12 @@ impl SuspiciousSet {
             }
         }
         self.marks[i] = VALID;
+        self.count_valid_coverage(a);
+    }
+
+    /// Adds one to v(e) for every entity `a` (answered valid) covers, lowering the weight of
+    /// every suspicious node that covers it.
+    fn count_valid_coverage(&mut self, a: NodeId) {
         let Some(cov) = &mut self.coverage else {
             return;
         };

@@ -5,5 +5,8 @@ mod execution;
 mod node;
 pub mod synthetic;
 
+#[cfg(test)]
+mod tests;
+
 pub use execution::{Change, CoverageKind, ExecutionTree, Preorder, TreeError};
 pub use node::{NodeHeader, NodeKind};
