@@ -145,9 +145,13 @@ mod tests {
             .to_string();
         assert!(e.starts_with("rules.txt:3:"), "{e}");
         assert!(e.contains("=>"), "{e}");
-        let e = AnswerRules::parse("a.B.c => maybe", "r").unwrap_err().to_string();
+        let e = AnswerRules::parse("a.B.c => maybe", "r")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("r:1") && e.contains("maybe"), "{e}");
-        let e = AnswerRules::parse(" => valid", "r").unwrap_err().to_string();
+        let e = AnswerRules::parse(" => valid", "r")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("empty"), "{e}");
         let e = AnswerRules::load(Path::new("/nonexistent/answers.txt"))
             .unwrap_err()

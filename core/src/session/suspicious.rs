@@ -313,7 +313,10 @@ impl SuspiciousSet {
 
     fn apply_valid(&mut self, a: NodeId) {
         let i = a.0 as usize;
-        let (w, c) = (self.weight[i], self.coverage.as_ref().map_or(0.0, |c| c.total[i]));
+        let (w, c) = (
+            self.weight[i],
+            self.coverage.as_ref().map_or(0.0, |c| c.total[i]),
+        );
         if let Some(p) = self.tree.parent(a) {
             if a != self.region_root() {
                 self.add_along(p, -i64::from(w), -c);

@@ -4,11 +4,17 @@ use super::*;
 use crate::ids::MethodId;
 use crate::strategy::{self, StrategyName};
 use crate::testutil::{mergesort, BruteForce};
-use crate::tree::synthetic::{header, random_recording, random_tree, Event, Rng, Shape, TreeBuilder};
+use crate::tree::synthetic::{
+    header, random_recording, random_tree, Event, Rng, Shape, TreeBuilder,
+};
 use crate::tree::{CoverageKind, NodeKind};
 
 fn session(tree: ExecutionTree, name: StrategyName) -> Session {
-    Session::new(tree, strategy::create(name, None).unwrap(), TrustPolicy::none())
+    Session::new(
+        tree,
+        strategy::create(name, None).unwrap(),
+        TrustPolicy::none(),
+    )
 }
 
 /// main(0) -> [a(1) -> [a1(2), a2(3)], b(2) -> [b1(4)], log(5) -> [cb(6)]], with method ids in
@@ -73,7 +79,10 @@ fn trusting_removes_every_call_of_the_method_but_keeps_children() {
         })
     );
     s.answer(log, Answer::Trusted).unwrap();
-    assert!(s.suspicious().is_suspicious(cb), "children of trusted calls stay");
+    assert!(
+        s.suspicious().is_suspicious(cb),
+        "children of trusted calls stay"
+    );
 }
 
 #[test]
@@ -107,7 +116,10 @@ fn root_thread_incomplete_and_external_nodes_are_never_asked() {
             Err(SessionError::NotAskable { node, reason })
         );
     }
-    assert!(s.suspicious().is_suspicious(cb), "callbacks of external code stay");
+    assert!(
+        s.suspicious().is_suspicious(cb),
+        "callbacks of external code stay"
+    );
     assert_eq!(s.suspicious().total_weight(), 2);
 }
 
@@ -166,7 +178,14 @@ fn undo_restores_every_step_exactly() {
         let nodes: Vec<_> = s
             .tree()
             .iter()
-            .map(|x| (set.weight(x), set.is_suspicious(x), set.is_trusted(x), set.mark(x)))
+            .map(|x| {
+                (
+                    set.weight(x),
+                    set.is_suspicious(x),
+                    set.is_trusted(x),
+                    set.mark(x),
+                )
+            })
             .collect();
         (set.region_root(), nodes, s.answers().to_vec())
     };
@@ -219,7 +238,10 @@ fn aggregates_match_the_definitions_under_random_answers_and_undo() {
         let (name, cov) = match seed % 3 {
             0 => (StrategyName::DivideAndQuery, None),
             1 => (StrategyName::EdgeCoverage, Some((CoverageKind::Edge, 0.5))),
-            _ => (StrategyName::DefUseCoverage, Some((CoverageKind::DefUse, 0.6))),
+            _ => (
+                StrategyName::DefUseCoverage,
+                Some((CoverageKind::DefUse, 0.6)),
+            ),
         };
         let policy: HashSet<MethodId> = [MethodId(seed as u32 % 8)].into();
         let p2 = policy.clone();
@@ -286,7 +308,10 @@ fn sessions_work_while_the_tree_grows() {
                     Step::Waiting => {}
                     Step::Done(v) => {
                         // Only possible once the region root is an answered call.
-                        assert!(s.tree().kind(s.suspicious().region_root()).is_call(), "{v:?}");
+                        assert!(
+                            s.tree().kind(s.suspicious().region_root()).is_call(),
+                            "{v:?}"
+                        );
                     }
                 }
                 BruteForce::new(&s, &none).check(&s, cov);
@@ -311,28 +336,59 @@ fn sessions_work_while_the_tree_grows() {
 #[test]
 fn a_node_arriving_outside_the_region_is_not_suspicious() {
     let mut s = session(ExecutionTree::new(), StrategyName::TopDown);
-    s.push(&header(0, None, NodeKind::Root, None, false)).unwrap();
+    s.push(&header(0, None, NodeKind::Root, None, false))
+        .unwrap();
     s.push(&header(1, Some(NodeId(0)), NodeKind::Thread, None, false))
         .unwrap();
     assert_eq!(s.step(), Step::Waiting);
-    s.push(&header(2, Some(NodeId(1)), NodeKind::Routine, Some(0), false))
-        .unwrap();
+    s.push(&header(
+        2,
+        Some(NodeId(1)),
+        NodeKind::Routine,
+        Some(0),
+        false,
+    ))
+    .unwrap();
     assert_eq!(s.step(), Step::Waiting, "incomplete nodes are not asked");
-    s.push(&header(3, Some(NodeId(2)), NodeKind::Routine, Some(1), true))
-        .unwrap();
+    s.push(&header(
+        3,
+        Some(NodeId(2)),
+        NodeKind::Routine,
+        Some(1),
+        true,
+    ))
+    .unwrap();
     assert_eq!(s.step(), Step::Ask(NodeId(3)));
-    s.push(&header(4, Some(NodeId(1)), NodeKind::Routine, Some(2), true))
-        .unwrap();
+    s.push(&header(
+        4,
+        Some(NodeId(1)),
+        NodeKind::Routine,
+        Some(2),
+        true,
+    ))
+    .unwrap();
     assert_eq!(s.suspicious().total_weight(), 2);
     s.answer(NodeId(4), Answer::Invalid).unwrap();
     // A later sibling of the invalid node lies outside the region.
-    s.push(&header(5, Some(NodeId(1)), NodeKind::Routine, Some(3), true))
-        .unwrap();
+    s.push(&header(
+        5,
+        Some(NodeId(1)),
+        NodeKind::Routine,
+        Some(3),
+        true,
+    ))
+    .unwrap();
     assert!(!s.suspicious().is_suspicious(NodeId(5)));
     assert_eq!(s.step(), Step::Done(Verdict::Bug { node: NodeId(4) }));
     // Completing node 2 (outside the region) changes nothing.
-    s.push(&header(2, Some(NodeId(1)), NodeKind::Routine, Some(0), true))
-        .unwrap();
+    s.push(&header(
+        2,
+        Some(NodeId(1)),
+        NodeKind::Routine,
+        Some(0),
+        true,
+    ))
+    .unwrap();
     assert_eq!(s.suspicious().total_weight(), 1);
 }
 

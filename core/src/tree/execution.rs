@@ -42,11 +42,15 @@ impl CoverageKind {
 pub enum TreeError {
     #[error("node {id} was started twice; each node starts once")]
     DuplicateNode { id: NodeId },
-    #[error("node {id} names parent {parent}, which has not been recorded; parents must come first")]
+    #[error(
+        "node {id} names parent {parent}, which has not been recorded; parents must come first"
+    )]
     UnknownParent { id: NodeId, parent: NodeId },
     #[error("node {id} has no parent; only the root (node 0, kind root) may lack one")]
     MissingParent { id: NodeId },
-    #[error("node {id} has parent {parent} with a larger or equal id; ids must grow in recording order")]
+    #[error(
+        "node {id} has parent {parent} with a larger or equal id; ids must grow in recording order"
+    )]
     ParentAfterChild { id: NodeId, parent: NodeId },
     #[error("the completion of node {id} does not match its start ({what} differs)")]
     CompletionMismatch { id: NodeId, what: &'static str },
@@ -266,7 +270,9 @@ impl ExecutionTree {
     }
 
     pub fn contains(&self, node: NodeId) -> bool {
-        self.flags.get(node.0 as usize).is_some_and(|&f| f != ABSENT)
+        self.flags
+            .get(node.0 as usize)
+            .is_some_and(|&f| f != ABSENT)
     }
 
     fn code_kind(&self, i: usize) -> NodeKind {

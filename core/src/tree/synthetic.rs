@@ -161,7 +161,13 @@ const STRIDE: u32 = 64;
 pub fn random_recording(seed: u64, shape: &Shape, mut sink: impl FnMut(Event)) {
     let mut rng = Rng::new(seed);
     sink(Event::Header(header(0, None, NodeKind::Root, None, false)));
-    sink(Event::Header(header(1, Some(NodeId(0)), NodeKind::Thread, None, false)));
+    sink(Event::Header(header(
+        1,
+        Some(NodeId(0)),
+        NodeKind::Thread,
+        None,
+        false,
+    )));
     // Stack of (node, kind, method).
     let mut stack: Vec<(u32, NodeKind, Option<u32>)> = vec![(1, NodeKind::Thread, None)];
     let mut next = 2u32;
@@ -214,7 +220,13 @@ pub fn random_recording(seed: u64, shape: &Shape, mut sink: impl FnMut(Event)) {
             }
         }
     }
-    sink(Event::Header(header(1, Some(NodeId(0)), NodeKind::Thread, None, true)));
+    sink(Event::Header(header(
+        1,
+        Some(NodeId(0)),
+        NodeKind::Thread,
+        None,
+        true,
+    )));
     sink(Event::Header(header(0, None, NodeKind::Root, None, true)));
 }
 

@@ -30,21 +30,40 @@ fn children_keep_call_order_and_sizes_grow_incrementally() {
 #[test]
 fn nodes_start_incomplete_and_complete_later() {
     let mut tree = ExecutionTree::new();
-    tree.push(&header(0, None, NodeKind::Root, None, false)).unwrap();
+    tree.push(&header(0, None, NodeKind::Root, None, false))
+        .unwrap();
     tree.push(&header(1, Some(NodeId(0)), NodeKind::Thread, None, false))
         .unwrap();
     assert_eq!(
-        tree.push(&header(2, Some(NodeId(1)), NodeKind::Routine, Some(7), false)),
+        tree.push(&header(
+            2,
+            Some(NodeId(1)),
+            NodeKind::Routine,
+            Some(7),
+            false
+        )),
         Ok(Change::Started)
     );
     assert!(!tree.is_complete(NodeId(2)));
     assert_eq!(
-        tree.push(&header(2, Some(NodeId(1)), NodeKind::Routine, Some(7), true)),
+        tree.push(&header(
+            2,
+            Some(NodeId(1)),
+            NodeKind::Routine,
+            Some(7),
+            true
+        )),
         Ok(Change::Completed)
     );
     assert!(tree.is_complete(NodeId(2)));
     assert_eq!(
-        tree.push(&header(2, Some(NodeId(1)), NodeKind::Routine, Some(7), true)),
+        tree.push(&header(
+            2,
+            Some(NodeId(1)),
+            NodeKind::Routine,
+            Some(7),
+            true
+        )),
         Ok(Change::Unchanged)
     );
     assert_eq!(tree.len(), 3);
@@ -59,16 +78,29 @@ fn malformed_headers_are_rejected_with_the_reason() {
         tree.push(&header(3, None, NodeKind::Routine, Some(1), false)),
         Err(TreeError::MissingParent { id: NodeId(3) })
     );
-    tree.push(&header(0, None, NodeKind::Root, None, false)).unwrap();
+    tree.push(&header(0, None, NodeKind::Root, None, false))
+        .unwrap();
     assert_eq!(
-        tree.push(&header(4, Some(NodeId(2)), NodeKind::Routine, Some(1), false)),
+        tree.push(&header(
+            4,
+            Some(NodeId(2)),
+            NodeKind::Routine,
+            Some(1),
+            false
+        )),
         Err(TreeError::UnknownParent {
             id: NodeId(4),
             parent: NodeId(2)
         })
     );
     assert!(matches!(
-        tree.push(&header(0, Some(NodeId(0)), NodeKind::Routine, Some(1), false)),
+        tree.push(&header(
+            0,
+            Some(NodeId(0)),
+            NodeKind::Routine,
+            Some(1),
+            false
+        )),
         Err(TreeError::CompletionMismatch { .. })
     ));
     tree.push(&header(1, Some(NodeId(0)), NodeKind::Thread, None, false))
@@ -86,7 +118,13 @@ fn malformed_headers_are_rejected_with_the_reason() {
         Err(TreeError::CompletionMismatch { .. })
     ));
     assert!(matches!(
-        tree.push(&header(5, Some(NodeId(6)), NodeKind::Routine, Some(1), false)),
+        tree.push(&header(
+            5,
+            Some(NodeId(6)),
+            NodeKind::Routine,
+            Some(1),
+            false
+        )),
         Err(TreeError::CompletionMismatch { .. })
     ));
     let e = TreeError::ParentAfterChild {
@@ -110,7 +148,10 @@ fn coverage_is_kept_per_kind_with_an_inverted_index() {
     assert_eq!(tree.coverage(a, CoverageKind::Edge), &[3, 5]);
     assert_eq!(tree.coverage(a, CoverageKind::DefUse), &[] as &[u32]);
     assert_eq!(tree.coverage(c, CoverageKind::DefUse), &[40, 41]);
-    assert_eq!(ids(tree.nodes_covering(CoverageKind::Edge, 3).iter().copied()), vec![a.0, c.0]);
+    assert_eq!(
+        ids(tree.nodes_covering(CoverageKind::Edge, 3).iter().copied()),
+        vec![a.0, c.0]
+    );
     assert!(tree.nodes_covering(CoverageKind::DefUse, 3).is_empty());
     assert_eq!(
         tree.set_coverage(c, CoverageKind::Edge, &[1]),
