@@ -3,8 +3,15 @@
 //! See `docs/ARCHITECTURE.md` for the map of modules and the invariants they keep.
 
 pub mod debugger;
+pub mod glob;
 pub mod ids;
-pub mod recording;
 pub mod omniscient;
+pub mod oracle;
+pub mod recording;
+pub mod session;
+pub mod strategy;
 pub mod trace;
 pub mod tree;
+
+#[cfg(test)]
+mod testutil;

@@ -1,6 +1,12 @@
 //! Execution trees: the nodes the recorder produces and the in-memory skeleton the strategies
 //! walk.
 
+mod execution;
 mod node;
+pub mod synthetic;
 
+#[cfg(test)]
+mod tests;
+
+pub use execution::{Change, CoverageKind, ExecutionTree, Preorder, TreeError};
 pub use node::{NodeHeader, NodeKind};

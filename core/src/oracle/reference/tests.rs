@@ -25,7 +25,7 @@ impl FakeRun {
         self
     }
 
-    fn call(&mut self, id: u32, parent: Option<u32>, name: &str, span: (Timestamp, Timestamp), args: &[Value], result: Outcome) -> &mut Self {
+    fn add(&mut self, id: u32, parent: Option<u32>, name: &str, span: (Timestamp, Timestamp), args: &[Value], result: Outcome) -> &mut Self {
         let view = CallView {
             method: key(name),
             code_hash: self.hashes.get(&key(name)).copied(),
@@ -98,10 +98,10 @@ fn sum_numbers() -> (FakeRun, FakeRun) {
     buggy.heap.arr(1, "int[]", &ints).text(1, "odd");
     buggy.code("sumNumbers", 1).code("isEven", 2).code("add", 3);
     buggy
-        .call(1, None, "sumNumbers", (10, 90), &[arr, odd], ret(3))
-        .call(2, Some(1), "isEven", (20, 25), &[Value::Int(2)], yes(true))
-        .call(3, Some(1), "isEven", (30, 35), &[Value::Int(3)], yes(false))
-        .call(4, Some(1), "add", (40, 45), &[Value::Int(0), Value::Int(3)], ret(3));
+        .add(1, None, "sumNumbers", (10, 90), &[arr, odd], ret(3))
+        .add(2, Some(1), "isEven", (20, 25), &[Value::Int(2)], yes(true))
+        .add(3, Some(1), "isEven", (30, 35), &[Value::Int(3)], yes(false))
+        .add(4, Some(1), "add", (40, 45), &[Value::Int(0), Value::Int(3)], ret(3));
 
     let mut reference = FakeRun::default();
     // Other ids and timestamps: states compare by structure.
@@ -109,12 +109,12 @@ fn sum_numbers() -> (FakeRun, FakeRun) {
     reference.code("sumNumbers", 9).code("isEven", 2).code("add", 3);
     let (arr, odd) = (Value::Object(ObjectId(7)), Value::Str(StringId(4)));
     reference
-        .call(1, None, "sumNumbers", (5, 95), &[arr, odd], ret(4))
-        .call(2, Some(1), "isEven", (10, 12), &[Value::Int(1)], yes(false))
-        .call(3, Some(1), "add", (13, 15), &[Value::Int(0), Value::Int(1)], ret(1))
-        .call(4, Some(1), "isEven", (20, 25), &[Value::Int(2)], yes(true))
-        .call(5, Some(1), "isEven", (30, 35), &[Value::Int(3)], yes(false))
-        .call(6, Some(1), "add", (40, 45), &[Value::Int(1), Value::Int(3)], ret(4));
+        .add(1, None, "sumNumbers", (5, 95), &[arr, odd], ret(4))
+        .add(2, Some(1), "isEven", (10, 12), &[Value::Int(1)], yes(false))
+        .add(3, Some(1), "add", (13, 15), &[Value::Int(0), Value::Int(1)], ret(1))
+        .add(4, Some(1), "isEven", (20, 25), &[Value::Int(2)], yes(true))
+        .add(5, Some(1), "isEven", (30, 35), &[Value::Int(3)], yes(false))
+        .add(6, Some(1), "add", (40, 45), &[Value::Int(1), Value::Int(3)], ret(4));
     (buggy, reference)
 }
 
@@ -154,7 +154,7 @@ fn array_arguments_compare_by_content_at_entry_and_exit() {
             run.heap.set(3, &i.to_string(), 50 + i as u64, Value::Int(*v));
         }
         run.code("merge", hash);
-        run.call(1, None, "merge", (40, 60), &[Value::Object(ObjectId(3)), Value::Int(0)], Outcome::Returned(Value::Void));
+        run.add(1, None, "merge", (40, 60), &[Value::Object(ObjectId(3)), Value::Int(0)], Outcome::Returned(Value::Void));
         run
     };
     let buggy = build([1, 4, 9, 7], 1);
@@ -168,9 +168,9 @@ fn array_arguments_compare_by_content_at_entry_and_exit() {
 fn an_exception_is_not_a_return() {
     let mut buggy = FakeRun::default();
     buggy.heap.obj(5, "java.lang.NullPointerException");
-    buggy.code("f", 1).call(1, None, "f", (1, 9), &[Value::Int(1)], Outcome::Threw(Value::Object(ObjectId(5))));
+    buggy.code("f", 1).add(1, None, "f", (1, 9), &[Value::Int(1)], Outcome::Threw(Value::Object(ObjectId(5))));
     let mut reference = FakeRun::default();
-    reference.code("f", 2).call(1, None, "f", (1, 9), &[Value::Int(1)], Outcome::Returned(Value::Null));
+    reference.code("f", 2).add(1, None, "f", (1, 9), &[Value::Int(1)], Outcome::Returned(Value::Null));
     assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::Invalid);
 }
 
@@ -178,7 +178,7 @@ fn an_exception_is_not_a_return() {
 fn static_fields_the_call_wrote_are_part_of_its_state() {
     let build = |exit_value: i32| {
         let mut run = FakeRun::default();
-        run.code("bump", 1).call(1, None, "bump", (10, 20), &[], Outcome::Returned(Value::Void));
+        run.code("bump", 1).add(1, None, "bump", (10, 20), &[], Outcome::Returned(Value::Void));
         run.calls.get_mut(&NodeId(1)).unwrap().statics = vec!["p.Sum.count".into()];
         run.statics.insert("p.Sum.count".into(), vec![(1, Value::Int(0)), (15, Value::Int(exit_value))]);
         run
@@ -198,7 +198,7 @@ fn deep_recursion_does_not_overflow_the_stack() {
         for i in 1..=depth {
             let parent = (i > 1).then(|| i - 1);
             let t = u64::from(i);
-            run.call(i, parent, "down", (t, 10 * u64::from(depth) - t), &[Value::Int(i as i32)], ret(0));
+            run.add(i, parent, "down", (t, 10 * u64::from(depth) - t), &[Value::Int(i as i32)], ret(0));
         }
         run
     };

@@ -1,0 +1,9 @@
+//! Oracles: who answers the session's questions. The answer rules of `--oracle answers:FILE`
+//! (`rules`) and the reference oracle of `--oracle reference:TRACE` (`reference`) live here; the
+//! interactive oracle is the command line's, since it needs a terminal.
+
+pub mod reference;
+pub mod rules;
+
+pub use reference::{ReferenceOracle, RecordedRun};
+pub use rules::{AnswerRules, RulesError};

@@ -1,0 +1,203 @@
+//! A debugging session: a strategy choosing questions over the suspicious set, the answers
+//! given so far, undo, and the verdict.
+//!
+//! The session works while the tree grows: push headers (and coverage) into it between
+//! questions; only complete nodes are asked, and a node that completes inside the current region
+//! joins the suspicious set. `step` says what to do next: ask a node, wait for more of the
+//! recording, or stop with a verdict.
+
+mod answer;
+mod suspicious;
+mod trust;
+
+pub use answer::{Answer, UnknownAnswer};
+pub use suspicious::{SuspiciousSet, Walk, Weighting};
+pub use trust::TrustPolicy;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::ids::NodeId;
+use crate::strategy::Strategy;
+use crate::tree::{CoverageKind, ExecutionTree, NodeHeader, TreeError};
+
+/// Where the search ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "kebab-case")]
+pub enum Verdict {
+    /// An invalid node whose children are all valid or trusted: its method holds the bug.
+    Bug { node: NodeId },
+    /// The answers leave no buggy node (e.g. every top-level call is valid).
+    NoBug,
+    /// Don't-know answers leave several nodes that may be buggy.
+    Undecided { candidates: Vec<NodeId> },
+}
+
+/// What the session needs next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Ask the oracle about this node.
+    Ask(NodeId),
+    /// Nothing can be asked until more of the recording arrives (or it is sealed).
+    Waiting,
+    /// The search is over.
+    Done(Verdict),
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SessionError {
+    #[error("node {node} cannot be answered now: {reason}")]
+    NotAskable { node: NodeId, reason: &'static str },
+    #[error("there is no answer to undo")]
+    NothingToUndo,
+    #[error(transparent)]
+    Tree(#[from] TreeError),
+}
+
+/// See the module documentation.
+pub struct Session {
+    set: SuspiciousSet,
+    strategy: Box<dyn Strategy>,
+    log: Vec<(NodeId, Answer)>,
+}
+
+impl Session {
+    /// A session over `tree` (possibly still growing) with a strategy and the methods trusted
+    /// from the start.
+    pub fn new(tree: ExecutionTree, strategy: Box<dyn Strategy>, trust: TrustPolicy) -> Self {
+        let set = SuspiciousSet::new(tree, trust, strategy.weighting());
+        Session {
+            set,
+            strategy,
+            log: Vec::new(),
+        }
+    }
+
+    pub fn tree(&self) -> &ExecutionTree {
+        self.set.tree()
+    }
+
+    pub fn suspicious(&self) -> &SuspiciousSet {
+        &self.set
+    }
+
+    pub fn strategy(&self) -> &dyn Strategy {
+        self.strategy.as_ref()
+    }
+
+    /// The answers given so far, oldest first.
+    pub fn answers(&self) -> &[(NodeId, Answer)] {
+        &self.log
+    }
+
+    /// Adds a node of the growing recording (at its start or its completion).
+    pub fn push(&mut self, header: &NodeHeader) -> Result<(), TreeError> {
+        self.set.push(header)
+    }
+
+    /// Records the coverage entities a node covers itself.
+    pub fn set_coverage(
+        &mut self,
+        node: NodeId,
+        kind: CoverageKind,
+        entities: &[u32],
+    ) -> Result<(), TreeError> {
+        self.set.set_coverage(node, kind, entities)
+    }
+
+    /// The recording is over: no node will arrive or complete any more.
+    pub fn seal(&mut self) {
+        self.set.seal();
+    }
+
+    /// The next thing to do: a question, waiting, or the verdict.
+    pub fn step(&mut self) -> Step {
+        if let Some(node) = self.strategy.select(&self.set) {
+            return Step::Ask(node);
+        }
+        let root = self.set.region_root();
+        let root_is_call = self.set.tree().contains(root) && self.set.tree().kind(root).is_call();
+        if !root_is_call && !self.set.tree().is_sealed() {
+            // Top-level calls may still arrive or complete.
+            return Step::Waiting;
+        }
+        // No askable node is left: what remains suspicious besides the root are don't-knows.
+        let mut rest = Vec::new();
+        self.set.walk(|x| {
+            if x != root && self.set.is_member(x) {
+                rest.push(x);
+            }
+            Walk::Descend
+        });
+        let root_buggy = root_is_call && self.set.is_member(root);
+        Step::Done(match (rest.is_empty(), root_buggy) {
+            (true, true) => Verdict::Bug { node: root },
+            (true, false) => Verdict::NoBug,
+            (false, _) => {
+                let mut candidates = Vec::with_capacity(rest.len() + 1);
+                if root_buggy {
+                    candidates.push(root);
+                }
+                candidates.extend(rest);
+                Verdict::Undecided { candidates }
+            }
+        })
+    }
+
+    /// Why `node` cannot be answered now, if it cannot.
+    fn check_askable(&self, node: NodeId) -> Result<(), &'static str> {
+        let tree = self.set.tree();
+        if !tree.contains(node) {
+            return Err("it is not in the tree");
+        }
+        if !tree.kind(node).is_call() {
+            return Err("root and thread nodes are never asked");
+        }
+        if !tree.is_complete(node) {
+            return Err("it has not returned yet");
+        }
+        if self.set.is_trusted(node) {
+            return Err("its method is trusted");
+        }
+        if !self.set.in_region(node) {
+            return Err("it is outside the suspicious set");
+        }
+        match self.set.mark(node) {
+            Some(Answer::Valid) | Some(Answer::Invalid) => Err("it was already answered"),
+            _ => Ok(()),
+        }
+    }
+
+    /// Records an answer about `node` (usually the node `step` asked, but any suspicious,
+    /// unanswered node may be answered; a don't-know may be replaced).
+    pub fn answer(&mut self, node: NodeId, answer: Answer) -> Result<(), SessionError> {
+        self.check_askable(node)
+            .map_err(|reason| SessionError::NotAskable { node, reason })?;
+        self.set.apply(node, answer);
+        self.log.push((node, answer));
+        Ok(())
+    }
+
+    /// Takes back the last answer, restoring the state before it exactly (trust included).
+    pub fn undo(&mut self) -> Result<(NodeId, Answer), SessionError> {
+        let last = self.log.pop().ok_or(SessionError::NothingToUndo)?;
+        self.replay();
+        Ok(last)
+    }
+
+    /// Forgets every answer.
+    pub fn reset(&mut self) {
+        self.log.clear();
+        self.replay();
+    }
+
+    fn replay(&mut self) {
+        self.set.rebuild();
+        for &(node, answer) in &self.log {
+            self.set.apply(node, answer);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,489 @@
+//! The suspicious set and the per-node aggregates the strategies read. All the rules of
+//! DESIGN.md live here, nowhere else:
+//!
+//! - a node is a *member* when it is a complete call (routine or external) that is not trusted
+//!   (external nodes and methods the policy or an answer trusted are);
+//! - the *region* is the subtree of the last node answered invalid (the root at first: it is
+//!   assumed invalid, the run is wrong);
+//! - a node is *suspicious* when it is a member, inside the region, and neither it nor an
+//!   ancestor was answered valid.
+//!
+//! Invariants, kept by every update below: for every node `x` inside the region and not under a
+//! valid answer, `weight(x)` is the number of suspicious nodes in x's subtree and, when coverage
+//! weighting is on, `coverage_weight(x)` is the sum over those nodes b of the sum over the
+//! entities e that b covers itself of p^v(e), v(e) being the number of nodes answered valid that
+//! cover e. Aggregates of nodes outside the region are not maintained (nothing reads them);
+//! `rebuild` recomputes everything from scratch, which is how undo restores a state exactly.
+
+use std::collections::HashMap;
+
+use super::answer::Answer;
+use super::trust::TrustPolicy;
+use crate::ids::{MethodId, NodeId};
+use crate::tree::{Change, CoverageKind, ExecutionTree, NodeHeader, NodeKind, TreeError};
+
+const UNMARKED: u8 = 0;
+const VALID: u8 = 1;
+const INVALID: u8 = 2;
+const DONT_KNOW: u8 = 3;
+
+const TRUST_UNKNOWN: u8 = 0;
+const TRUST_NO: u8 = 1;
+const TRUST_POLICY: u8 = 2;
+const TRUST_ANSWER: u8 = 4;
+
+/// Beyond this many touched nodes an update recomputes the region in one pass instead of
+/// walking each node's ancestors. Small under test so that both paths are exercised.
+#[cfg(not(test))]
+const BATCH_LIMIT: usize = 4096;
+#[cfg(test)]
+const BATCH_LIMIT: usize = 8;
+
+/// Which aggregate the strategy needs besides the suspicious-node count.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Weighting {
+    /// Only the number of suspicious nodes per subtree.
+    Count,
+    /// Also the coverage-based weight of DESIGN.md, over entities of `kind`, with factor `p`.
+    Coverage { kind: CoverageKind, p: f64 },
+}
+
+/// What a walk over the region does after visiting a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Walk {
+    Descend,
+    Skip,
+    Stop,
+}
+
+struct CoverageWeights {
+    kind: CoverageKind,
+    p: f64,
+    valid_count: HashMap<u32, u32>,
+    own: Vec<f64>,
+    total: Vec<f64>,
+}
+
+/// The suspicious set over a growing execution tree. See the module documentation.
+pub struct SuspiciousSet {
+    tree: ExecutionTree,
+    policy: TrustPolicy,
+    marks: Vec<u8>,
+    trust: Vec<u8>,
+    region: Vec<NodeId>,
+    weight: Vec<u32>,
+    coverage: Option<CoverageWeights>,
+}
+
+impl SuspiciousSet {
+    pub fn new(tree: ExecutionTree, policy: TrustPolicy, weighting: Weighting) -> Self {
+        let coverage = match weighting {
+            Weighting::Count => None,
+            Weighting::Coverage { kind, p } => Some(CoverageWeights {
+                kind,
+                p,
+                valid_count: HashMap::new(),
+                own: Vec::new(),
+                total: Vec::new(),
+            }),
+        };
+        let mut set = SuspiciousSet {
+            tree,
+            policy,
+            marks: Vec::new(),
+            trust: Vec::new(),
+            region: Vec::new(),
+            weight: Vec::new(),
+            coverage,
+        };
+        set.rebuild();
+        set
+    }
+
+    pub fn tree(&self) -> &ExecutionTree {
+        &self.tree
+    }
+
+    /// Forgets every answer and recomputes all aggregates from the tree: O(nodes).
+    pub fn rebuild(&mut self) {
+        let n = self.tree.id_bound();
+        self.marks.clear();
+        self.marks.resize(n, UNMARKED);
+        self.region.clear();
+        for t in &mut self.trust {
+            *t &= !TRUST_ANSWER;
+        }
+        for i in 0..n {
+            if let Some(m) = self.tree.method(NodeId(i as u32)) {
+                self.classify_method(m);
+            }
+        }
+        self.weight.clear();
+        self.weight.resize(n, 0);
+        if let Some(c) = &mut self.coverage {
+            c.valid_count.clear();
+            c.own.clear();
+            c.own.resize(n, 0.0);
+            c.total.clear();
+            c.total.resize(n, 0.0);
+        }
+        // Children have larger ids than their parents: descending ids is bottom-up.
+        for i in (0..n).rev() {
+            let x = NodeId(i as u32);
+            if !self.tree.contains(x) {
+                continue;
+            }
+            let member = self.is_member(x);
+            self.weight[i] += u32::from(member);
+            let parent = self.tree.parent(x);
+            if let Some(p) = parent {
+                self.weight[p.0 as usize] += self.weight[i];
+            }
+            if let Some(c) = &mut self.coverage {
+                c.own[i] = self.tree.coverage(x, c.kind).len() as f64;
+                if member {
+                    c.total[i] += c.own[i];
+                }
+                if let Some(p) = parent {
+                    c.total[p.0 as usize] += c.total[i];
+                }
+            }
+        }
+    }
+
+    fn classify_method(&mut self, m: MethodId) {
+        let i = m.0 as usize;
+        if i >= self.trust.len() {
+            self.trust.resize(i + 1, TRUST_UNKNOWN);
+        }
+        if self.trust[i] & (TRUST_NO | TRUST_POLICY) == 0 {
+            self.trust[i] |= if self.policy.trusts(m) {
+                TRUST_POLICY
+            } else {
+                TRUST_NO
+            };
+        }
+    }
+
+    fn grow(&mut self) {
+        let n = self.tree.id_bound();
+        if self.marks.len() < n {
+            self.marks.resize(n, UNMARKED);
+            self.weight.resize(n, 0);
+            if let Some(c) = &mut self.coverage {
+                c.own.resize(n, 0.0);
+                c.total.resize(n, 0.0);
+            }
+        }
+    }
+
+    /// Adds a node or completes one; a completed node inside the region becomes suspicious.
+    pub fn push(&mut self, header: &NodeHeader) -> Result<(), TreeError> {
+        let change = self.tree.push(header)?;
+        self.grow();
+        if let Some(m) = header.method {
+            self.classify_method(m);
+        }
+        if change == Change::Completed && self.is_member(header.id) && self.in_region(header.id) {
+            let own = self.own(header.id);
+            self.add_along(header.id, 1, own);
+        }
+        Ok(())
+    }
+
+    /// Records a node's coverage and adds its weight if it is suspicious.
+    pub fn set_coverage(
+        &mut self,
+        node: NodeId,
+        kind: CoverageKind,
+        entities: &[u32],
+    ) -> Result<(), TreeError> {
+        self.tree.set_coverage(node, kind, entities)?;
+        let Some(c) = &mut self.coverage else {
+            return Ok(());
+        };
+        if c.kind != kind {
+            return Ok(());
+        }
+        let own: f64 = self
+            .tree
+            .coverage(node, kind)
+            .iter()
+            .map(|e| c.p.powi(c.valid_count.get(e).copied().unwrap_or(0) as i32))
+            .sum();
+        c.own[node.0 as usize] = own;
+        if self.is_member(node) && self.in_region(node) {
+            self.add_along(node, 0, own);
+        }
+        if self.marks[node.0 as usize] == VALID {
+            // Answered valid before its coverage arrived: its entities count as validated now.
+            self.count_valid_coverage(node);
+        }
+        Ok(())
+    }
+
+    pub fn seal(&mut self) {
+        self.tree.seal();
+    }
+
+    fn own(&self, x: NodeId) -> f64 {
+        self.coverage.as_ref().map_or(0.0, |c| c.own[x.0 as usize])
+    }
+
+    /// Adds to the aggregates of `x` and its ancestors up to the region root.
+    fn add_along(&mut self, x: NodeId, dw: i64, dc: f64) {
+        let root = self.region_root();
+        let mut y = Some(x);
+        while let Some(n) = y {
+            let i = n.0 as usize;
+            self.weight[i] = (i64::from(self.weight[i]) + dw) as u32;
+            if let Some(c) = &mut self.coverage {
+                c.total[i] += dc;
+            }
+            if n == root {
+                break;
+            }
+            y = self.tree.parent(n);
+        }
+    }
+
+    /// Recomputes the aggregates of the whole region in one bottom-up pass.
+    fn recompute_region(&mut self) {
+        let mut order = Vec::new();
+        self.walk(|x| {
+            order.push(x);
+            Walk::Descend
+        });
+        for &x in &order {
+            let i = x.0 as usize;
+            let member = self.is_member(x);
+            self.weight[i] = u32::from(member);
+            if let Some(c) = &mut self.coverage {
+                c.total[i] = if member { c.own[i] } else { 0.0 };
+            }
+        }
+        let root = self.region_root();
+        for &x in order.iter().rev() {
+            if x == root {
+                continue;
+            }
+            let Some(p) = self.tree.parent(x) else {
+                continue;
+            };
+            let (i, pi) = (x.0 as usize, p.0 as usize);
+            self.weight[pi] += self.weight[i];
+            if let Some(c) = &mut self.coverage {
+                c.total[pi] += c.total[i];
+            }
+        }
+    }
+
+    /// Applies an answer about `node`. The caller (the session) has checked that the node is
+    /// askable.
+    pub(crate) fn apply(&mut self, node: NodeId, answer: Answer) {
+        let i = node.0 as usize;
+        match answer {
+            Answer::DontKnow => self.marks[i] = DONT_KNOW,
+            Answer::Invalid => {
+                self.marks[i] = INVALID;
+                self.region.push(node);
+            }
+            Answer::Valid => self.apply_valid(node),
+            Answer::Trusted => {
+                let Some(m) = self.tree.method(node) else {
+                    return;
+                };
+                let calls = self.tree.calls_of(m).to_vec();
+                let batch = calls.len() > BATCH_LIMIT;
+                if !batch {
+                    for b in calls {
+                        if self.is_member(b) && self.in_region(b) {
+                            let own = self.own(b);
+                            self.add_along(b, -1, -own);
+                        }
+                    }
+                }
+                self.trust[m.0 as usize] |= TRUST_ANSWER;
+                if batch {
+                    self.recompute_region();
+                }
+            }
+        }
+    }
+
+    fn apply_valid(&mut self, a: NodeId) {
+        let i = a.0 as usize;
+        let (w, c) = (
+            self.weight[i],
+            self.coverage.as_ref().map_or(0.0, |c| c.total[i]),
+        );
+        if let Some(p) = self.tree.parent(a) {
+            if a != self.region_root() {
+                self.add_along(p, -i64::from(w), -c);
+            }
+        }
+        self.marks[i] = VALID;
+        self.count_valid_coverage(a);
+    }
+
+    /// Adds one to v(e) for every entity `a` (answered valid) covers, lowering the weight of
+    /// every suspicious node that covers it.
+    fn count_valid_coverage(&mut self, a: NodeId) {
+        let Some(cov) = &mut self.coverage else {
+            return;
+        };
+        let (kind, p) = (cov.kind, cov.p);
+        let entities = self.tree.coverage(a, kind).to_vec();
+        let touched: usize = entities
+            .iter()
+            .map(|&e| self.tree.nodes_covering(kind, e).len())
+            .sum();
+        let batch = touched > BATCH_LIMIT;
+        for e in entities {
+            let cov = self.coverage.as_mut().expect("checked above");
+            let v = cov.valid_count.entry(e).or_insert(0);
+            let delta = p.powi(*v as i32) - p.powi(*v as i32 + 1);
+            *v += 1;
+            for &b in self.tree.nodes_covering(kind, e) {
+                cov.own[b.0 as usize] -= delta;
+            }
+            if !batch {
+                for k in 0..self.tree.nodes_covering(kind, e).len() {
+                    let b = self.tree.nodes_covering(kind, e)[k];
+                    if self.is_member(b) && self.in_region(b) {
+                        self.add_along(b, 0, -delta);
+                    }
+                }
+            }
+        }
+        if batch {
+            self.recompute_region();
+        }
+    }
+
+    /// The root of the region: the last node answered invalid, or the tree's root.
+    pub fn region_root(&self) -> NodeId {
+        self.region.last().copied().unwrap_or(NodeId::ROOT)
+    }
+
+    /// Nodes answered invalid, oldest first.
+    pub fn invalid_chain(&self) -> &[NodeId] {
+        &self.region
+    }
+
+    /// Whether the node's calls are trusted (external, by policy, or by an answer).
+    pub fn is_trusted(&self, x: NodeId) -> bool {
+        if self.tree.kind(x) == NodeKind::External {
+            return true;
+        }
+        match self.tree.method(x) {
+            Some(m) => self
+                .trust
+                .get(m.0 as usize)
+                .is_some_and(|t| t & (TRUST_POLICY | TRUST_ANSWER) != 0),
+            None => false,
+        }
+    }
+
+    /// Whether the method was trusted by an answer (not by the policy).
+    pub fn trusted_by_answer(&self, m: MethodId) -> bool {
+        self.trust
+            .get(m.0 as usize)
+            .is_some_and(|t| t & TRUST_ANSWER != 0)
+    }
+
+    /// A complete, untrusted call: a node the suspicious set may contain.
+    pub fn is_member(&self, x: NodeId) -> bool {
+        self.tree.contains(x)
+            && self.tree.is_complete(x)
+            && self.tree.kind(x).is_call()
+            && !self.is_trusted(x)
+    }
+
+    /// Inside the region and not under (or at) a node answered valid.
+    pub fn in_region(&self, x: NodeId) -> bool {
+        let root = self.region_root();
+        let mut y = Some(x);
+        while let Some(n) = y {
+            if self.marks.get(n.0 as usize) == Some(&VALID) {
+                return false;
+            }
+            if n == root {
+                return true;
+            }
+            if n.0 < root.0 {
+                return false;
+            }
+            y = self.tree.parent(n);
+        }
+        false
+    }
+
+    /// Whether `x` is in the suspicious set.
+    pub fn is_suspicious(&self, x: NodeId) -> bool {
+        self.is_member(x) && self.in_region(x)
+    }
+
+    /// The answer recorded for `x`, if any (trusted is recorded per method, not here).
+    pub fn mark(&self, x: NodeId) -> Option<Answer> {
+        match self.marks.get(x.0 as usize) {
+            Some(&VALID) => Some(Answer::Valid),
+            Some(&INVALID) => Some(Answer::Invalid),
+            Some(&DONT_KNOW) => Some(Answer::DontKnow),
+            _ => None,
+        }
+    }
+
+    /// A node a strategy may ask now, assuming it was reached by `walk`: a member, not the
+    /// region root, never answered (don't-know nodes excluded).
+    pub fn is_askable(&self, x: NodeId) -> bool {
+        self.marks[x.0 as usize] == UNMARKED && x != self.region_root() && self.is_member(x)
+    }
+
+    /// Number of suspicious nodes in x's subtree (x inside the region).
+    pub fn weight(&self, x: NodeId) -> u32 {
+        self.weight.get(x.0 as usize).copied().unwrap_or(0)
+    }
+
+    /// Number of suspicious nodes.
+    pub fn total_weight(&self) -> u32 {
+        self.weight(self.region_root())
+    }
+
+    /// Coverage-based weight of x's subtree (0 when coverage weighting is off).
+    pub fn coverage_weight(&self, x: NodeId) -> f64 {
+        self.coverage
+            .as_ref()
+            .and_then(|c| c.total.get(x.0 as usize).copied())
+            .unwrap_or(0.0)
+    }
+
+    /// Coverage-based weight of the whole suspicious set.
+    pub fn coverage_total(&self) -> f64 {
+        self.coverage_weight(self.region_root())
+    }
+
+    /// Visits the region in preorder, from its root, never entering a subtree answered valid.
+    pub fn walk(&self, mut visit: impl FnMut(NodeId) -> Walk) {
+        let start = self.region_root();
+        if !self.tree.contains(start) {
+            return;
+        }
+        let mut x = start;
+        loop {
+            let descend = if self.marks[x.0 as usize] == VALID {
+                false
+            } else {
+                match visit(x) {
+                    Walk::Descend => true,
+                    Walk::Skip => false,
+                    Walk::Stop => return,
+                }
+            };
+            match self.tree.preorder_next(start, x, descend) {
+                Some(n) => x = n,
+                None => return,
+            }
+        }
+    }
+}

@@ -1,0 +1,405 @@
+use std::collections::HashSet;
+
+use super::*;
+use crate::ids::MethodId;
+use crate::strategy::{self, StrategyName};
+use crate::testutil::{mergesort, BruteForce};
+use crate::tree::synthetic::{
+    header, random_recording, random_tree, Event, Rng, Shape, TreeBuilder,
+};
+use crate::tree::{CoverageKind, NodeKind};
+
+fn session(tree: ExecutionTree, name: StrategyName) -> Session {
+    Session::new(
+        tree,
+        strategy::create(name, None).unwrap(),
+        TrustPolicy::none(),
+    )
+}
+
+/// main(0) -> [a(1) -> [a1(2), a2(3)], b(2) -> [b1(4)], log(5) -> [cb(6)]], with method ids in
+/// parentheses; log is a routine whose method may be trusted.
+fn small() -> (ExecutionTree, [NodeId; 8]) {
+    let mut b = TreeBuilder::new();
+    let t = b.thread();
+    let main = b.call(t, 0);
+    let a = b.call(main, 1);
+    let a1 = b.call(a, 2);
+    let a2 = b.call(a, 3);
+    let bb = b.call(main, 2);
+    let b1 = b.call(bb, 4);
+    let log = b.call(main, 5);
+    let cb = b.call(log, 6);
+    (b.build(), [main, a, a1, a2, bb, b1, log, cb])
+}
+
+#[test]
+fn valid_removes_the_subtree_invalid_keeps_only_it() {
+    let (tree, [main, a, a1, _a2, bb, b1, _log, _cb]) = small();
+    let mut s = session(tree, StrategyName::DivideAndQuery);
+    assert_eq!(s.suspicious().total_weight(), 8);
+    s.answer(a, Answer::Valid).unwrap();
+    assert_eq!(s.suspicious().total_weight(), 5);
+    assert!(!s.suspicious().is_suspicious(a1));
+    assert_eq!(s.suspicious().weight(main), 5);
+    s.answer(bb, Answer::Invalid).unwrap();
+    assert_eq!(s.suspicious().region_root(), bb);
+    assert_eq!(s.suspicious().total_weight(), 2);
+    assert!(!s.suspicious().is_suspicious(main));
+    assert!(s.suspicious().is_suspicious(b1));
+    assert_eq!(
+        s.answer(main, Answer::Valid),
+        Err(SessionError::NotAskable {
+            node: main,
+            reason: "it is outside the suspicious set"
+        })
+    );
+    assert_eq!(s.step(), Step::Ask(b1));
+    s.answer(b1, Answer::Valid).unwrap();
+    assert_eq!(s.step(), Step::Done(Verdict::Bug { node: bb }));
+}
+
+#[test]
+fn trusting_removes_every_call_of_the_method_but_keeps_children() {
+    let (tree, [main, a, a1, _a2, bb, _b1, log, cb]) = small();
+    let mut s = session(tree, StrategyName::TopDown);
+    // a1 and bb are both calls of method 2.
+    s.answer(a1, Answer::Trusted).unwrap();
+    let set = s.suspicious();
+    assert!(set.is_trusted(a1) && set.is_trusted(bb));
+    assert!(!set.is_suspicious(bb));
+    assert_eq!(set.weight(a), 2);
+    assert_eq!(set.weight(main), 6);
+    assert!(set.trusted_by_answer(MethodId(2)));
+    assert_eq!(
+        s.answer(bb, Answer::Valid),
+        Err(SessionError::NotAskable {
+            node: bb,
+            reason: "its method is trusted"
+        })
+    );
+    s.answer(log, Answer::Trusted).unwrap();
+    assert!(
+        s.suspicious().is_suspicious(cb),
+        "children of trusted calls stay"
+    );
+}
+
+#[test]
+fn dont_know_changes_nothing_and_is_not_asked_again() {
+    let (tree, [main, ..]) = small();
+    let mut s = session(tree, StrategyName::TopDown);
+    assert_eq!(s.step(), Step::Ask(main));
+    s.answer(main, Answer::DontKnow).unwrap();
+    assert_eq!(s.suspicious().total_weight(), 8);
+    assert_ne!(s.step(), Step::Ask(main));
+}
+
+#[test]
+fn root_thread_incomplete_and_external_nodes_are_never_asked() {
+    let mut b = TreeBuilder::new();
+    let t = b.thread();
+    let main = b.call(t, 0);
+    let ext = b.external(main, 9);
+    let cb = b.call(ext, 1);
+    let open = b.incomplete(main, 2);
+    let mut s = session(b.build(), StrategyName::DivideAndQuery);
+    for (node, reason) in [
+        (NodeId::ROOT, "root and thread nodes are never asked"),
+        (t, "root and thread nodes are never asked"),
+        (ext, "its method is trusted"),
+        (open, "it has not returned yet"),
+        (NodeId(99), "it is not in the tree"),
+    ] {
+        assert_eq!(
+            s.answer(node, Answer::Invalid),
+            Err(SessionError::NotAskable { node, reason })
+        );
+    }
+    assert!(
+        s.suspicious().is_suspicious(cb),
+        "callbacks of external code stay"
+    );
+    assert_eq!(s.suspicious().total_weight(), 2);
+}
+
+#[test]
+fn trust_policy_starts_methods_trusted() {
+    let (tree, [main, a, ..]) = small();
+    let mut s = Session::new(
+        tree,
+        strategy::create(StrategyName::TopDown, None).unwrap(),
+        TrustPolicy::methods([MethodId(1)]),
+    );
+    assert!(s.suspicious().is_trusted(a));
+    assert_eq!(s.suspicious().weight(main), 7);
+    // Undo of other answers keeps the policy.
+    s.answer(main, Answer::DontKnow).unwrap();
+    s.undo().unwrap();
+    assert!(s.suspicious().is_trusted(a));
+}
+
+#[test]
+fn verdicts_bug_no_bug_and_undecided() {
+    // All top-level calls valid: no bug.
+    let (tree, [main, ..]) = small();
+    let mut s = session(tree, StrategyName::TopDown);
+    s.seal();
+    s.answer(main, Answer::Valid).unwrap();
+    assert_eq!(s.step(), Step::Done(Verdict::NoBug));
+
+    // Don't-know leaves candidates.
+    let (tree, [main, a, a1, a2, bb, b1, log, cb]) = small();
+    let mut s = session(tree, StrategyName::TopDown);
+    s.answer(main, Answer::Invalid).unwrap();
+    for n in [a, bb, log] {
+        s.answer(n, Answer::Valid).unwrap();
+    }
+    assert_eq!(s.step(), Step::Done(Verdict::Bug { node: main }));
+    s.undo().unwrap();
+    s.answer(log, Answer::DontKnow).unwrap();
+    assert_eq!(s.step(), Step::Ask(cb));
+    s.answer(cb, Answer::Valid).unwrap();
+    assert_eq!(
+        s.step(),
+        Step::Done(Verdict::Undecided {
+            candidates: vec![main, log]
+        })
+    );
+    let _ = (a1, a2, b1);
+}
+
+#[test]
+fn undo_restores_every_step_exactly() {
+    let (tree, [main, a, a1, _a2, bb, b1, log, _cb]) = small();
+    let mut s = session(tree, StrategyName::DivideAndQuery);
+    let snapshot = |s: &Session| {
+        let set = s.suspicious();
+        let nodes: Vec<_> = s
+            .tree()
+            .iter()
+            .map(|x| {
+                (
+                    set.weight(x),
+                    set.is_suspicious(x),
+                    set.is_trusted(x),
+                    set.mark(x),
+                )
+            })
+            .collect();
+        (set.region_root(), nodes, s.answers().to_vec())
+    };
+    let mut history = vec![snapshot(&s)];
+    for (n, ans) in [
+        (log, Answer::Trusted),
+        (a, Answer::DontKnow),
+        (main, Answer::Invalid),
+        (a1, Answer::Valid),
+        (a, Answer::Invalid),
+    ] {
+        s.answer(n, ans).unwrap();
+        history.push(snapshot(&s));
+    }
+    assert!(s.answer(bb, Answer::Valid).is_err());
+    while let Some(expected) = history.pop() {
+        assert_eq!(snapshot(&s), expected.clone());
+        if history.is_empty() {
+            break;
+        }
+        s.undo().unwrap();
+    }
+    assert_eq!(s.undo(), Err(SessionError::NothingToUndo));
+    let _ = b1;
+}
+
+fn random_answer(rng: &mut Rng) -> Answer {
+    match rng.below(10) {
+        0..=3 => Answer::Valid,
+        4..=6 => Answer::Invalid,
+        7 => Answer::Trusted,
+        _ => Answer::DontKnow,
+    }
+}
+
+/// Random answers and undos on random trees: after every step, the incremental aggregates
+/// equal the brute-force definitions, for both count and coverage weighting.
+#[test]
+fn aggregates_match_the_definitions_under_random_answers_and_undo() {
+    for seed in 0..12u64 {
+        let mut rng = Rng::new(seed);
+        let tree = random_tree(
+            seed,
+            &Shape {
+                calls: 120,
+                methods: 8,
+                ..Shape::default()
+            },
+        );
+        let (name, cov) = match seed % 3 {
+            0 => (StrategyName::DivideAndQuery, None),
+            1 => (StrategyName::EdgeCoverage, Some((CoverageKind::Edge, 0.5))),
+            _ => (
+                StrategyName::DefUseCoverage,
+                Some((CoverageKind::DefUse, 0.6)),
+            ),
+        };
+        let policy: HashSet<MethodId> = [MethodId(seed as u32 % 8)].into();
+        let p2 = policy.clone();
+        let mut s = Session::new(
+            tree,
+            strategy::create(name, None).unwrap(),
+            TrustPolicy::from_fn(move |m| p2.contains(&m)),
+        );
+        BruteForce::new(&s, &policy).check(&s, cov);
+        for _ in 0..40 {
+            if rng.chance(0.15) && !s.answers().is_empty() {
+                s.undo().unwrap();
+            } else {
+                let askable = crate::strategy::eval::askable_nodes(&s);
+                if askable.is_empty() {
+                    break;
+                }
+                let n = askable[rng.below(askable.len() as u64) as usize];
+                s.answer(n, random_answer(&mut rng)).unwrap();
+            }
+            BruteForce::new(&s, &policy).check(&s, cov);
+        }
+    }
+}
+
+/// The live case: headers arrive while questions are answered. Nodes completing inside the
+/// region join the set; only complete nodes are asked; the session waits until sealed.
+#[test]
+fn sessions_work_while_the_tree_grows() {
+    for seed in 0..8u64 {
+        let mut events = Vec::new();
+        random_recording(
+            seed,
+            &Shape {
+                calls: 150,
+                methods: 9,
+                ..Shape::default()
+            },
+            |e| events.push(e),
+        );
+        let cov = Some((CoverageKind::Edge, 0.5));
+        let mut s = session(ExecutionTree::new(), StrategyName::EdgeCoverage);
+        let mut rng = Rng::new(seed ^ 0xABCD);
+        let none = HashSet::new();
+        let mut asked = 0;
+        for e in events {
+            match e {
+                Event::Header(h) => s.push(&h).unwrap(),
+                Event::Coverage(n, k, es) => s.set_coverage(n, k, &es).unwrap(),
+            }
+            if rng.chance(0.1) {
+                match s.step() {
+                    Step::Ask(n) => {
+                        assert!(s.tree().is_complete(n), "asked incomplete node {n}");
+                        assert!(s.tree().kind(n).is_call());
+                        let answer = if rng.chance(0.7) {
+                            Answer::Valid
+                        } else {
+                            Answer::Invalid
+                        };
+                        s.answer(n, answer).unwrap();
+                        asked += 1;
+                    }
+                    Step::Waiting => {}
+                    Step::Done(v) => {
+                        // Only possible once the region root is an answered call.
+                        assert!(
+                            s.tree().kind(s.suspicious().region_root()).is_call(),
+                            "{v:?}"
+                        );
+                    }
+                }
+                BruteForce::new(&s, &none).check(&s, cov);
+            }
+        }
+        BruteForce::new(&s, &none).check(&s, cov);
+        assert!(asked > 0, "seed {seed}: the live session asked nothing");
+        if s.tree().kind(s.suspicious().region_root()) == NodeKind::Root {
+            loop {
+                match s.step() {
+                    Step::Waiting => break,
+                    Step::Ask(n) => s.answer(n, Answer::Valid).unwrap(),
+                    Step::Done(v) => panic!("done before sealing: {v:?}"),
+                }
+            }
+            s.seal();
+            assert!(matches!(s.step(), Step::Done(_)));
+        }
+    }
+}
+
+#[test]
+fn a_node_arriving_outside_the_region_is_not_suspicious() {
+    let mut s = session(ExecutionTree::new(), StrategyName::TopDown);
+    s.push(&header(0, None, NodeKind::Root, None, false))
+        .unwrap();
+    s.push(&header(1, Some(NodeId(0)), NodeKind::Thread, None, false))
+        .unwrap();
+    assert_eq!(s.step(), Step::Waiting);
+    s.push(&header(
+        2,
+        Some(NodeId(1)),
+        NodeKind::Routine,
+        Some(0),
+        false,
+    ))
+    .unwrap();
+    assert_eq!(s.step(), Step::Waiting, "incomplete nodes are not asked");
+    s.push(&header(
+        3,
+        Some(NodeId(2)),
+        NodeKind::Routine,
+        Some(1),
+        true,
+    ))
+    .unwrap();
+    assert_eq!(s.step(), Step::Ask(NodeId(3)));
+    s.push(&header(
+        4,
+        Some(NodeId(1)),
+        NodeKind::Routine,
+        Some(2),
+        true,
+    ))
+    .unwrap();
+    assert_eq!(s.suspicious().total_weight(), 2);
+    s.answer(NodeId(4), Answer::Invalid).unwrap();
+    // A later sibling of the invalid node lies outside the region.
+    s.push(&header(
+        5,
+        Some(NodeId(1)),
+        NodeKind::Routine,
+        Some(3),
+        true,
+    ))
+    .unwrap();
+    assert!(!s.suspicious().is_suspicious(NodeId(5)));
+    assert_eq!(s.step(), Step::Done(Verdict::Bug { node: NodeId(4) }));
+    // Completing node 2 (outside the region) changes nothing.
+    s.push(&header(
+        2,
+        Some(NodeId(1)),
+        NodeKind::Routine,
+        Some(0),
+        true,
+    ))
+    .unwrap();
+    assert_eq!(s.suspicious().total_weight(), 1);
+}
+
+#[test]
+fn mergesort_session_with_edge_coverage_finds_merge_in_one_question() {
+    let (tree, nodes) = mergesort();
+    let mut s = session(tree, StrategyName::EdgeCoverage);
+    assert_eq!(s.suspicious().coverage_total(), 46.0);
+    let last_merge = nodes[6];
+    assert_eq!(s.step(), Step::Ask(last_merge));
+    s.answer(last_merge, Answer::Invalid).unwrap();
+    assert_eq!(s.step(), Step::Done(Verdict::Bug { node: last_merge }));
+    assert_eq!(s.answers().len(), 1);
+}

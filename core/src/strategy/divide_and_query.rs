@@ -1,0 +1,25 @@
+//! Divide and query (Shapiro), as DESIGN.md defines it: the weight of a node is the number of
+//! suspicious nodes in its subtree, w(a) = |S_a ∩ A|; ask the askable node whose weight is
+//! closest to half the suspicious set's weight W = |A| (the region root, known invalid, is
+//! counted in W but never asked). Ties go to the first node in preorder.
+//!
+//! Weights are maintained incrementally by the suspicious set; selection is one pass over the
+//! region, which shrinks with every answer.
+
+use super::{closest_to_half, Strategy, StrategyName};
+use crate::ids::NodeId;
+use crate::session::SuspiciousSet;
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DivideAndQuery;
+
+impl Strategy for DivideAndQuery {
+    fn name(&self) -> StrategyName {
+        StrategyName::DivideAndQuery
+    }
+
+    fn select(&mut self, set: &SuspiciousSet) -> Option<NodeId> {
+        let total = f64::from(set.total_weight());
+        closest_to_half(set, total, |x| f64::from(set.weight(x)))
+    }
+}

@@ -1,0 +1,119 @@
+//! The balanced-ET paper's evaluation method (section 5): every askable node of a tree taken in
+//! turn as the buggy one, a simulated oracle answering (the buggy node and its ancestors
+//! invalid, every other node valid), and the number of questions averaged.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::{create, StrategyError, StrategyName};
+use crate::ids::NodeId;
+use crate::session::{Answer, Session, SessionError, Step, TrustPolicy, Verdict, Walk};
+use crate::tree::ExecutionTree;
+
+/// The oracle of a run whose only defect is in `buggy`'s method call: a node is invalid iff it
+/// is `buggy` or one of its ancestors.
+#[derive(Clone, Copy, Debug)]
+pub struct SimulatedOracle {
+    pub buggy: NodeId,
+}
+
+impl SimulatedOracle {
+    pub fn answer(&self, tree: &ExecutionTree, node: NodeId) -> Answer {
+        if tree.is_ancestor_or_self(node, self.buggy) {
+            Answer::Invalid
+        } else {
+            Answer::Valid
+        }
+    }
+}
+
+#[derive(Debug, Error, PartialEq)]
+pub enum EvalError {
+    #[error(transparent)]
+    Strategy(#[from] StrategyError),
+    #[error("the strategy asked a node the session refused: {0}")]
+    Session(#[from] SessionError),
+    #[error("the session waits for more nodes; evaluate complete, sealed trees only")]
+    Waiting,
+    #[error("the session asked more than {0} questions without a verdict")]
+    TooManyQuestions(usize),
+}
+
+/// Runs `session` to its verdict, asking `oracle`; returns the verdict and the questions asked.
+pub fn run_to_verdict(
+    session: &mut Session,
+    mut oracle: impl FnMut(&ExecutionTree, NodeId) -> Answer,
+) -> Result<(Verdict, usize), EvalError> {
+    let limit = 2 * session.tree().len() + 2;
+    let mut asked = 0;
+    loop {
+        match session.step() {
+            Step::Ask(node) => {
+                asked += 1;
+                if asked > limit {
+                    return Err(EvalError::TooManyQuestions(limit));
+                }
+                let answer = oracle(session.tree(), node);
+                session.answer(node, answer)?;
+            }
+            Step::Waiting => return Err(EvalError::Waiting),
+            Step::Done(verdict) => return Ok((verdict, asked)),
+        }
+    }
+}
+
+/// The result of evaluating one strategy on one tree.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evaluation {
+    pub strategy: StrategyName,
+    /// Number of experiments: askable nodes of the tree, each taken as the buggy one.
+    pub experiments: usize,
+    /// Questions asked, averaged over the experiments.
+    pub average_questions: f64,
+    /// Experiments whose verdict named the buggy node.
+    pub found: usize,
+}
+
+/// The nodes a strategy can ask at the start of a session: each may be the buggy one.
+pub fn askable_nodes(session: &Session) -> Vec<NodeId> {
+    let set = session.suspicious();
+    let mut nodes = Vec::new();
+    set.walk(|x| {
+        if set.is_askable(x) {
+            nodes.push(x);
+        }
+        Walk::Descend
+    });
+    nodes
+}
+
+/// Average number of questions of `strategy` on `tree` over every possible buggy node.
+pub fn average_questions(
+    tree: &ExecutionTree,
+    strategy: StrategyName,
+    p: Option<f64>,
+    trust: TrustPolicy,
+) -> Result<Evaluation, EvalError> {
+    let mut tree = tree.clone();
+    tree.seal();
+    let mut session = Session::new(tree, create(strategy, p)?, trust);
+    let candidates = askable_nodes(&session);
+    let (mut questions, mut found) = (0usize, 0usize);
+    for &buggy in &candidates {
+        session.reset();
+        let oracle = SimulatedOracle { buggy };
+        let (verdict, asked) = run_to_verdict(&mut session, |t, n| oracle.answer(t, n))?;
+        questions += asked;
+        found += usize::from(verdict == Verdict::Bug { node: buggy });
+    }
+    Ok(Evaluation {
+        strategy,
+        experiments: candidates.len(),
+        average_questions: if candidates.is_empty() {
+            0.0
+        } else {
+            questions as f64 / candidates.len() as f64
+        },
+        found,
+    })
+}

@@ -1,0 +1,207 @@
+//! Strategies: which suspicious node to ask next.
+//!
+//! A strategy is a selection function over the [`SuspiciousSet`], which keeps every invariant
+//! (membership, region, trust, don't-know marks, incremental weights); the strategy only reads
+//! it. All strategies ask only askable nodes (complete, untrusted, unanswered calls inside the
+//! region), never re-ask a don't-know node, and return `None` only when no askable node is
+//! left, so the session then decides the verdict.
+
+mod coverage;
+mod divide_and_query;
+mod heaviest_first;
+mod hirunkitti;
+mod top_down;
+
+pub mod bench;
+pub mod eval;
+
+pub use coverage::CoverageDivideAndQuery;
+pub use divide_and_query::DivideAndQuery;
+pub use heaviest_first::HeaviestFirst;
+pub use hirunkitti::Hirunkitti;
+pub use top_down::TopDown;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::ids::NodeId;
+use crate::session::{SuspiciousSet, Walk, Weighting};
+use crate::tree::CoverageKind;
+
+/// Chooses the next question.
+pub trait Strategy: Send {
+    fn name(&self) -> StrategyName;
+
+    /// The aggregate the session must maintain for this strategy.
+    fn weighting(&self) -> Weighting {
+        Weighting::Count
+    }
+
+    /// The node to ask next, or `None` when no askable node is left.
+    fn select(&mut self, set: &SuspiciousSet) -> Option<NodeId>;
+}
+
+/// The strategies by their command-line names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StrategyName {
+    TopDown,
+    HeaviestFirst,
+    DivideAndQuery,
+    Hirunkitti,
+    EdgeCoverage,
+    DefUseCoverage,
+    OptimalDivideAndQuery,
+}
+
+impl StrategyName {
+    pub const ALL: [StrategyName; 7] = [
+        StrategyName::TopDown,
+        StrategyName::HeaviestFirst,
+        StrategyName::DivideAndQuery,
+        StrategyName::Hirunkitti,
+        StrategyName::EdgeCoverage,
+        StrategyName::DefUseCoverage,
+        StrategyName::OptimalDivideAndQuery,
+    ];
+
+    /// The strategies `create` can build.
+    pub const AVAILABLE: [StrategyName; 6] = [
+        StrategyName::TopDown,
+        StrategyName::HeaviestFirst,
+        StrategyName::DivideAndQuery,
+        StrategyName::Hirunkitti,
+        StrategyName::EdgeCoverage,
+        StrategyName::DefUseCoverage,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StrategyName::TopDown => "top-down",
+            StrategyName::HeaviestFirst => "heaviest-first",
+            StrategyName::DivideAndQuery => "divide-and-query",
+            StrategyName::Hirunkitti => "hirunkitti",
+            StrategyName::EdgeCoverage => "edge-coverage",
+            StrategyName::DefUseCoverage => "def-use-coverage",
+            StrategyName::OptimalDivideAndQuery => "optimal-divide-and-query",
+        }
+    }
+
+    /// The default p of the coverage-weighted strategies (the jhyde paper's values).
+    pub fn default_p(self) -> Option<f64> {
+        match self {
+            StrategyName::EdgeCoverage => Some(0.5),
+            StrategyName::DefUseCoverage => Some(0.6),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for StrategyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Error, PartialEq)]
+pub enum StrategyError {
+    #[error("`{0}` is not a strategy; use one of top-down, heaviest-first, divide-and-query, hirunkitti, edge-coverage, def-use-coverage, optimal-divide-and-query")]
+    Unknown(String),
+    #[error("p applies only to edge-coverage and def-use-coverage, not to {0}")]
+    PNotApplicable(StrategyName),
+    #[error("p must be a number between 0 and 1, got {0}")]
+    InvalidP(f64),
+    #[error("strategy {name} is not available: {reason}")]
+    NotAvailable {
+        name: StrategyName,
+        reason: &'static str,
+    },
+}
+
+impl FromStr for StrategyName {
+    type Err = StrategyError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        StrategyName::ALL
+            .into_iter()
+            .find(|n| n.as_str() == s)
+            .ok_or_else(|| StrategyError::Unknown(s.to_string()))
+    }
+}
+
+/// Builds a strategy; `p` overrides the coverage strategies' default factor.
+pub fn create(name: StrategyName, p: Option<f64>) -> Result<Box<dyn Strategy>, StrategyError> {
+    if let Some(p) = p {
+        if name.default_p().is_none() {
+            return Err(StrategyError::PNotApplicable(name));
+        }
+        if !(0.0..=1.0).contains(&p) {
+            return Err(StrategyError::InvalidP(p));
+        }
+    }
+    Ok(match name {
+        StrategyName::TopDown => Box::new(TopDown),
+        StrategyName::HeaviestFirst => Box::new(HeaviestFirst),
+        StrategyName::DivideAndQuery => Box::new(DivideAndQuery),
+        StrategyName::Hirunkitti => Box::new(Hirunkitti),
+        StrategyName::EdgeCoverage => Box::new(CoverageDivideAndQuery::new(
+            CoverageKind::Edge,
+            p.unwrap_or(0.5),
+        )),
+        StrategyName::DefUseCoverage => Box::new(CoverageDivideAndQuery::new(
+            CoverageKind::DefUse,
+            p.unwrap_or(0.6),
+        )),
+        StrategyName::OptimalDivideAndQuery => {
+            return Err(StrategyError::NotAvailable {
+                name,
+                reason: "Insa & Silva's selection rule could not be derived faithfully from the \
+                         public descriptions available (see docs/ARCHITECTURE.md)",
+            })
+        }
+    })
+}
+
+/// The askable nodes reachable from the region root without passing another askable node:
+/// the nodes top-down search chooses among. Non-askable nodes on the way (trusted, incomplete,
+/// thread, don't-know) are looked through, their children taking their place.
+pub(crate) fn frontier(set: &SuspiciousSet, mut visit: impl FnMut(NodeId) -> Walk) {
+    let root = set.region_root();
+    set.walk(|x| {
+        if x == root {
+            Walk::Descend
+        } else if set.is_askable(x) {
+            match visit(x) {
+                Walk::Stop => Walk::Stop,
+                _ => Walk::Skip,
+            }
+        } else {
+            Walk::Descend
+        }
+    });
+}
+
+/// The askable node whose weight is closest to half of `total`; the first in preorder on ties.
+pub(crate) fn closest_to_half(
+    set: &SuspiciousSet,
+    total: f64,
+    weight: impl Fn(NodeId) -> f64,
+) -> Option<NodeId> {
+    let mut best: Option<(f64, NodeId)> = None;
+    set.walk(|x| {
+        if set.is_askable(x) {
+            let d = (2.0 * weight(x) - total).abs();
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, x));
+            }
+        }
+        Walk::Descend
+    });
+    best.map(|(_, x)| x)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,373 @@
+use std::collections::HashSet;
+
+use super::eval::{average_questions, run_to_verdict, SimulatedOracle};
+use super::*;
+use crate::ids::MethodId;
+use crate::session::{Answer, Session, Step, TrustPolicy, Verdict};
+use crate::testutil::mergesort;
+use crate::tree::synthetic::{random_tree, Rng, Shape, TreeBuilder};
+use crate::tree::ExecutionTree;
+
+fn session(tree: ExecutionTree, name: StrategyName) -> Session {
+    Session::new(tree, create(name, None).unwrap(), TrustPolicy::none())
+}
+
+fn first_question(tree: &ExecutionTree, name: StrategyName) -> NodeId {
+    match session(tree.clone(), name).step() {
+        Step::Ask(n) => n,
+        other => panic!("{name} did not ask: {other:?}"),
+    }
+}
+
+#[test]
+fn names_parse_print_and_serialize() {
+    for n in StrategyName::ALL {
+        assert_eq!(n.to_string().parse::<StrategyName>(), Ok(n));
+        assert_eq!(serde_json::to_string(&n).unwrap(), format!("\"{n}\""));
+    }
+    assert_eq!(
+        "def-use-coverage".parse::<StrategyName>(),
+        Ok(StrategyName::DefUseCoverage)
+    );
+    assert!(matches!(
+        "shapiro".parse::<StrategyName>(),
+        Err(StrategyError::Unknown(_))
+    ));
+}
+
+#[test]
+fn factory_checks_p_and_reports_unavailable_strategies() {
+    for n in StrategyName::AVAILABLE {
+        assert_eq!(create(n, None).unwrap().name(), n);
+    }
+    assert_eq!(
+        create(StrategyName::EdgeCoverage, Some(0.3))
+            .unwrap()
+            .weighting(),
+        Weighting::Coverage {
+            kind: CoverageKind::Edge,
+            p: 0.3
+        }
+    );
+    assert_eq!(
+        create(StrategyName::DefUseCoverage, None)
+            .unwrap()
+            .weighting(),
+        Weighting::Coverage {
+            kind: CoverageKind::DefUse,
+            p: 0.6
+        }
+    );
+    assert_eq!(
+        create(StrategyName::TopDown, Some(0.5)).err(),
+        Some(StrategyError::PNotApplicable(StrategyName::TopDown))
+    );
+    assert_eq!(
+        create(StrategyName::EdgeCoverage, Some(1.5)).err(),
+        Some(StrategyError::InvalidP(1.5))
+    );
+    assert!(matches!(
+        create(StrategyName::OptimalDivideAndQuery, None),
+        Err(StrategyError::NotAvailable { .. })
+    ));
+}
+
+#[test]
+fn mergesort_first_questions_per_strategy() {
+    let (tree, n) = mergesort();
+    let (main, sort, last_merge) = (n[0], n[1], n[6]);
+    // Edge coverage: weights 46, 45, 7, 8, 8, 7, 10, 0, 0; 10 is closest to 46 / 2.
+    let s = session(tree.clone(), StrategyName::EdgeCoverage);
+    let weights: Vec<f64> = n
+        .iter()
+        .map(|&x| s.suspicious().coverage_weight(x))
+        .collect();
+    assert_eq!(
+        weights,
+        vec![46.0, 45.0, 7.0, 8.0, 8.0, 7.0, 10.0, 0.0, 0.0]
+    );
+    assert_eq!(
+        first_question(&tree, StrategyName::EdgeCoverage),
+        last_merge
+    );
+    // Counting nodes (toString and println are external, hence trusted): W = 7, main 7,
+    // sort 6, leaves 1: sort and the leaves are equally close to 3.5; sort comes first.
+    assert_eq!(first_question(&tree, StrategyName::DivideAndQuery), sort);
+    assert_eq!(first_question(&tree, StrategyName::Hirunkitti), sort);
+    assert_eq!(first_question(&tree, StrategyName::TopDown), main);
+    assert_eq!(first_question(&tree, StrategyName::HeaviestFirst), main);
+}
+
+#[test]
+fn top_down_goes_to_children_on_invalid_and_siblings_on_valid() {
+    let (tree, n) = mergesort();
+    let mut s = session(tree, StrategyName::TopDown);
+    let mut asked = Vec::new();
+    let bug = n[4]; // the second merge
+    let oracle = SimulatedOracle { buggy: bug };
+    let (verdict, _) = run_to_verdict(&mut s, |t, x| {
+        asked.push(x);
+        oracle.answer(t, x)
+    })
+    .unwrap();
+    assert_eq!(verdict, Verdict::Bug { node: bug });
+    // main (invalid) -> sort (invalid) -> distribute (valid) -> merge (valid) -> merge.
+    assert_eq!(asked, vec![n[0], n[1], n[2], n[3], n[4]]);
+}
+
+#[test]
+fn top_down_looks_through_trusted_and_incomplete_nodes() {
+    let mut b = TreeBuilder::new();
+    let t = b.thread();
+    let open = b.incomplete(t, 0);
+    let ext = b.external(open, 9);
+    let callback = b.call(ext, 1);
+    let later = b.call(open, 2);
+    let tree = b.build();
+    assert_eq!(first_question(&tree, StrategyName::TopDown), callback);
+    assert_eq!(first_question(&tree, StrategyName::HeaviestFirst), callback);
+    let mut s = session(tree, StrategyName::TopDown);
+    s.answer(callback, Answer::Valid).unwrap();
+    assert_eq!(s.step(), Step::Ask(later));
+}
+
+/// thread -> main -> [a, b -> [b1, b2], c -> [c1]]
+fn fan() -> (ExecutionTree, [NodeId; 7]) {
+    let mut b = TreeBuilder::new();
+    let t = b.thread();
+    let main = b.call(t, 0);
+    let a = b.call(main, 1);
+    let bb = b.call(main, 2);
+    let b1 = b.call(bb, 3);
+    let b2 = b.call(bb, 3);
+    let c = b.call(main, 4);
+    let c1 = b.call(c, 5);
+    (b.build(), [main, a, bb, b1, b2, c, c1])
+}
+
+#[test]
+fn heaviest_first_asks_the_biggest_child() {
+    let (tree, [main, _a, bb, ..]) = fan();
+    let mut s = session(tree, StrategyName::HeaviestFirst);
+    assert_eq!(s.step(), Step::Ask(main));
+    s.answer(main, Answer::Invalid).unwrap();
+    assert_eq!(s.step(), Step::Ask(bb));
+    s.answer(bb, Answer::Valid).unwrap();
+    // a and c: c weighs 2.
+    let c = NodeId(bb.0 + 3);
+    assert_eq!(s.step(), Step::Ask(c));
+}
+
+#[test]
+fn divide_and_query_asks_the_node_closest_to_half() {
+    let (tree, [main, a, bb, b1, _b2, c, c1]) = fan();
+    // W = 7; weights main 7, a 1, b 3, b1 1, b2 1, c 2, c1 1: b (|6-7| = 1) is closest.
+    let mut s = session(tree, StrategyName::DivideAndQuery);
+    assert_eq!(s.step(), Step::Ask(bb));
+    s.answer(bb, Answer::Valid).unwrap();
+    // W = 4: main 4, a 1, c 2, c1 1: c.
+    assert_eq!(s.step(), Step::Ask(c));
+    s.answer(c, Answer::DontKnow).unwrap();
+    // c is not asked again while others exist: a and c1 (1) are closest to 2 after c.
+    assert_eq!(s.step(), Step::Ask(a));
+    s.answer(a, Answer::Valid).unwrap();
+    assert_eq!(s.step(), Step::Ask(c1));
+    s.answer(c1, Answer::Valid).unwrap();
+    assert_eq!(s.step(), Step::Ask(main));
+    s.answer(main, Answer::Invalid).unwrap();
+    assert_eq!(
+        s.step(),
+        Step::Done(Verdict::Undecided {
+            candidates: vec![main, c]
+        })
+    );
+    let _ = b1;
+}
+
+#[test]
+fn hirunkitti_breaks_ties_towards_the_heavier_node() {
+    // Top-level calls a (weight 5) and b (weight 7): W = 12 (root and thread are not
+    // members), both 1 away from 6. Divide and query takes the first in preorder (a);
+    // Hirunkitti keeps Shapiro's choice, the lightest node of weight >= W/2 (b).
+    let mut bld = TreeBuilder::new();
+    let t = bld.thread();
+    let a = bld.call(t, 0);
+    for _ in 0..4 {
+        bld.call(a, 1);
+    }
+    let b = bld.call(t, 2);
+    for _ in 0..6 {
+        bld.call(b, 3);
+    }
+    let tree = bld.build();
+    assert_eq!(first_question(&tree, StrategyName::DivideAndQuery), a);
+    assert_eq!(first_question(&tree, StrategyName::Hirunkitti), b);
+}
+
+#[test]
+fn hirunkitti_takes_the_lighter_node_when_strictly_closer() {
+    // Top-level calls a (weight 5), b (7) and c (1).
+    let mut bld = TreeBuilder::new();
+    let t = bld.thread();
+    let a = bld.call(t, 0);
+    for _ in 0..4 {
+        bld.call(a, 1);
+    }
+    let b = bld.call(t, 2);
+    for _ in 0..6 {
+        bld.call(b, 3);
+    }
+    let c = bld.call(t, 4);
+    let tree = bld.build();
+    // W = 13, half 6.5: a (5) is 1.5 away, b (7) 0.5 away.
+    assert_eq!(first_question(&tree, StrategyName::Hirunkitti), b);
+    let mut s = session(tree, StrategyName::Hirunkitti);
+    s.answer(b, Answer::Valid).unwrap();
+    // W = 6, half 3: a (5) is 2 above, the leaves of a and c (1) are 2 below: tie -> a.
+    assert_eq!(s.step(), Step::Ask(a));
+    s.answer(c, Answer::Valid).unwrap();
+    // W = 5, half 2.5: a (5) 2.5 above, leaves (1) 1.5 below: the lighter wins.
+    assert_eq!(s.step(), Step::Ask(NodeId(a.0 + 1)));
+}
+
+#[test]
+fn coverage_weights_decay_with_valid_answers() {
+    let (tree, n) = mergesort();
+    let mut s = session(tree, StrategyName::EdgeCoverage);
+    // First distribute valid: its 7 edges now count 0.5 in the second distribute.
+    s.answer(n[2], Answer::Valid).unwrap();
+    let set = s.suspicious();
+    assert_eq!(set.coverage_weight(n[5]), 3.5);
+    assert_eq!(set.coverage_weight(n[1]), 45.0 - 7.0 - 3.5);
+    assert_eq!(set.coverage_total(), 46.0 - 7.0 - 3.5);
+    // A valid merge halves the shared merge edges of the other merges.
+    s.answer(n[3], Answer::Valid).unwrap();
+    assert_eq!(s.suspicious().coverage_weight(n[4]), 4.0);
+    assert_eq!(s.suspicious().coverage_weight(n[6]), 4.0 + 2.0);
+    // p is configurable: with p = 1 nothing decays.
+    let (tree, n) = mergesort();
+    let mut s = Session::new(
+        tree,
+        create(StrategyName::EdgeCoverage, Some(1.0)).unwrap(),
+        TrustPolicy::none(),
+    );
+    s.answer(n[2], Answer::Valid).unwrap();
+    assert_eq!(s.suspicious().coverage_weight(n[5]), 7.0);
+}
+
+/// Every strategy, on many random trees, with trusted methods (by policy and by answer) and
+/// don't-know answers mixed in, ends with the buggy node the simulated oracle knows.
+#[test]
+fn every_strategy_finds_the_buggy_node_on_random_trees() {
+    for seed in 0..40u64 {
+        let tree = random_tree(
+            seed,
+            &Shape {
+                calls: 30 + (seed as usize * 7) % 150,
+                methods: 3 + seed as u32 % 10,
+                ..Shape::default()
+            },
+        );
+        let mut rng = Rng::new(seed.wrapping_mul(7919));
+        for name in StrategyName::AVAILABLE {
+            let probe = session(tree.clone(), name);
+            let askable = eval::askable_nodes(&probe);
+            let buggy = askable[rng.below(askable.len() as u64) as usize];
+            let bug_method = tree.method(buggy).unwrap();
+            let methods: Vec<MethodId> =
+                (0..12).map(MethodId).filter(|&m| m != bug_method).collect();
+            let policy: HashSet<MethodId> = if seed % 2 == 0 {
+                [methods[rng.below(methods.len() as u64) as usize]].into()
+            } else {
+                HashSet::new()
+            };
+            let answered_trust: HashSet<MethodId> =
+                [methods[rng.below(methods.len() as u64) as usize]].into();
+            let mut s = Session::new(
+                tree.clone(),
+                create(name, None).unwrap(),
+                TrustPolicy::from_fn(move |m| policy.contains(&m)),
+            );
+            let oracle = SimulatedOracle { buggy };
+            let mut dk_rng = Rng::new(seed ^ 0x55);
+            let (verdict, asked) = run_to_verdict(&mut s, |t, x| {
+                let m = t.method(x).unwrap();
+                if answered_trust.contains(&m) && dk_rng.chance(0.5) {
+                    Answer::Trusted
+                } else if !t.is_ancestor_or_self(buggy, x) && x != buggy && dk_rng.chance(0.2) {
+                    Answer::DontKnow
+                } else {
+                    oracle.answer(t, x)
+                }
+            })
+            .unwrap();
+            assert_eq!(
+                verdict,
+                Verdict::Bug { node: buggy },
+                "seed {seed}, strategy {name}, {asked} questions"
+            );
+            assert!(asked <= askable.len());
+        }
+    }
+}
+
+#[test]
+fn evaluation_averages_questions_over_every_buggy_node() {
+    // thread -> a -> [b, c]
+    let mut bld = TreeBuilder::new();
+    let t = bld.thread();
+    let a = bld.call(t, 0);
+    bld.call(a, 1);
+    bld.call(a, 2);
+    let tree = bld.build();
+    // Top-down: bug in a: a, b, c (3); in b: a, b (2); in c: a, b, c (3).
+    let e = average_questions(&tree, StrategyName::TopDown, None, TrustPolicy::none()).unwrap();
+    assert_eq!((e.experiments, e.found), (3, 3));
+    assert!((e.average_questions - 8.0 / 3.0).abs() < 1e-12);
+    // D&Q: bug in a: b, c, a (3); in b: b (1); in c: b, c (2).
+    let e = average_questions(
+        &tree,
+        StrategyName::DivideAndQuery,
+        None,
+        TrustPolicy::none(),
+    )
+    .unwrap();
+    assert_eq!(e.average_questions, 2.0);
+    // Trusted methods are never the buggy one.
+    let e = average_questions(
+        &tree,
+        StrategyName::DivideAndQuery,
+        None,
+        TrustPolicy::methods([MethodId(1)]),
+    )
+    .unwrap();
+    assert_eq!(e.experiments, 2);
+}
+
+#[test]
+fn evaluation_on_random_trees_finds_every_bug() {
+    let tree = random_tree(
+        3,
+        &Shape {
+            calls: 80,
+            ..Shape::default()
+        },
+    );
+    for name in StrategyName::AVAILABLE {
+        let e = average_questions(&tree, name, None, TrustPolicy::none()).unwrap();
+        assert_eq!(e.found, e.experiments, "{name}");
+        assert!(e.average_questions >= 1.0);
+    }
+}
+
+#[test]
+fn latency_benchmark_times_every_choice() {
+    let tree = random_tree(1, &Shape::default());
+    let s = session(tree.clone(), StrategyName::DivideAndQuery);
+    let buggy = eval::askable_nodes(&s)[..3].to_vec();
+    let (choose, update) =
+        bench::answer_latency(tree, StrategyName::DivideAndQuery, None, &buggy).unwrap();
+    assert_eq!(choose.samples, choose.questions + 3);
+    assert_eq!(update.samples, choose.questions);
+    assert!(choose.median <= choose.p95 && choose.p95 <= choose.max);
+}

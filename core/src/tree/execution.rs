@@ -1,0 +1,415 @@
+//! The in-memory skeleton of the execution tree, grown from `NodeHeader`s as the recorder emits
+//! them.
+//!
+//! Struct-of-arrays indexed by node id (ids are dense and a parent is always recorded before its
+//! children, so `parent < child`): about 26 bytes per node plus coverage, so 10^7 nodes fit in
+//! a few hundred megabytes. Children keep call order through first/last child and next-sibling
+//! links; subtree sizes are kept up to date on every insertion (one walk up the ancestors).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::node::{NodeHeader, NodeKind};
+use crate::ids::{MethodId, NodeId};
+
+const NONE: u32 = u32::MAX;
+const ABSENT: u8 = 0;
+const COMPLETE: u8 = 0x80;
+
+/// Which kind of coverage entity a set of entity ids names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CoverageKind {
+    /// A CFG edge executed by the call itself.
+    Edge,
+    /// A def-use chain exercised by the call itself.
+    DefUse,
+}
+
+impl CoverageKind {
+    fn index(self) -> usize {
+        match self {
+            CoverageKind::Edge => 0,
+            CoverageKind::DefUse => 1,
+        }
+    }
+}
+
+/// A header that does not fit the tree built so far.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum TreeError {
+    #[error("node {id} was started twice; each node starts once")]
+    DuplicateNode { id: NodeId },
+    #[error(
+        "node {id} names parent {parent}, which has not been recorded; parents must come first"
+    )]
+    UnknownParent { id: NodeId, parent: NodeId },
+    #[error("node {id} has no parent; only the root (node 0, kind root) may lack one")]
+    MissingParent { id: NodeId },
+    #[error(
+        "node {id} has parent {parent} with a larger or equal id; ids must grow in recording order"
+    )]
+    ParentAfterChild { id: NodeId, parent: NodeId },
+    #[error("the completion of node {id} does not match its start ({what} differs)")]
+    CompletionMismatch { id: NodeId, what: &'static str },
+    #[error("node {id} is not in the tree")]
+    UnknownNode { id: NodeId },
+    #[error("node {id} already has {kind:?} coverage; coverage is set once per node and kind")]
+    CoverageAlreadySet { id: NodeId, kind: CoverageKind },
+}
+
+/// What a pushed header changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A new node, not yet complete.
+    Started,
+    /// A node that became complete (possibly started by the same header).
+    Completed,
+    /// A completion header for a node already complete: nothing changed.
+    Unchanged,
+}
+
+#[derive(Default, Clone)]
+struct CoverageStore {
+    start: Vec<u32>,
+    len: Vec<u32>,
+    entities: Vec<u32>,
+    inverted: HashMap<u32, Vec<NodeId>>,
+}
+
+/// The execution tree skeleton. See the module documentation.
+#[derive(Default, Clone)]
+pub struct ExecutionTree {
+    flags: Vec<u8>,
+    parent: Vec<u32>,
+    first_child: Vec<u32>,
+    last_child: Vec<u32>,
+    next_sibling: Vec<u32>,
+    method: Vec<u32>,
+    size: Vec<u32>,
+    by_method: HashMap<MethodId, Vec<NodeId>>,
+    coverage: [Option<CoverageStore>; 2],
+    count: usize,
+    sealed: bool,
+}
+
+fn kind_code(kind: NodeKind) -> u8 {
+    match kind {
+        NodeKind::Root => 1,
+        NodeKind::Thread => 2,
+        NodeKind::Routine => 3,
+        NodeKind::External => 4,
+    }
+}
+
+fn code_kind(code: u8) -> NodeKind {
+    match code & 0x7 {
+        1 => NodeKind::Root,
+        2 => NodeKind::Thread,
+        3 => NodeKind::Routine,
+        _ => NodeKind::External,
+    }
+}
+
+impl ExecutionTree {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Builds a tree from headers in recording order (convenience for tests and tools).
+    pub fn from_headers<'a>(
+        headers: impl IntoIterator<Item = &'a NodeHeader>,
+    ) -> Result<Self, TreeError> {
+        let mut tree = Self::new();
+        for h in headers {
+            tree.push(h)?;
+        }
+        Ok(tree)
+    }
+
+    /// Adds a node at its start, or completes it. A completion header for a node never started
+    /// starts and completes it at once.
+    pub fn push(&mut self, h: &NodeHeader) -> Result<Change, TreeError> {
+        let id = h.id.0 as usize;
+        if self.contains(h.id) {
+            if self.code_kind(id) != h.kind || self.method(h.id) != h.method {
+                return Err(TreeError::CompletionMismatch {
+                    id: h.id,
+                    what: "kind or method",
+                });
+            }
+            if self.parent(h.id) != h.parent {
+                return Err(TreeError::CompletionMismatch {
+                    id: h.id,
+                    what: "parent",
+                });
+            }
+            if !h.is_complete() {
+                return Err(TreeError::DuplicateNode { id: h.id });
+            }
+            if self.is_complete(h.id) {
+                return Ok(Change::Unchanged);
+            }
+            self.flags[id] |= COMPLETE;
+            return Ok(Change::Completed);
+        }
+        let parent = match (h.parent, h.kind) {
+            (None, NodeKind::Root) => NONE,
+            (None, _) => return Err(TreeError::MissingParent { id: h.id }),
+            (Some(p), _) => {
+                if p.0 >= h.id.0 {
+                    return Err(TreeError::ParentAfterChild {
+                        id: h.id,
+                        parent: p,
+                    });
+                }
+                if !self.contains(p) {
+                    return Err(TreeError::UnknownParent {
+                        id: h.id,
+                        parent: p,
+                    });
+                }
+                p.0
+            }
+        };
+        if id >= self.flags.len() {
+            let n = id + 1;
+            self.flags.resize(n, ABSENT);
+            self.parent.resize(n, NONE);
+            self.first_child.resize(n, NONE);
+            self.last_child.resize(n, NONE);
+            self.next_sibling.resize(n, NONE);
+            self.method.resize(n, NONE);
+            self.size.resize(n, 0);
+        }
+        self.flags[id] = kind_code(h.kind) | if h.is_complete() { COMPLETE } else { 0 };
+        self.parent[id] = parent;
+        self.method[id] = h.method.map_or(NONE, |m| m.0);
+        self.size[id] = 1;
+        if let Some(m) = h.method {
+            self.by_method.entry(m).or_default().push(h.id);
+        }
+        if parent != NONE {
+            let p = parent as usize;
+            if self.last_child[p] == NONE {
+                self.first_child[p] = h.id.0;
+            } else {
+                let last = self.last_child[p] as usize;
+                self.next_sibling[last] = h.id.0;
+            }
+            self.last_child[p] = h.id.0;
+            let mut a = parent;
+            while a != NONE {
+                self.size[a as usize] += 1;
+                a = self.parent[a as usize];
+            }
+        }
+        self.count += 1;
+        Ok(if h.is_complete() {
+            Change::Completed
+        } else {
+            Change::Started
+        })
+    }
+
+    /// Records the coverage entities that `node` covers itself (not its callees).
+    pub fn set_coverage(
+        &mut self,
+        node: NodeId,
+        kind: CoverageKind,
+        entities: &[u32],
+    ) -> Result<(), TreeError> {
+        if !self.contains(node) {
+            return Err(TreeError::UnknownNode { id: node });
+        }
+        let n = self.flags.len();
+        let store = self.coverage[kind.index()].get_or_insert_with(CoverageStore::default);
+        if store.start.len() < n {
+            store.start.resize(n, 0);
+            store.len.resize(n, 0);
+        }
+        let i = node.0 as usize;
+        if store.len[i] != 0 {
+            return Err(TreeError::CoverageAlreadySet { id: node, kind });
+        }
+        let mut sorted = entities.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        store.start[i] = store.entities.len() as u32;
+        store.len[i] = sorted.len() as u32;
+        for &e in &sorted {
+            store.inverted.entry(e).or_default().push(node);
+        }
+        store.entities.extend_from_slice(&sorted);
+        Ok(())
+    }
+
+    /// Marks the recording as finished: nodes still incomplete will stay so.
+    pub fn seal(&mut self) {
+        self.sealed = true;
+    }
+
+    pub fn is_sealed(&self) -> bool {
+        self.sealed
+    }
+
+    /// Number of nodes in the tree.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// One past the largest node id (arrays are this long).
+    pub fn id_bound(&self) -> usize {
+        self.flags.len()
+    }
+
+    pub fn contains(&self, node: NodeId) -> bool {
+        self.flags
+            .get(node.0 as usize)
+            .is_some_and(|&f| f != ABSENT)
+    }
+
+    fn code_kind(&self, i: usize) -> NodeKind {
+        code_kind(self.flags[i])
+    }
+
+    /// The node's kind. Panics only on a node not in the tree (ids come from the tree).
+    pub fn kind(&self, node: NodeId) -> NodeKind {
+        self.code_kind(node.0 as usize)
+    }
+
+    pub fn is_complete(&self, node: NodeId) -> bool {
+        self.flags
+            .get(node.0 as usize)
+            .is_some_and(|&f| f & COMPLETE != 0)
+    }
+
+    pub fn method(&self, node: NodeId) -> Option<MethodId> {
+        match self.method.get(node.0 as usize) {
+            Some(&m) if m != NONE => Some(MethodId(m)),
+            _ => None,
+        }
+    }
+
+    pub fn parent(&self, node: NodeId) -> Option<NodeId> {
+        match self.parent.get(node.0 as usize) {
+            Some(&p) if p != NONE => Some(NodeId(p)),
+            _ => None,
+        }
+    }
+
+    pub fn first_child(&self, node: NodeId) -> Option<NodeId> {
+        let c = self.first_child[node.0 as usize];
+        (c != NONE).then_some(NodeId(c))
+    }
+
+    pub fn next_sibling(&self, node: NodeId) -> Option<NodeId> {
+        let s = self.next_sibling[node.0 as usize];
+        (s != NONE).then_some(NodeId(s))
+    }
+
+    /// Children in call order.
+    pub fn children(&self, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.first_child(node), move |&c| self.next_sibling(c))
+    }
+
+    /// Number of nodes in the subtree rooted at `node`, itself included.
+    pub fn subtree_size(&self, node: NodeId) -> u32 {
+        self.size[node.0 as usize]
+    }
+
+    /// Every call of `method` recorded so far, in recording order.
+    pub fn calls_of(&self, method: MethodId) -> &[NodeId] {
+        self.by_method.get(&method).map_or(&[], Vec::as_slice)
+    }
+
+    /// The entities of `kind` that `node` covers itself (empty if none were set).
+    pub fn coverage(&self, node: NodeId, kind: CoverageKind) -> &[u32] {
+        match &self.coverage[kind.index()] {
+            Some(s) if (node.0 as usize) < s.start.len() => {
+                let i = node.0 as usize;
+                let start = s.start[i] as usize;
+                &s.entities[start..start + s.len[i] as usize]
+            }
+            _ => &[],
+        }
+    }
+
+    /// The nodes that cover `entity` themselves.
+    pub fn nodes_covering(&self, kind: CoverageKind, entity: u32) -> &[NodeId] {
+        self.coverage[kind.index()]
+            .as_ref()
+            .and_then(|s| s.inverted.get(&entity))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `a` is `b` or one of its ancestors.
+    pub fn is_ancestor_or_self(&self, a: NodeId, b: NodeId) -> bool {
+        let mut x = b.0;
+        while x != NONE {
+            if x == a.0 {
+                return true;
+            }
+            if x < a.0 {
+                return false;
+            }
+            x = self.parent[x as usize];
+        }
+        false
+    }
+
+    /// The subtree of `from` in preorder (children in call order).
+    pub fn preorder(&self, from: NodeId) -> Preorder<'_> {
+        Preorder {
+            tree: self,
+            start: from,
+            next: self.contains(from).then_some(from),
+        }
+    }
+
+    /// Every node, in preorder from the root.
+    pub fn iter(&self) -> Preorder<'_> {
+        self.preorder(NodeId::ROOT)
+    }
+
+    /// The preorder successor of `x` within the subtree of `start`, skipping x's subtree if
+    /// `descend` is false.
+    pub fn preorder_next(&self, start: NodeId, x: NodeId, descend: bool) -> Option<NodeId> {
+        if descend {
+            if let Some(c) = self.first_child(x) {
+                return Some(c);
+            }
+        }
+        let mut y = x;
+        while y != start {
+            if let Some(s) = self.next_sibling(y) {
+                return Some(s);
+            }
+            y = self.parent(y)?;
+        }
+        None
+    }
+}
+
+/// Preorder iterator over a subtree; needs no stack (climbs parent links).
+pub struct Preorder<'a> {
+    tree: &'a ExecutionTree,
+    start: NodeId,
+    next: Option<NodeId>,
+}
+
+impl Iterator for Preorder<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        let x = self.next?;
+        self.next = self.tree.preorder_next(self.start, x, true);
+        Some(x)
+    }
+}

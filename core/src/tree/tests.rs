@@ -1,0 +1,187 @@
+use super::synthetic::{header, random_tree, Shape, TreeBuilder};
+use super::*;
+use crate::ids::{MethodId, NodeId};
+
+fn ids(v: impl IntoIterator<Item = NodeId>) -> Vec<u32> {
+    v.into_iter().map(|n| n.0).collect()
+}
+
+#[test]
+fn children_keep_call_order_and_sizes_grow_incrementally() {
+    let mut b = TreeBuilder::new();
+    let t = b.thread();
+    let main = b.call(t, 0);
+    let x = b.call(main, 1);
+    let y = b.call(x, 2);
+    let z = b.call(main, 3);
+    let tree = b.build();
+    assert_eq!(ids(tree.children(main)), vec![x.0, z.0]);
+    assert_eq!(tree.parent(y), Some(x));
+    assert_eq!(tree.subtree_size(NodeId::ROOT), 6);
+    assert_eq!(tree.subtree_size(main), 4);
+    assert_eq!(tree.subtree_size(x), 2);
+    assert_eq!(ids(tree.iter()), vec![0, 1, main.0, x.0, y.0, z.0]);
+    assert_eq!(ids(tree.preorder(x)), vec![x.0, y.0]);
+    assert!(tree.is_ancestor_or_self(main, y));
+    assert!(!tree.is_ancestor_or_self(z, y));
+    assert_eq!(ids(tree.calls_of(MethodId(2)).iter().copied()), vec![y.0]);
+}
+
+#[test]
+fn nodes_start_incomplete_and_complete_later() {
+    let mut tree = ExecutionTree::new();
+    tree.push(&header(0, None, NodeKind::Root, None, false))
+        .unwrap();
+    tree.push(&header(1, Some(NodeId(0)), NodeKind::Thread, None, false))
+        .unwrap();
+    assert_eq!(
+        tree.push(&header(
+            2,
+            Some(NodeId(1)),
+            NodeKind::Routine,
+            Some(7),
+            false
+        )),
+        Ok(Change::Started)
+    );
+    assert!(!tree.is_complete(NodeId(2)));
+    assert_eq!(
+        tree.push(&header(
+            2,
+            Some(NodeId(1)),
+            NodeKind::Routine,
+            Some(7),
+            true
+        )),
+        Ok(Change::Completed)
+    );
+    assert!(tree.is_complete(NodeId(2)));
+    assert_eq!(
+        tree.push(&header(
+            2,
+            Some(NodeId(1)),
+            NodeKind::Routine,
+            Some(7),
+            true
+        )),
+        Ok(Change::Unchanged)
+    );
+    assert_eq!(tree.len(), 3);
+    assert_eq!(tree.method(NodeId(2)), Some(MethodId(7)));
+    assert_eq!(tree.kind(NodeId(1)), NodeKind::Thread);
+}
+
+#[test]
+fn malformed_headers_are_rejected_with_the_reason() {
+    let mut tree = ExecutionTree::new();
+    assert_eq!(
+        tree.push(&header(3, None, NodeKind::Routine, Some(1), false)),
+        Err(TreeError::MissingParent { id: NodeId(3) })
+    );
+    tree.push(&header(0, None, NodeKind::Root, None, false))
+        .unwrap();
+    assert_eq!(
+        tree.push(&header(
+            4,
+            Some(NodeId(2)),
+            NodeKind::Routine,
+            Some(1),
+            false
+        )),
+        Err(TreeError::UnknownParent {
+            id: NodeId(4),
+            parent: NodeId(2)
+        })
+    );
+    assert!(matches!(
+        tree.push(&header(
+            0,
+            Some(NodeId(0)),
+            NodeKind::Routine,
+            Some(1),
+            false
+        )),
+        Err(TreeError::CompletionMismatch { .. })
+    ));
+    tree.push(&header(1, Some(NodeId(0)), NodeKind::Thread, None, false))
+        .unwrap();
+    assert_eq!(
+        tree.push(&header(1, Some(NodeId(0)), NodeKind::Thread, None, false)),
+        Err(TreeError::DuplicateNode { id: NodeId(1) })
+    );
+    let mut h = header(5, Some(NodeId(1)), NodeKind::Routine, Some(1), false);
+    tree.push(&h).unwrap();
+    h.method = Some(MethodId(9));
+    h.exit = Some(99);
+    assert!(matches!(
+        tree.push(&h),
+        Err(TreeError::CompletionMismatch { .. })
+    ));
+    assert!(matches!(
+        tree.push(&header(
+            5,
+            Some(NodeId(6)),
+            NodeKind::Routine,
+            Some(1),
+            false
+        )),
+        Err(TreeError::CompletionMismatch { .. })
+    ));
+    let e = TreeError::ParentAfterChild {
+        id: NodeId(2),
+        parent: NodeId(3),
+    };
+    assert!(e.to_string().contains("ids must grow"));
+    assert_eq!(tree.len(), 3);
+}
+
+#[test]
+fn coverage_is_kept_per_kind_with_an_inverted_index() {
+    let mut b = TreeBuilder::new();
+    let t = b.thread();
+    let a = b.call(t, 0);
+    let c = b.call(a, 1);
+    b.coverage(a, CoverageKind::Edge, &[5, 3, 5]);
+    b.coverage(c, CoverageKind::Edge, &[3]);
+    b.coverage(c, CoverageKind::DefUse, &[40, 41]);
+    let mut tree = b.build();
+    assert_eq!(tree.coverage(a, CoverageKind::Edge), &[3, 5]);
+    assert_eq!(tree.coverage(a, CoverageKind::DefUse), &[] as &[u32]);
+    assert_eq!(tree.coverage(c, CoverageKind::DefUse), &[40, 41]);
+    assert_eq!(
+        ids(tree.nodes_covering(CoverageKind::Edge, 3).iter().copied()),
+        vec![a.0, c.0]
+    );
+    assert!(tree.nodes_covering(CoverageKind::DefUse, 3).is_empty());
+    assert_eq!(
+        tree.set_coverage(c, CoverageKind::Edge, &[1]),
+        Err(TreeError::CoverageAlreadySet {
+            id: c,
+            kind: CoverageKind::Edge
+        })
+    );
+    assert_eq!(
+        tree.set_coverage(NodeId(99), CoverageKind::Edge, &[1]),
+        Err(TreeError::UnknownNode { id: NodeId(99) })
+    );
+}
+
+#[test]
+fn random_trees_are_consistent() {
+    for seed in 0..5 {
+        let tree = random_tree(
+            seed,
+            &Shape {
+                calls: 500,
+                ..Shape::default()
+            },
+        );
+        assert_eq!(tree.len(), 502);
+        assert_eq!(tree.iter().count(), 502);
+        for x in tree.iter() {
+            assert!(tree.is_complete(x));
+            let children: u32 = tree.children(x).map(|c| tree.subtree_size(c)).sum();
+            assert_eq!(tree.subtree_size(x), children + 1);
+        }
+    }
+}
