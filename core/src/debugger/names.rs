@@ -37,18 +37,26 @@ impl MethodNames {
 
     /// The qualified name, or `#id` for a method the trace does not define.
     pub fn qualified(&mut self, reader: &TraceReader, id: MethodId) -> StoreResult<String> {
-        Ok(self.get(reader, id)?.map_or_else(|| format!("#{id}"), |m| m.qualified.clone()))
+        Ok(self
+            .get(reader, id)?
+            .map_or_else(|| format!("#{id}"), |m| m.qualified.clone()))
     }
 }
 
 fn lookup(reader: &TraceReader, id: MethodId) -> StoreResult<Option<MethodName>> {
-    let Some(def) = reader.method(id)? else { return Ok(None) };
+    let Some(def) = reader.method(id)? else {
+        return Ok(None);
+    };
     let class = reader.class(def.class)?;
     let (class_name, source_file) = match class {
         Some(c) => (c.name, Some(c.source_file).filter(|s| !s.is_empty())),
         None => (format!("#{}", def.class), None),
     };
-    let simple = class_name.rsplit('.').next().unwrap_or(&class_name).replace('$', ".");
+    let simple = class_name
+        .rsplit('.')
+        .next()
+        .unwrap_or(&class_name)
+        .replace('$', ".");
     Ok(Some(MethodName {
         qualified: format!("{class_name}.{}", def.name),
         short: format!("{simple}.{}", def.name),

@@ -109,7 +109,14 @@ impl<H: Heap> Walk<'_, H> {
                 if i > 0 {
                     self.text.push(',');
                 }
-                self.value(e)?;
+                match e {
+                    Some(e) => self.value(e)?,
+                    // An unknown element compares equal to nothing.
+                    None => {
+                        self.complete = false;
+                        self.text.push('?');
+                    }
+                }
             }
             self.text.push(']');
         } else {

@@ -27,9 +27,14 @@ pub trait Heap {
     /// The instance fields of an object whose value is known at `at` (every field written at or
     /// before `at`), by field name, in a stable order.
     fn fields_at(&self, id: ObjectId, at: Timestamp) -> HeapResult<Vec<(String, Value)>>;
-    /// The elements `range` of an array at `at` (the range is clipped to the length).
-    fn elements_at(&self, id: ObjectId, at: Timestamp, range: Range<u32>)
-        -> HeapResult<Vec<Value>>;
+    /// The elements `range` of an array at `at` (the range is clipped to the length); `None`
+    /// for an element whose value the trace does not know (an array first seen later, say).
+    fn elements_at(
+        &self,
+        id: ObjectId,
+        at: Timestamp,
+        range: Range<u32>,
+    ) -> HeapResult<Vec<Option<Value>>>;
     /// The text of a string; `None` when its definition has not arrived (yet).
     fn string(&self, id: StringId) -> HeapResult<Option<String>>;
 }

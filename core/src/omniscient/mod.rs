@@ -7,6 +7,7 @@
 mod canonical;
 mod heap;
 mod render;
+mod trace_heap;
 
 pub use canonical::{canonical_state, CanonicalState};
 pub use heap::{simple_class_name, Heap, HeapError, HeapResult, ObjectInfo};

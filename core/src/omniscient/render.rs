@@ -102,7 +102,10 @@ fn render_object(
             if i > 0 {
                 out.push_str(", ");
             }
-            render_into(heap, e, at, limits, depth + 1, path, out)?;
+            match e {
+                Some(e) => render_into(heap, e, at, limits, depth + 1, path, out)?,
+                None => out.push('?'),
+            }
         }
         push_rest(out, len as usize - elements.len(), !elements.is_empty());
         out.push(']');

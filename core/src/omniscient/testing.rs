@@ -84,17 +84,14 @@ impl Heap for MemHeap {
         id: ObjectId,
         at: Timestamp,
         range: Range<u32>,
-    ) -> HeapResult<Vec<Value>> {
+    ) -> HeapResult<Vec<Option<Value>>> {
         let len = self
             .objects
             .get(&id.0)
             .and_then(|o| o.array_length)
             .unwrap_or(0);
         Ok((range.start..range.end.min(len))
-            .map(|i| {
-                self.value_at(id.0, &i.to_string(), at)
-                    .unwrap_or(Value::Null)
-            })
+            .map(|i| self.value_at(id.0, &i.to_string(), at))
             .collect())
     }
 

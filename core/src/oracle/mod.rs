@@ -5,5 +5,5 @@
 pub mod reference;
 pub mod rules;
 
-pub use reference::{ReferenceOracle, RecordedRun};
+pub use reference::{RecordedRun, ReferenceOracle};
 pub use rules::{AnswerRules, RulesError};

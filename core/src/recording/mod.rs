@@ -19,7 +19,10 @@ pub fn trace_path_for(base: &Path, n: usize) -> PathBuf {
     if n == 0 {
         return base.to_path_buf();
     }
-    let stem = base.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = base
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let name = match base.extension() {
         Some(ext) => format!("{stem}.{}.{}", n + 1, ext.to_string_lossy()),
         None => format!("{stem}.{}", n + 1),
@@ -44,7 +47,11 @@ pub struct LiveRecording {
 impl LiveRecording {
     /// Starts listening. Each connection `n` is recorded into [`trace_path_for`]`(trace, n)`,
     /// sending its node headers to `sink(n)`.
-    pub fn start<S, F>(trace: &Path, config: WriterConfig, sink: F) -> std::io::Result<LiveRecording>
+    pub fn start<S, F>(
+        trace: &Path,
+        config: WriterConfig,
+        sink: F,
+    ) -> std::io::Result<LiveRecording>
     where
         S: NodeSink,
         F: Fn(usize) -> S + Send + Sync + 'static,
@@ -57,9 +64,16 @@ impl LiveRecording {
         let accepting = listener.accept(move |stream, n| {
             let path = trace_path_for(&base, n);
             let result = record(stream, &path, sink(n), config.clone());
-            results.lock().unwrap_or_else(|p| p.into_inner()).push((n, RecordedTrace { path, result }));
+            results
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((n, RecordedTrace { path, result }));
         });
-        Ok(LiveRecording { socket_path, accepting, done })
+        Ok(LiveRecording {
+            socket_path,
+            accepting,
+            done,
+        })
     }
 
     /// The path to pass to the agent as `socket=PATH`.
@@ -89,8 +103,14 @@ mod tests {
 
     #[test]
     fn further_jvms_get_numbered_traces() {
-        assert_eq!(trace_path_for(Path::new("/t/run.htrace"), 0), Path::new("/t/run.htrace"));
-        assert_eq!(trace_path_for(Path::new("/t/run.htrace"), 1), Path::new("/t/run.2.htrace"));
+        assert_eq!(
+            trace_path_for(Path::new("/t/run.htrace"), 0),
+            Path::new("/t/run.htrace")
+        );
+        assert_eq!(
+            trace_path_for(Path::new("/t/run.htrace"), 1),
+            Path::new("/t/run.2.htrace")
+        );
         assert_eq!(trace_path_for(Path::new("run"), 2), Path::new("run.3"));
     }
 

@@ -81,7 +81,12 @@ pub struct ReferenceOracle<'a, B, R> {
 
 impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
     pub fn new(buggy: &'a B, reference: &'a R) -> Self {
-        ReferenceOracle { buggy, reference, answers: HashMap::new(), index: HashMap::new() }
+        ReferenceOracle {
+            buggy,
+            reference,
+            answers: HashMap::new(),
+            index: HashMap::new(),
+        }
     }
 
     /// The answer for `node` of the buggy run.
@@ -155,14 +160,22 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
 
     /// The reference calls of `method` whose entry state equals `entry` (with the static fields
     /// `statics` read in the reference run).
-    fn reference_calls(&mut self, method: &MethodKey, statics: &[String], entry: &CanonicalState) -> HeapResult<Vec<NodeId>> {
+    fn reference_calls(
+        &mut self,
+        method: &MethodKey,
+        statics: &[String],
+        entry: &CanonicalState,
+    ) -> HeapResult<Vec<NodeId>> {
         if statics.is_empty() {
             if !self.index.contains_key(method) {
                 let mut by_entry: HashMap<CanonicalState, Vec<NodeId>> = HashMap::new();
                 for r in self.reference.calls_of(method)? {
                     let call = self.reference.call(r)?;
                     if call.outcome.is_some() {
-                        by_entry.entry(entry_state(self.reference, &call, &[])?).or_default().push(r);
+                        by_entry
+                            .entry(entry_state(self.reference, &call, &[])?)
+                            .or_default()
+                            .push(r);
                     }
                 }
                 self.index.insert(method.clone(), by_entry);
@@ -174,7 +187,10 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         let mut found = Vec::new();
         for r in self.reference.calls_of(method)? {
             let call = self.reference.call(r)?;
-            if call.outcome.is_some() && entry.complete && entry_state(self.reference, &call, statics)? == *entry {
+            if call.outcome.is_some()
+                && entry.complete
+                && entry_state(self.reference, &call, statics)? == *entry
+            {
                 found.push(r);
             }
         }
@@ -183,21 +199,39 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
 }
 
 /// The roots of a call's state: `this`, the arguments, then the named static fields.
-fn roots(run: &impl RecordedRun, call: &CallView, statics: &[String], at: Timestamp) -> HeapResult<Vec<Value>> {
-    let mut roots: Vec<Value> = call.this.iter().copied().chain(call.args.iter().copied()).collect();
+fn roots(
+    run: &impl RecordedRun,
+    call: &CallView,
+    statics: &[String],
+    at: Timestamp,
+) -> HeapResult<Vec<Value>> {
+    let mut roots: Vec<Value> = call
+        .this
+        .iter()
+        .copied()
+        .chain(call.args.iter().copied())
+        .collect();
     for field in statics {
         roots.push(run.static_at(field, at)?.unwrap_or(Value::Void));
     }
     Ok(roots)
 }
 
-fn entry_state(run: &impl RecordedRun, call: &CallView, statics: &[String]) -> HeapResult<CanonicalState> {
+fn entry_state(
+    run: &impl RecordedRun,
+    call: &CallView,
+    statics: &[String],
+) -> HeapResult<CanonicalState> {
     // Just before the call event: what the caller passed in.
     let at = call.entry.saturating_sub(1);
     canonical_state(run, &roots(run, call, statics, at)?, at, MAX_STATE_OBJECTS)
 }
 
-fn exit_state(run: &impl RecordedRun, call: &CallView, statics: &[String]) -> HeapResult<CanonicalState> {
+fn exit_state(
+    run: &impl RecordedRun,
+    call: &CallView,
+    statics: &[String],
+) -> HeapResult<CanonicalState> {
     let at = call.exit.unwrap_or(Timestamp::MAX);
     let mut roots = roots(run, call, statics, at)?;
     match call.outcome {

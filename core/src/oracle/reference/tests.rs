@@ -16,7 +16,11 @@ struct FakeRun {
 }
 
 fn key(name: &str) -> MethodKey {
-    MethodKey { class: "p.Sum".into(), name: name.into(), descriptor: "()V".into() }
+    MethodKey {
+        class: "p.Sum".into(),
+        name: name.into(),
+        descriptor: "()V".into(),
+    }
 }
 
 impl FakeRun {
@@ -25,7 +29,15 @@ impl FakeRun {
         self
     }
 
-    fn add(&mut self, id: u32, parent: Option<u32>, name: &str, span: (Timestamp, Timestamp), args: &[Value], result: Outcome) -> &mut Self {
+    fn add(
+        &mut self,
+        id: u32,
+        parent: Option<u32>,
+        name: &str,
+        span: (Timestamp, Timestamp),
+        args: &[Value],
+        result: Outcome,
+    ) -> &mut Self {
         let view = CallView {
             method: key(name),
             code_hash: self.hashes.get(&key(name)).copied(),
@@ -51,7 +63,12 @@ impl Heap for FakeRun {
     fn fields_at(&self, id: ObjectId, at: Timestamp) -> HeapResult<Vec<(String, Value)>> {
         self.heap.fields_at(id, at)
     }
-    fn elements_at(&self, id: ObjectId, at: Timestamp, range: Range<u32>) -> HeapResult<Vec<Value>> {
+    fn elements_at(
+        &self,
+        id: ObjectId,
+        at: Timestamp,
+        range: Range<u32>,
+    ) -> HeapResult<Vec<Option<Value>>> {
         self.heap.elements_at(id, at, range)
     }
     fn string(&self, id: StringId) -> HeapResult<Option<String>> {
@@ -67,7 +84,12 @@ impl RecordedRun for FakeRun {
         Ok(self.children.get(&node).cloned().unwrap_or_default())
     }
     fn calls_of(&self, method: &MethodKey) -> HeapResult<Vec<NodeId>> {
-        let mut nodes: Vec<NodeId> = self.calls.iter().filter(|(_, c)| c.method == *method).map(|(n, _)| *n).collect();
+        let mut nodes: Vec<NodeId> = self
+            .calls
+            .iter()
+            .filter(|(_, c)| c.method == *method)
+            .map(|(n, _)| *n)
+            .collect();
         nodes.sort();
         Ok(nodes)
     }
@@ -75,7 +97,11 @@ impl RecordedRun for FakeRun {
         Ok(self.hashes.get(method).copied())
     }
     fn static_at(&self, field: &str, at: Timestamp) -> HeapResult<Option<Value>> {
-        Ok(self.statics.get(field).and_then(|w| w.iter().rev().find(|(t, _)| *t <= at)).map(|(_, v)| *v))
+        Ok(self
+            .statics
+            .get(field)
+            .and_then(|w| w.iter().rev().find(|(t, _)| *t <= at))
+            .map(|(_, v)| *v))
     }
 }
 
@@ -101,20 +127,44 @@ fn sum_numbers() -> (FakeRun, FakeRun) {
         .add(1, None, "sumNumbers", (10, 90), &[arr, odd], ret(3))
         .add(2, Some(1), "isEven", (20, 25), &[Value::Int(2)], yes(true))
         .add(3, Some(1), "isEven", (30, 35), &[Value::Int(3)], yes(false))
-        .add(4, Some(1), "add", (40, 45), &[Value::Int(0), Value::Int(3)], ret(3));
+        .add(
+            4,
+            Some(1),
+            "add",
+            (40, 45),
+            &[Value::Int(0), Value::Int(3)],
+            ret(3),
+        );
 
     let mut reference = FakeRun::default();
     // Other ids and timestamps: states compare by structure.
     reference.heap.arr(7, "int[]", &ints).text(4, "odd");
-    reference.code("sumNumbers", 9).code("isEven", 2).code("add", 3);
+    reference
+        .code("sumNumbers", 9)
+        .code("isEven", 2)
+        .code("add", 3);
     let (arr, odd) = (Value::Object(ObjectId(7)), Value::Str(StringId(4)));
     reference
         .add(1, None, "sumNumbers", (5, 95), &[arr, odd], ret(4))
         .add(2, Some(1), "isEven", (10, 12), &[Value::Int(1)], yes(false))
-        .add(3, Some(1), "add", (13, 15), &[Value::Int(0), Value::Int(1)], ret(1))
+        .add(
+            3,
+            Some(1),
+            "add",
+            (13, 15),
+            &[Value::Int(0), Value::Int(1)],
+            ret(1),
+        )
         .add(4, Some(1), "isEven", (20, 25), &[Value::Int(2)], yes(true))
         .add(5, Some(1), "isEven", (30, 35), &[Value::Int(3)], yes(false))
-        .add(6, Some(1), "add", (40, 45), &[Value::Int(1), Value::Int(3)], ret(4));
+        .add(
+            6,
+            Some(1),
+            "add",
+            (40, 45),
+            &[Value::Int(1), Value::Int(3)],
+            ret(4),
+        );
     (buggy, reference)
 }
 
@@ -151,42 +201,99 @@ fn array_arguments_compare_by_content_at_entry_and_exit() {
         let mut run = FakeRun::default();
         run.heap.arr(3, "int[]", &[4, 9, 1, 7].map(Value::Int));
         for (i, v) in result.iter().enumerate() {
-            run.heap.set(3, &i.to_string(), 50 + i as u64, Value::Int(*v));
+            run.heap
+                .set(3, &i.to_string(), 50 + i as u64, Value::Int(*v));
         }
         run.code("merge", hash);
-        run.add(1, None, "merge", (40, 60), &[Value::Object(ObjectId(3)), Value::Int(0)], Outcome::Returned(Value::Void));
+        run.add(
+            1,
+            None,
+            "merge",
+            (40, 60),
+            &[Value::Object(ObjectId(3)), Value::Int(0)],
+            Outcome::Returned(Value::Void),
+        );
         run
     };
     let buggy = build([1, 4, 9, 7], 1);
     let reference = build([1, 4, 7, 9], 2);
-    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::Invalid);
+    assert_eq!(
+        ReferenceOracle::new(&buggy, &reference)
+            .answer(NodeId(1))
+            .unwrap(),
+        Answer::Invalid
+    );
     let same = build([1, 4, 7, 9], 1);
-    assert_eq!(ReferenceOracle::new(&same, &reference).answer(NodeId(1)).unwrap(), Answer::Valid);
+    assert_eq!(
+        ReferenceOracle::new(&same, &reference)
+            .answer(NodeId(1))
+            .unwrap(),
+        Answer::Valid
+    );
 }
 
 #[test]
 fn an_exception_is_not_a_return() {
     let mut buggy = FakeRun::default();
     buggy.heap.obj(5, "java.lang.NullPointerException");
-    buggy.code("f", 1).add(1, None, "f", (1, 9), &[Value::Int(1)], Outcome::Threw(Value::Object(ObjectId(5))));
+    buggy.code("f", 1).add(
+        1,
+        None,
+        "f",
+        (1, 9),
+        &[Value::Int(1)],
+        Outcome::Threw(Value::Object(ObjectId(5))),
+    );
     let mut reference = FakeRun::default();
-    reference.code("f", 2).add(1, None, "f", (1, 9), &[Value::Int(1)], Outcome::Returned(Value::Null));
-    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::Invalid);
+    reference.code("f", 2).add(
+        1,
+        None,
+        "f",
+        (1, 9),
+        &[Value::Int(1)],
+        Outcome::Returned(Value::Null),
+    );
+    assert_eq!(
+        ReferenceOracle::new(&buggy, &reference)
+            .answer(NodeId(1))
+            .unwrap(),
+        Answer::Invalid
+    );
 }
 
 #[test]
 fn static_fields_the_call_wrote_are_part_of_its_state() {
     let build = |exit_value: i32| {
         let mut run = FakeRun::default();
-        run.code("bump", 1).add(1, None, "bump", (10, 20), &[], Outcome::Returned(Value::Void));
+        run.code("bump", 1).add(
+            1,
+            None,
+            "bump",
+            (10, 20),
+            &[],
+            Outcome::Returned(Value::Void),
+        );
         run.calls.get_mut(&NodeId(1)).unwrap().statics = vec!["p.Sum.count".into()];
-        run.statics.insert("p.Sum.count".into(), vec![(1, Value::Int(0)), (15, Value::Int(exit_value))]);
+        run.statics.insert(
+            "p.Sum.count".into(),
+            vec![(1, Value::Int(0)), (15, Value::Int(exit_value))],
+        );
         run
     };
     let (buggy, reference) = (build(2), build(1));
-    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::Invalid);
+    assert_eq!(
+        ReferenceOracle::new(&buggy, &reference)
+            .answer(NodeId(1))
+            .unwrap(),
+        Answer::Invalid
+    );
     let same = build(1);
-    assert_eq!(ReferenceOracle::new(&same, &reference).answer(NodeId(1)).unwrap(), Answer::Valid);
+    assert_eq!(
+        ReferenceOracle::new(&same, &reference)
+            .answer(NodeId(1))
+            .unwrap(),
+        Answer::Valid
+    );
 }
 
 #[test]
@@ -198,10 +305,22 @@ fn deep_recursion_does_not_overflow_the_stack() {
         for i in 1..=depth {
             let parent = (i > 1).then(|| i - 1);
             let t = u64::from(i);
-            run.add(i, parent, "down", (t, 10 * u64::from(depth) - t), &[Value::Int(i as i32)], ret(0));
+            run.add(
+                i,
+                parent,
+                "down",
+                (t, 10 * u64::from(depth) - t),
+                &[Value::Int(i as i32)],
+                ret(0),
+            );
         }
         run
     };
     let (buggy, reference) = (build(), build());
-    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::Valid);
+    assert_eq!(
+        ReferenceOracle::new(&buggy, &reference)
+            .answer(NodeId(1))
+            .unwrap(),
+        Answer::Valid
+    );
 }
