@@ -1,4 +1,139 @@
-//! The debugger as the front ends use it: a trace, its execution tree, a session with a
-//! strategy, questions rendered for people, and results with the buggy code's lines.
+//! The debugger as the front ends use it (the command line now, the JNI bridge later): a trace,
+//! its execution tree, a session with a strategy, questions rendered for people, and the
+//! verdict with the buggy code's lines.
 
 pub mod names;
+mod question;
+mod report;
+mod run;
+
+use std::collections::HashSet;
+use std::path::Path;
+
+pub use question::{question, Question, QuestionError, Shown};
+pub use report::{BuggyNode, Report};
+pub use run::TraceRun;
+
+use crate::glob::GlobSet;
+use crate::ids::{MethodId, NodeId};
+use crate::omniscient::RenderLimits;
+use crate::session::{Answer, Session, SessionError, Step, TrustPolicy, Verdict};
+use crate::strategy::{self, StrategyError, StrategyName};
+use crate::trace::store::{StoreError, TraceReader};
+use crate::tree::{ExecutionTree, TreeError};
+use names::MethodNames;
+
+#[derive(Debug, thiserror::Error)]
+pub enum DebugError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Tree(#[from] TreeError),
+    #[error(transparent)]
+    Strategy(#[from] StrategyError),
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    #[error(transparent)]
+    Question(#[from] QuestionError),
+}
+
+/// How a debugging session is set up.
+#[derive(Clone, Debug)]
+pub struct DebugOptions {
+    pub strategy: StrategyName,
+    /// The p of a coverage strategy; its default when `None`.
+    pub p: Option<f64>,
+    /// Methods trusted from the start (`pkg.*`, `pkg.Class.method`); calls into
+    /// uninstrumented code are always trusted.
+    pub trust: GlobSet,
+    pub limits: RenderLimits,
+}
+
+impl Default for DebugOptions {
+    fn default() -> Self {
+        DebugOptions {
+            strategy: StrategyName::TopDown,
+            p: None,
+            trust: GlobSet::parse(""),
+            limits: RenderLimits::default(),
+        }
+    }
+}
+
+/// A session over a recorded trace.
+pub struct Debugger {
+    reader: TraceReader,
+    session: Session,
+    names: MethodNames,
+    options: DebugOptions,
+}
+
+impl Debugger {
+    /// Opens a trace and builds its execution tree.
+    pub fn open(trace: &Path, options: DebugOptions) -> Result<Debugger, DebugError> {
+        Self::new(TraceReader::open(trace)?, options)
+    }
+
+    pub fn new(reader: TraceReader, options: DebugOptions) -> Result<Debugger, DebugError> {
+        let mut names = MethodNames::default();
+        let mut tree = ExecutionTree::new();
+        let mut seen: HashSet<MethodId> = HashSet::new();
+        let mut trusted: HashSet<MethodId> = HashSet::new();
+        for row in reader.preorder() {
+            let row = row?;
+            tree.push(&row.header)?;
+            if let Some(m) = row.header.method {
+                if seen.insert(m) && !options.trust.is_empty() && options.trust.matches(&names.qualified(&reader, m)?) {
+                    trusted.insert(m);
+                }
+            }
+        }
+        tree.seal();
+        let strategy = strategy::create(options.strategy, options.p)?;
+        let session = Session::new(tree, strategy, TrustPolicy::methods(trusted));
+        Ok(Debugger { reader, session, names, options })
+    }
+
+    pub fn reader(&self) -> &TraceReader {
+        &self.reader
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    pub fn strategy_name(&self) -> StrategyName {
+        self.options.strategy
+    }
+
+    /// The next question, or the verdict.
+    pub fn step(&mut self) -> Step {
+        self.session.step()
+    }
+
+    /// A node rendered as a question.
+    pub fn question(&mut self, node: NodeId) -> Result<Question, DebugError> {
+        Ok(question(&self.reader, &mut self.names, node, self.options.limits)?)
+    }
+
+    /// The fully qualified method of a node.
+    pub fn method_of(&mut self, node: NodeId) -> Result<Option<String>, DebugError> {
+        match self.session.tree().method(node) {
+            Some(m) => Ok(Some(self.names.qualified(&self.reader, m)?)),
+            None => Ok(None),
+        }
+    }
+
+    pub fn answer(&mut self, node: NodeId, answer: Answer) -> Result<(), DebugError> {
+        Ok(self.session.answer(node, answer)?)
+    }
+
+    pub fn undo(&mut self) -> Result<(NodeId, Answer), DebugError> {
+        Ok(self.session.undo()?)
+    }
+
+    /// The verdict with the buggy node's method, file and lines.
+    pub fn report(&mut self, verdict: &Verdict) -> Result<Report, DebugError> {
+        report::report(&self.reader, &mut self.names, verdict)
+    }
+}

@@ -138,4 +138,18 @@ impl TraceReader {
             .map_err(self.err("reading threads"))?;
         rows.collect::<Result<_, _>>().map_err(self.err("reading threads"))
     }
+
+    /// Every static field the trace defines, in definition order.
+    pub fn static_fields(&self) -> StoreResult<Vec<FieldDef>> {
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT id, class, name, descriptor, flags FROM fields WHERE flags & 1 = 1 ORDER BY id")
+            .map_err(self.err("reading fields"))?;
+        let rows = st
+            .query_map([], |r| {
+                Ok(FieldDef { id: FieldId(r.get(0)?), class: ClassId(r.get(1)?), name: r.get(2)?, descriptor: r.get(3)?, flags: r.get(4)? })
+            })
+            .map_err(self.err("reading fields"))?;
+        rows.collect::<Result<_, _>>().map_err(self.err("reading fields"))
+    }
 }

@@ -1,0 +1,156 @@
+//! A trace file as the reference oracle reads it ([`RecordedRun`]).
+//!
+//! It owns its own read connection, so an oracle over the buggy trace does not borrow the
+//! debugger's. The calls of each method are indexed by one pass over the nodes when the run
+//! is opened.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::Path;
+
+use super::names::MethodNames;
+use crate::ids::{FieldId, MethodId, NodeId, ObjectId, StringId, Timestamp};
+use crate::omniscient::{Heap, HeapError, HeapResult, ObjectInfo};
+use crate::oracle::reference::{CallView, MethodKey, Outcome, RecordedRun};
+use crate::trace::store::{Location, NodeResult, StoreError, TraceReader};
+use crate::trace::wire::{FieldDef, Value};
+use crate::tree::NodeKind;
+
+fn heap_err(e: StoreError) -> HeapError {
+    HeapError(e.to_string())
+}
+
+/// A recorded run read from a trace file.
+pub struct TraceRun {
+    reader: TraceReader,
+    keys: HashMap<MethodId, MethodKey>,
+    calls: HashMap<MethodKey, Vec<NodeId>>,
+    hashes: HashMap<MethodKey, [u8; 16]>,
+    statics: Vec<(String, FieldDef)>,
+}
+
+impl TraceRun {
+    pub fn open(path: &Path) -> Result<TraceRun, StoreError> {
+        let reader = TraceReader::open(path)?;
+        let mut names = MethodNames::default();
+        let mut keys = HashMap::new();
+        let mut calls: HashMap<MethodKey, Vec<NodeId>> = HashMap::new();
+        let mut hashes = HashMap::new();
+        for row in reader.preorder() {
+            let h = row?.header;
+            let Some(m) = h.method else { continue };
+            if !keys.contains_key(&m) {
+                if let Some(name) = names.get(&reader, m)? {
+                    let key = MethodKey { class: name.class.clone(), name: name.def.name.clone(), descriptor: name.def.descriptor.clone() };
+                    if name.def.is_instrumented() {
+                        hashes.insert(key.clone(), name.def.hash);
+                    }
+                    keys.insert(m, key);
+                }
+            }
+            if let Some(key) = keys.get(&m) {
+                calls.entry(key.clone()).or_default().push(h.id);
+            }
+        }
+        let mut statics = Vec::new();
+        for f in reader.static_fields()? {
+            let class = reader.class(f.class)?.map_or_else(|| format!("#{}", f.class), |c| c.name);
+            statics.push((format!("{class}.{}", f.name), f));
+        }
+        Ok(TraceRun { reader, keys, calls, hashes, statics })
+    }
+
+    pub fn reader(&self) -> &TraceReader {
+        &self.reader
+    }
+
+    fn static_field(&self, name: &str) -> Option<FieldId> {
+        self.statics.iter().find(|(n, _)| n == name).map(|(_, f)| f.id)
+    }
+}
+
+impl Heap for TraceRun {
+    fn object(&self, id: ObjectId) -> HeapResult<Option<ObjectInfo>> {
+        Heap::object(&self.reader, id)
+    }
+    fn fields_at(&self, id: ObjectId, at: Timestamp) -> HeapResult<Vec<(String, Value)>> {
+        self.reader.fields_at(id, at)
+    }
+    fn elements_at(&self, id: ObjectId, at: Timestamp, range: Range<u32>) -> HeapResult<Vec<Option<Value>>> {
+        self.reader.elements_at(id, at, range)
+    }
+    fn string(&self, id: StringId) -> HeapResult<Option<String>> {
+        Heap::string(&self.reader, id)
+    }
+}
+
+impl RecordedRun for TraceRun {
+    fn call(&self, node: NodeId) -> HeapResult<CallView> {
+        let detail = self
+            .reader
+            .node_detail(node)
+            .map_err(heap_err)?
+            .ok_or_else(|| HeapError(format!("node {node} is not in {}", self.reader.path().display())))?;
+        let h = &detail.row.header;
+        let method = h.method.and_then(|m| self.keys.get(&m)).cloned().unwrap_or(MethodKey {
+            class: String::new(),
+            name: format!("#{node}"),
+            descriptor: String::new(),
+        });
+        let code_hash = (h.kind == NodeKind::Routine).then(|| self.hashes.get(&method).copied()).flatten();
+        let exit = h.exit;
+        let mut statics = Vec::new();
+        if let Some(exit) = exit {
+            for (name, f) in &self.statics {
+                let written = self.reader.last_write(Location::Static { field: f.id }, exit).map_err(heap_err)?;
+                if written.is_some_and(|w| w.ts >= h.entry) {
+                    statics.push(name.clone());
+                }
+            }
+        }
+        Ok(CallView {
+            method,
+            code_hash,
+            entry: h.entry,
+            exit,
+            this: detail.this,
+            args: detail.args.iter().map(|a| a.value).collect(),
+            outcome: detail.result.map(|r| match r {
+                NodeResult::Returned(v) => Outcome::Returned(v),
+                NodeResult::Threw(v) => Outcome::Threw(v),
+            }),
+            statics,
+        })
+    }
+
+    fn children(&self, node: NodeId) -> HeapResult<Vec<NodeId>> {
+        let rows = self.reader.children(node, 0, u64::MAX >> 1).map_err(heap_err)?;
+        Ok(rows.into_iter().filter(|r| r.header.kind.is_call()).map(|r| r.header.id).collect())
+    }
+
+    fn calls_of(&self, method: &MethodKey) -> HeapResult<Vec<NodeId>> {
+        Ok(self.calls.get(method).cloned().unwrap_or_default())
+    }
+
+    fn code_hash(&self, method: &MethodKey) -> HeapResult<Option<[u8; 16]>> {
+        if let Some(h) = self.hashes.get(method) {
+            return Ok(Some(*h));
+        }
+        // A method the run never called: its class's definitions still carry its hash.
+        for id in self.reader.methods_named(&method.class, &method.name).map_err(heap_err)? {
+            if let Some(def) = self.reader.method(id).map_err(heap_err)? {
+                if def.descriptor == method.descriptor && def.is_instrumented() {
+                    return Ok(Some(def.hash));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    fn static_at(&self, field: &str, at: Timestamp) -> HeapResult<Option<Value>> {
+        match self.static_field(field) {
+            Some(id) => self.reader.static_at(id, at).map_err(heap_err),
+            None => Ok(None),
+        }
+    }
+}
