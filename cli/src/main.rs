@@ -5,6 +5,7 @@ mod agent_jar;
 mod commands;
 mod launch;
 mod output;
+mod source;
 
 use std::process::ExitCode;
 
@@ -21,6 +22,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Record(commands::record::Args),
+    Debug(commands::debug::Args),
     Tree(commands::tree::Args),
     Info(commands::info::Args),
 }
@@ -29,6 +31,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Record(args) => commands::record::run(args),
+        Command::Debug(args) => commands::debug::run(args),
         Command::Tree(args) => commands::tree::run(args),
         Command::Info(args) => commands::info::run(args),
     };

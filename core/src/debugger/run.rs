@@ -9,9 +9,9 @@ use std::ops::Range;
 use std::path::Path;
 
 use super::names::MethodNames;
-use crate::ids::{FieldId, MethodId, NodeId, ObjectId, StringId, Timestamp};
+use crate::ids::{FieldId, MethodId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::omniscient::{Heap, HeapError, HeapResult, ObjectInfo};
-use crate::oracle::reference::{CallView, MethodKey, Outcome, RecordedRun};
+use crate::oracle::reference::{CallView, MethodKey, Outcome, OutputCall, RecordedRun};
 use crate::trace::store::{Location, NodeResult, StoreError, TraceReader};
 use crate::trace::wire::{FieldDef, Value};
 use crate::tree::NodeKind;
@@ -27,6 +27,15 @@ pub struct TraceRun {
     calls: HashMap<MethodKey, Vec<NodeId>>,
     hashes: HashMap<MethodKey, [u8; 16]>,
     statics: Vec<(String, FieldDef)>,
+    /// Calls of the JDK's output methods: (thread, entry, node, `Class.method(descriptor)`),
+    /// sorted by thread and entry, so that those inside a call are a range.
+    outputs: Vec<(ThreadId, Timestamp, NodeId, String)>,
+}
+
+/// Whether a method of uninstrumented code writes program output.
+fn is_output(class: &str, method: &str) -> bool {
+    let writer = class.starts_with("java.io.") && (class.ends_with("PrintStream") || class.ends_with("Writer") || class.ends_with("OutputStream"));
+    writer && matches!(method, "print" | "println" | "printf" | "format" | "write" | "append")
 }
 
 impl TraceRun {
@@ -36,9 +45,17 @@ impl TraceRun {
         let mut keys = HashMap::new();
         let mut calls: HashMap<MethodKey, Vec<NodeId>> = HashMap::new();
         let mut hashes = HashMap::new();
+        let mut outputs = Vec::new();
         for row in reader.preorder() {
             let h = row?.header;
             let Some(m) = h.method else { continue };
+            if h.kind == NodeKind::External {
+                if let (Some(name), Some(thread)) = (names.get(&reader, m)?, h.thread) {
+                    if is_output(&name.class, &name.def.name) {
+                        outputs.push((thread, h.entry, h.id, format!("{}{}", name.qualified, name.def.descriptor)));
+                    }
+                }
+            }
             if !keys.contains_key(&m) {
                 if let Some(name) = names.get(&reader, m)? {
                     let key = MethodKey { class: name.class.clone(), name: name.def.name.clone(), descriptor: name.def.descriptor.clone() };
@@ -57,7 +74,8 @@ impl TraceRun {
             let class = reader.class(f.class)?.map_or_else(|| format!("#{}", f.class), |c| c.name);
             statics.push((format!("{class}.{}", f.name), f));
         }
-        Ok(TraceRun { reader, keys, calls, hashes, statics })
+        outputs.sort();
+        Ok(TraceRun { reader, keys, calls, hashes, statics, outputs })
     }
 
     pub fn reader(&self) -> &TraceReader {
@@ -108,6 +126,18 @@ impl RecordedRun for TraceRun {
                 }
             }
         }
+        let mut output = Vec::new();
+        if let (Some(exit), Some(thread)) = (exit, h.thread) {
+            let from = self.outputs.partition_point(|o| (o.0, o.1) <= (thread, h.entry));
+            for (_, _, out, name) in self.outputs[from..].iter().take_while(|o| o.0 == thread && o.1 < exit) {
+                let Some(d) = self.reader.node_detail(*out).map_err(heap_err)? else { continue };
+                output.push(OutputCall {
+                    method: name.clone(),
+                    args: d.args.iter().map(|a| a.value).collect(),
+                    at: d.row.header.entry,
+                });
+            }
+        }
         Ok(CallView {
             method,
             code_hash,
@@ -120,6 +150,7 @@ impl RecordedRun for TraceRun {
                 NodeResult::Threw(v) => Outcome::Threw(v),
             }),
             statics,
+            output,
         })
     }
 

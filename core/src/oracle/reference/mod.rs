@@ -10,7 +10,9 @@
 //!
 //! States compare by structure ([`canonical_state`]): `this`, the arguments, the static fields
 //! the call wrote (in its subtree), and the graph reachable from them; at exit also the result
-//! (return value or exception). Rule 2 needs the children's answers first, so answers are
+//! (return value or exception) and the call's output: the arguments of the calls to the JDK's
+//! output methods (`PrintStream.println`, `Writer.write`, ...) made in its subtree, in order. A
+//! `main` whose only effect is what it prints is judged by what it prints, as a person would. Rule 2 needs the children's answers first, so answers are
 //! computed bottom-up with an explicit stack (a deep recursion in the debuggee must not overflow
 //! ours) and memoised.
 
@@ -55,6 +57,20 @@ pub struct CallView {
     pub outcome: Option<Outcome>,
     /// Static fields written during the call or its callees, as `pkg.Class.field`.
     pub statics: Vec<String>,
+    /// The output the call or its callees produced, in order: each output call's method and
+    /// arguments (receiver first) with the timestamp they are read at.
+    pub output: Vec<OutputCall>,
+}
+
+/// A call of an output method of the JDK (see the module documentation).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputCall {
+    /// `java.io.PrintStream.println(Ljava/lang/String;)V`: the receiver's identity is left out,
+    /// its class is in the name.
+    pub method: String,
+    /// The arguments without the receiver.
+    pub args: Vec<Value>,
+    pub at: Timestamp,
 }
 
 /// A recorded run, as the reference oracle reads it.
@@ -243,7 +259,13 @@ fn exit_state(
         }
         None => {}
     }
-    canonical_state(run, &roots, at, MAX_STATE_OBJECTS)
+    let mut state = canonical_state(run, &roots, at, MAX_STATE_OBJECTS)?;
+    for out in &call.output {
+        let args = canonical_state(run, &out.args, out.at, MAX_STATE_OBJECTS)?;
+        state.text.push_str(&format!("|{}({})", out.method, args.text));
+        state.complete &= args.complete;
+    }
+    Ok(state)
 }
 
 #[cfg(test)]

@@ -47,6 +47,7 @@ impl FakeRun {
             args: args.to_vec(),
             outcome: Some(result),
             statics: Vec::new(),
+            output: Vec::new(),
         };
         self.calls.insert(NodeId(id), view);
         if let Some(p) = parent {
@@ -323,4 +324,23 @@ fn deep_recursion_does_not_overflow_the_stack() {
             .unwrap(),
         Answer::Valid
     );
+}
+
+#[test]
+fn what_a_call_prints_is_part_of_its_exit_state() {
+    let build = |printed: &str| {
+        let mut run = FakeRun::default();
+        run.heap.text(1, printed);
+        run.code("main", 1).add(1, None, "main", (1, 9), &[], Outcome::Returned(Value::Void));
+        run.calls.get_mut(&NodeId(1)).unwrap().output = vec![OutputCall {
+            method: "java.io.PrintStream.println(Ljava/lang/String;)V".into(),
+            args: vec![Value::Str(StringId(1))],
+            at: 5,
+        }];
+        run
+    };
+    let (buggy, reference) = (build("[1, 4, 9, 7]"), build("[1, 4, 7, 9]"));
+    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::Invalid);
+    let same = build("[1, 4, 7, 9]");
+    assert_eq!(ReferenceOracle::new(&same, &reference).answer(NodeId(1)).unwrap(), Answer::Valid);
 }
