@@ -57,7 +57,7 @@ toml_args() {
 compile() {
     mkdir -p "$2"
     find "$1" -name '*.java' > "$2.files"
-    javac --release 17 -g -encoding UTF-8 -d "$2" @"$2.files" > "$2.log" 2>&1
+    javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC --release 17 -g -encoding UTF-8 -d "$2" @"$2.files" > "$2.log" 2>&1
 }
 
 # run CLASSES MAIN ARGS_FILE OUT: runs the program; OUT gets stdout, stderr and the exit status.
@@ -65,7 +65,7 @@ compile() {
 run() {
     local -a args=()
     [ -s "$3" ] && mapfile -t args < "$3"
-    timeout "$timeout_s" java -cp "$1" "$2" "${args[@]}" > "$4" 2> "$4.err" < /dev/null
+    timeout "$timeout_s" java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$1" "$2" "${args[@]}" > "$4" 2> "$4.err" < /dev/null
     local rc=$?
     [ "$rc" -eq 124 ] && return 124
     { echo "--- stderr"; cat "$4.err"; echo "--- exit $rc"; } >> "$4"
