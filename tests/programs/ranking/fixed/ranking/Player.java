@@ -1,0 +1,3 @@
+package ranking;
+
+public record Player(String name, int score, int games) {}
