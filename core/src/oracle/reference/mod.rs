@@ -130,7 +130,9 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
 
     /// Decides `node` once its children are decided.
     fn decide(&mut self, node: NodeId) -> HeapResult<Answer> {
-        let call = self.buggy.call(node)?;
+        let mut call = self.buggy.call(node)?;
+        // States list static fields by name, so both runs list them in the same order.
+        call.statics.sort();
         let Some(code_hash) = call.code_hash else {
             // Uninstrumented code is trusted.
             return Ok(Answer::Trusted);

@@ -264,7 +264,7 @@ fn an_exception_is_not_a_return() {
 
 #[test]
 fn static_fields_the_call_wrote_are_part_of_its_state() {
-    let build = |exit_value: i32| {
+    let build = |exit_value: i32, reversed: bool| {
         let mut run = FakeRun::default();
         run.code("bump", 1).add(
             1,
