@@ -1,0 +1,168 @@
+//! The command line's contract: JSON shapes, exit statuses, and clear errors on bad input.
+
+mod common;
+
+use std::process::Command;
+
+use common::{hindsight, hindsight_json, javac, record, repo};
+
+fn mergesort_trace() -> (tempfile::TempDir, std::path::PathBuf) {
+    let work = tempfile::tempdir().unwrap();
+    let classes = work.path().join("classes");
+    javac(&repo().join("tests/programs/mergesort/buggy"), &classes);
+    let trace = work.path().join("ms.htrace");
+    let summary = record(&classes, "mergesort.MergeSort", &trace);
+    assert_eq!(summary["exit_status"], 0, "{summary}");
+    (work, trace)
+}
+
+#[test]
+fn tree_json_lists_nodes_in_preorder_with_their_keys() {
+    let (_work, trace) = mergesort_trace();
+    let tree = hindsight_json(&["tree", trace.to_str().unwrap(), "--json"]);
+    let nodes = tree["nodes"].as_array().unwrap();
+    assert_eq!(nodes[0]["parent"], serde_json::Value::Null);
+    for key in ["id", "parent", "method", "thread", "entry", "exit", "complete", "trusted"] {
+        assert!(nodes[2].get(key).is_some(), "missing {key} in {}", nodes[2]);
+    }
+    let methods: Vec<&str> = nodes.iter().filter_map(|n| n["method"].as_str()).collect();
+    assert_eq!(methods.iter().filter(|m| **m == "mergesort.MergeSort.merge").count(), 3, "{methods:?}");
+    // Preorder: every node comes after its parent, and entries grow along each thread.
+    for (i, n) in nodes.iter().enumerate().skip(1) {
+        let parent = n["parent"].as_u64().unwrap();
+        assert!(nodes[..i].iter().any(|p| p["id"].as_u64() == Some(parent)), "{n} before its parent");
+    }
+    let println = nodes.iter().find(|n| n["method"] == "java.io.PrintStream.println").unwrap();
+    assert_eq!(println["trusted"], true);
+    assert!(nodes.iter().all(|n| n["complete"] == true));
+}
+
+#[test]
+fn info_json_tells_the_recording() {
+    let (_work, trace) = mergesort_trace();
+    let info = hindsight_json(&["info", trace.to_str().unwrap(), "--json"]);
+    assert_eq!(info["exit_status"], 0);
+    assert!(info["events"].as_u64().unwrap() > 100, "{info}");
+    assert_eq!(info["nodes"], info["complete_nodes"]);
+    assert!(info["bytes"].as_u64().unwrap() > 0);
+    assert!(info["format_version"].as_u64().is_some());
+}
+
+#[test]
+fn record_passes_the_exit_status_and_output_through() {
+    let work = tempfile::tempdir().unwrap();
+    let src = work.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(
+        src.join("Exit.java"),
+        "public class Exit { public static void main(String[] a) { System.out.println(\"out:\" + a[0]); System.exit(7); } }",
+    )
+    .unwrap();
+    javac(&src, &work.path().join("classes"));
+    let trace = work.path().join("t.htrace");
+    let out = hindsight(&[
+        "record",
+        "-o",
+        trace.to_str().unwrap(),
+        "--",
+        "java",
+        "-cp",
+        work.path().join("classes").to_str().unwrap(),
+        "Exit",
+        "hello",
+    ]);
+    assert_eq!(out.status.code(), Some(7), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "out:hello\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains(trace.to_str().unwrap()));
+}
+
+#[test]
+fn an_existing_trace_is_kept_as_old() {
+    let (work, trace) = mergesort_trace();
+    let classes = work.path().join("classes");
+    record(&classes, "mergesort.MergeSort", &trace);
+    let mut old = trace.as_os_str().to_owned();
+    old.push(".old");
+    assert!(std::path::Path::new(&old).is_file());
+    hindsight_json(&["info", trace.to_str().unwrap(), "--json"]);
+    hindsight_json(&["info", std::path::Path::new(&old).to_str().unwrap(), "--json"]);
+}
+
+#[test]
+fn a_missing_java_is_a_clear_error_with_status_127() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hindsight"))
+        .args(["record", "-o", "/tmp/never.htrace", "--", "java", "Main"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(127));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`java`") && err.contains("PATH"), "{err}");
+}
+
+#[test]
+fn a_file_that_is_not_a_trace_is_a_clear_error() {
+    let work = tempfile::tempdir().unwrap();
+    let junk = work.path().join("junk.htrace");
+    std::fs::write(&junk, b"this is not a trace at all, just some text").unwrap();
+    for command in ["debug", "tree", "info"] {
+        let out = hindsight(&[command, junk.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(125), "{command}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("hindsight: ") && err.contains("junk.htrace"), "{command}: {err}");
+    }
+    let missing = work.path().join("missing.htrace");
+    let out = hindsight(&["debug", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(125));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.htrace"));
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    let out = hindsight(&["debug", "x.htrace", "--strategy", "sideways"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("sideways"));
+    let out = hindsight(&["debug", "x.htrace", "--oracle", "psychic"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interactive, answers:FILE or reference:TRACE"));
+    let out = hindsight(&["record"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn interactive_answers_come_from_stdin_and_undo_works() {
+    let (_work, trace) = mergesort_trace();
+    // main: no, sort: no, distribute: yes, merge 1: undo it, then yes, yes, distribute yes, last merge no.
+    let answers = "n\nn\ny\ny\nu\ny\ny\ny\nn\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hindsight"))
+        .args(["debug", trace.to_str().unwrap(), "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(answers.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["result"], "bug", "{report:#}");
+    assert_eq!(report["buggy_node"]["method"], "mergesort.MergeSort.merge");
+    assert_eq!(report["questions"], 7, "the undone answer is not counted: {report:#}");
+    let prompts = String::from_utf8_lossy(&out.stderr);
+    assert!(prompts.contains("(1) MergeSort.main(args=[])? [y]es [n]o [t]rust [d]on't know [u]ndo [q]uit"), "{prompts}");
+}
+
+#[test]
+fn end_of_input_stops_the_session_without_hanging() {
+    let (_work, trace) = mergesort_trace();
+    let out = Command::new(env!("CARGO_BIN_EXE_hindsight"))
+        .args(["debug", trace.to_str().unwrap(), "--json"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["result"], "undecided");
+    assert_eq!(report["stopped"], true);
+}
