@@ -100,6 +100,29 @@ check_answers() {
     [ -z "$bad" ] || { echo "$bad"; return 1; }
 }
 
+# methods CLASSES: every method of every class below CLASSES, as pkg.Class.method (<init>, <clinit>)
+methods() {
+    local classes="$1" f class
+    while IFS= read -r f; do
+        class="${f#"$classes"/}"; class="${class%.class}"; class="${class//\//.}"
+        javap -p -cp "$classes" "$class" 2>/dev/null | awk -v class="$class" '
+            /^  static \{\};$/ { print class ".<clinit>"; next }
+            /^  [^ ].*\(.*\).*;$/ {
+                head = $0; sub(/\(.*/, "", head); n = split(head, w, " "); name = w[n]
+                if (name == class) name = "<init>"
+                print class "." name
+            }'
+    done < <(find "$classes" -name '*.class' | sort) | sort -u
+}
+
+# unanswered ANSWERS CLASSES: the methods of CLASSES that no rule of ANSWERS matches
+unanswered() {
+    local regexes
+    regexes="$(grep -v -E '^[[:space:]]*(#.*)?$' "$1" | sed -E 's/^[[:space:]]*([^[:space:]]+)[[:space:]]*=>.*/\1/' \
+        | sed -E 's/[.$^+?()|{}\[\]]/\\&/g; s/\*/.*/g; s/^/^/; s/$/$/')"
+    methods "$2" | grep -v -E -f <(printf '%s\n' "$regexes")
+}
+
 check_program() {
     local dir="$1" name; name="$(basename "$1")"
     local toml="$dir/program.toml" out="$work/programs/$name"
@@ -134,6 +157,11 @@ check_program() {
     fi
     if ! grep -q -E "^[[:space:]]*$(printf '%s' "$method" | sed 's/[.$]/\\&/g')[[:space:]]*=>[[:space:]]*invalid" "$dir/answers.txt"; then
         fail "program $name" "answers.txt does not answer $method invalid"; return
+    fi
+    local missing
+    missing="$(unanswered "$dir/answers.txt" "$out/buggy" | tr '\n' ' ')"
+    if [ -n "$missing" ]; then
+        fail "program $name" "answers.txt answers no rule for: $missing"; return
     fi
     ok "program $name"
 }
