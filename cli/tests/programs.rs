@@ -121,6 +121,6 @@ macro_rules! own_programs {
 }
 
 own_programs!(
-    bankaccount, coldest, diskusage, grades, matrix, movingavg, orders, power, ranking, rational, receipt,
+    bankaccount, coldest, diskusage, grades, intervals, matrix, movingavg, orders, power, ranking, rational, receipt,
     shipping, survey, tickets, wordfreq,
 );

@@ -102,6 +102,12 @@ impl<H: Heap> Walk<'_, H> {
             return Ok(());
         };
         let _ = write!(self.text, "{}", info.class_name);
+        if !info.content_known && !compares_by_class(&info.class_name) {
+            // Unknown content proves nothing: two such objects may differ.
+            self.complete = false;
+            self.text.push_str("{?}");
+            return Ok(());
+        }
         if let Some(len) = info.array_length {
             let elements = self.heap.elements_at(id, self.at, 0..len)?;
             let _ = write!(self.text, "[{len}|");
@@ -135,6 +141,13 @@ impl<H: Heap> Walk<'_, H> {
         }
         Ok(())
     }
+}
+
+/// Objects of uninstrumented classes that compare by their class alone: `Object` has no
+/// state, and an exception is judged by its type (as a person reading "throws
+/// NullPointerException" does); its message is built by JDK code the trace does not see.
+fn compares_by_class(class: &str) -> bool {
+    class == "java.lang.Object" || class.ends_with("Exception") || class.ends_with("Error")
 }
 
 #[cfg(test)]
@@ -220,5 +233,13 @@ mod tests {
         }
         let cut = canonical_state(&heap, &[Value::Object(ObjectId(1))], 0, 3).unwrap();
         assert!(!cut.complete);
+    }
+
+    #[test]
+    fn objects_of_unknown_content_prove_nothing() {
+        let mut heap = MemHeap::default();
+        heap.obj(1, "java.util.ArrayList").obj(2, "java.lang.IllegalStateException");
+        assert!(!state(&heap, &[Value::Object(ObjectId(1))], 0).complete);
+        assert!(state(&heap, &[Value::Object(ObjectId(2))], 0).complete);
     }
 }

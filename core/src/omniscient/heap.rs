@@ -18,6 +18,10 @@ pub struct ObjectInfo {
     pub class_name: String,
     /// The length, for an array.
     pub array_length: Option<u32>,
+    /// Whether the trace knows the object's content: its fields (an instrumented class, whose
+    /// writes are all recorded) or its elements (an array). An object of uninstrumented code
+    /// (a `java.util.ArrayList`, say) has content the trace may not know.
+    pub content_known: bool,
 }
 
 /// Read access to the heap of a recorded run at any timestamp.

@@ -89,7 +89,8 @@ fn render_object(
         return Ok(());
     };
     let name = simple_class_name(&info.class_name);
-    if depth >= limits.depth || path.contains(&id) {
+    // Beyond the depth, on a cycle, or with content the trace does not know: by identity.
+    if depth >= limits.depth || path.contains(&id) || !info.content_known {
         let _ = write!(out, "{name}#{id}");
         return Ok(());
     }
@@ -274,5 +275,12 @@ mod tests {
             render(&heap, Value::Object(ObjectId(3)), 5),
             "Node{next=Node{next=Node#2, value=10}}"
         );
+    }
+
+    #[test]
+    fn objects_of_unknown_content_show_by_identity() {
+        let mut heap = MemHeap::default();
+        heap.obj(12, "java.util.ArrayList");
+        assert_eq!(render(&heap, Value::Object(ObjectId(12)), 0), "ArrayList#12");
     }
 }

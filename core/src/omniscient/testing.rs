@@ -22,6 +22,7 @@ impl MemHeap {
             ObjectInfo {
                 class_name: class.into(),
                 array_length: None,
+                content_known: !class.starts_with("java."),
             },
         );
         self
@@ -33,6 +34,7 @@ impl MemHeap {
             ObjectInfo {
                 class_name: class.into(),
                 array_length: Some(elements.len() as u32),
+                content_known: true,
             },
         );
         for (i, v) in elements.iter().enumerate() {

@@ -16,14 +16,10 @@ impl Heap for TraceReader {
         let Some(info) = TraceReader::object(self, id).map_err(heap_err)? else {
             return Ok(None);
         };
-        let class_name = self
-            .class(info.class)
-            .map_err(heap_err)?
-            .map_or_else(|| format!("#{}", info.class), |c| c.name);
-        Ok(Some(ObjectInfo {
-            class_name,
-            array_length: info.length,
-        }))
+        let class = self.class(info.class).map_err(heap_err)?;
+        let content_known = info.length.is_some() || class.as_ref().is_some_and(|c| c.is_instrumented());
+        let class_name = class.map_or_else(|| format!("#{}", info.class), |c| c.name);
+        Ok(Some(ObjectInfo { class_name, array_length: info.length, content_known }))
     }
 
     fn fields_at(&self, id: ObjectId, at: Timestamp) -> HeapResult<Vec<(String, Value)>> {

@@ -330,3 +330,20 @@ fn what_a_call_prints_is_part_of_its_exit_state() {
     let same = build("[1, 4, 7, 9]");
     assert_eq!(ReferenceOracle::new(&same, &reference).answer(NodeId(1)).unwrap(), Answer::Valid);
 }
+
+#[test]
+fn unknown_content_that_looks_equal_decides_nothing() {
+    // f(list) with a JDK list whose content the trace does not know: rule 1 cannot prove the
+    // exits equal; f's code changed, so rule 2 cannot help either.
+    let build = |hash: u8| {
+        let mut run = FakeRun::default();
+        run.heap.obj(3, "java.util.ArrayList");
+        run.code("f", hash).add(1, None, "f", (1, 9), &[Value::Object(ObjectId(3))], Outcome::Returned(Value::Void));
+        run
+    };
+    let (buggy, reference) = (build(1), build(2));
+    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::DontKnow);
+    // With the same code and no children, rule 2 makes it valid.
+    let same = build(2);
+    assert_eq!(ReferenceOracle::new(&same, &reference).answer(NodeId(1)).unwrap(), Answer::Valid);
+}
