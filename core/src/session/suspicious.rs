@@ -464,8 +464,12 @@ impl SuspiciousSet {
     }
 
     /// Visits the region in preorder, from its root, never entering a subtree answered valid.
-    pub fn walk(&self, mut visit: impl FnMut(NodeId) -> Walk) {
-        let start = self.region_root();
+    pub fn walk(&self, visit: impl FnMut(NodeId) -> Walk) {
+        self.walk_from(self.region_root(), visit)
+    }
+
+    /// Like `walk`, over the subtree of `start` (a node of the region).
+    pub fn walk_from(&self, start: NodeId, mut visit: impl FnMut(NodeId) -> Walk) {
         if !self.tree.contains(start) {
             return;
         }

@@ -1,0 +1,68 @@
+//! Answer latency of every strategy on random execution trees of 10^6 nodes.
+//!
+//! Run: `cargo bench -p hindsight-core --bench strategies` (optionally `-- CALLS SESSIONS`).
+//! Prints, per strategy, the median / p95 / max time to choose the next question (`step`) and
+//! to apply an answer (`answer`, the incremental weight updates), over SESSIONS sessions, each
+//! with a different buggy node answered by the simulated oracle.
+
+use std::time::{Duration, Instant};
+
+use hindsight_core::session::{Session, TrustPolicy};
+use hindsight_core::strategy::{bench::answer_latency, create, eval, StrategyName};
+use hindsight_core::tree::synthetic::{random_tree, Rng, Shape};
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn main() {
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let calls = args.first().copied().unwrap_or(1_000_000);
+    let sessions = args.get(1).copied().unwrap_or(5);
+    let shape = Shape {
+        calls,
+        methods: 400,
+        external: 0.1,
+        coverage: true,
+    };
+    let t = Instant::now();
+    let tree = random_tree(42, &shape);
+    println!(
+        "tree: {} nodes, built in {:.0} ms",
+        tree.len(),
+        ms(t.elapsed())
+    );
+    let probe = Session::new(
+        tree.clone(),
+        create(StrategyName::TopDown, None).expect("top-down exists"),
+        TrustPolicy::none(),
+    );
+    let askable = eval::askable_nodes(&probe);
+    drop(probe);
+    let mut rng = Rng::new(7);
+    let buggy: Vec<_> = (0..sessions)
+        .map(|_| askable[rng.below(askable.len() as u64) as usize])
+        .collect();
+    println!(
+        "{:<18} {:>9} {:>11} {:>11} {:>11} {:>12} {:>12}",
+        "strategy", "questions", "step med", "step p95", "step max", "answer med", "answer p95"
+    );
+    for name in StrategyName::AVAILABLE {
+        match answer_latency(tree.clone(), name, None, &buggy) {
+            Ok((step, answer)) => println!(
+                "{:<18} {:>9.1} {:>8.3} ms {:>8.3} ms {:>8.3} ms {:>9.3} ms {:>9.3} ms",
+                name.as_str(),
+                step.questions as f64 / sessions as f64,
+                ms(step.median),
+                ms(step.p95),
+                ms(step.max),
+                ms(answer.median),
+                ms(answer.p95),
+            ),
+            Err(e) => println!("{name}: {e}"),
+        }
+    }
+}
