@@ -35,6 +35,22 @@ fn main() {
         tree.len(),
         ms(t.elapsed())
     );
+    // Shape: depth and fan-out, so that readers can judge how realistic the tree is.
+    let (mut max_depth, mut depth_sum, mut max_fan) = (0usize, 0usize, 0usize);
+    let mut depth = vec![0usize; tree.id_bound()];
+    for x in tree.iter() {
+        let d = tree.parent(x).map_or(0, |p| depth[p.0 as usize] + 1);
+        depth[x.0 as usize] = d;
+        max_depth = max_depth.max(d);
+        depth_sum += d;
+        max_fan = max_fan.max(tree.children(x).count());
+    }
+    println!(
+        "shape: mean depth {:.1}, max depth {}, max fan-out {}",
+        depth_sum as f64 / tree.len() as f64,
+        max_depth,
+        max_fan
+    );
     let probe = Session::new(
         tree.clone(),
         create(StrategyName::TopDown, None).expect("top-down exists"),

@@ -247,8 +247,67 @@ impl SuspiciousSet {
         }
     }
 
-    /// Recomputes the aggregates of the whole region in one bottom-up pass.
+    /// Whether updating `touched` nodes one ancestor path at a time would cost more than
+    /// recomputing the region (paths are short: about the tree's mean depth).
+    fn batch_pays(&self, touched: usize) -> bool {
+        touched > BATCH_LIMIT
+            && touched.saturating_mul(32) > self.tree.subtree_size(self.region_root()) as usize
+    }
+
+    /// Recomputes the aggregates of the whole region bottom-up, by a linear pass over ids when
+    /// the region is most of the id range (no pointer chasing), else by a walk.
     fn recompute_region(&mut self) {
+        let root = self.region_root();
+        let r = root.0 as usize;
+        let span = self.tree.id_bound().saturating_sub(r);
+        if (self.tree.subtree_size(root) as usize).saturating_mul(2) >= span {
+            self.recompute_linear(root);
+        } else {
+            self.recompute_by_walk();
+        }
+    }
+
+    /// Ids of a subtree are larger than its root's, and parents come before children, so one
+    /// forward pass decides which nodes count and one backward pass sums them up.
+    fn recompute_linear(&mut self, root: NodeId) {
+        let r = root.0 as usize;
+        let n = self.tree.id_bound();
+        let mut inside = vec![false; n - r];
+        inside[0] = self.tree.contains(root);
+        for i in r..n {
+            let x = NodeId(i as u32);
+            if i > r {
+                inside[i - r] = self.tree.contains(x)
+                    && self.marks[i] != VALID
+                    && self
+                        .tree
+                        .parent(x)
+                        .is_some_and(|p| p.0 as usize >= r && inside[p.0 as usize - r]);
+            }
+            if inside[i - r] {
+                let member = self.is_member(x);
+                self.weight[i] = u32::from(member);
+                if let Some(c) = &mut self.coverage {
+                    c.total[i] = if member { c.own[i] } else { 0.0 };
+                }
+            }
+        }
+        for i in (r + 1..n).rev() {
+            if !inside[i - r] {
+                continue;
+            }
+            let Some(p) = self.tree.parent(NodeId(i as u32)) else {
+                continue;
+            };
+            let pi = p.0 as usize;
+            self.weight[pi] += self.weight[i];
+            if let Some(c) = &mut self.coverage {
+                c.total[pi] += c.total[i];
+            }
+        }
+    }
+
+    fn recompute_by_walk(&mut self) {
         let mut order = Vec::new();
         self.walk(|x| {
             order.push(x);
@@ -294,7 +353,7 @@ impl SuspiciousSet {
                     return;
                 };
                 let calls = self.tree.calls_of(m).to_vec();
-                let batch = calls.len() > BATCH_LIMIT;
+                let batch = self.batch_pays(calls.len());
                 if !batch {
                     for b in calls {
                         if self.is_member(b) && self.in_region(b) {
@@ -338,7 +397,7 @@ impl SuspiciousSet {
             .iter()
             .map(|&e| self.tree.nodes_covering(kind, e).len())
             .sum();
-        let batch = touched > BATCH_LIMIT;
+        let batch = self.batch_pays(touched);
         for e in entities {
             let cov = self.coverage.as_mut().expect("checked above");
             let v = cov.valid_count.entry(e).or_insert(0);

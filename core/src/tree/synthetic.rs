@@ -174,20 +174,24 @@ pub fn random_recording(seed: u64, shape: &Shape, mut sink: impl FnMut(Event)) {
     let total = shape.calls as u32 + 2;
     let methods = shape.methods.max(1);
     while next < total || stack.len() > 1 {
-        let depth = stack.len() as i32;
-        let p_call = 0.72 * 0.94f64.powi(depth);
+        // Calls are likely near the top and rarer deep down: bushy near `main`, a few levels
+        // of helpers below. The thread makes one call, `main`, which returns last.
+        let depth = stack.len() as i32 - 2;
+        let p_call = 0.8 * 0.95f64.powi(depth.max(0));
         // Uninstrumented code calls back into the application less often.
         let p_call = match stack.last().map(|s| s.1) {
             Some(NodeKind::External) => p_call * 0.3,
             _ => p_call,
         };
-        let want_call = next < total && (stack.len() == 1 || rng.chance(p_call));
+        let must_call = stack.len() == 1 && next == 2;
+        let may_return = stack.len() > 2 || next >= total;
+        let want_call = next < total && (must_call || !may_return || rng.chance(p_call));
         if want_call {
             let parent = stack.last().map_or(1, |s| s.0);
             // Skewed method choice: low ids are hot.
             let m = (rng.below(u64::from(methods)) * rng.below(u64::from(methods))
                 / u64::from(methods)) as u32;
-            let kind = if stack.len() > 1 && rng.chance(shape.external) {
+            let kind = if stack.len() > 2 && rng.chance(shape.external) {
                 NodeKind::External
             } else {
                 NodeKind::Routine
