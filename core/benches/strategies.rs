@@ -3,11 +3,13 @@
 //! Run: `cargo bench -p hindsight-core --bench strategies` (optionally `-- CALLS SESSIONS`).
 //! Prints, per strategy, the median / p95 / max time to choose the next question (`step`) and
 //! to apply an answer (`answer`, the incremental weight updates), over SESSIONS sessions, each
-//! with a different buggy node answered by the simulated oracle.
+//! with a different buggy node answered by the simulated oracle. Then, on smaller random trees,
+//! the balanced-ET paper's evaluation: every node taken as the buggy one, questions averaged.
 
 use std::time::{Duration, Instant};
 
 use hindsight_core::session::{Session, TrustPolicy};
+use hindsight_core::strategy::eval::average_questions;
 use hindsight_core::strategy::{bench::answer_latency, create, eval, StrategyName};
 use hindsight_core::tree::synthetic::{random_tree, Rng, Shape};
 
@@ -80,5 +82,28 @@ fn main() {
             ),
             Err(e) => println!("{name}: {e}"),
         }
+    }
+
+    let small = Shape {
+        calls: 2_000,
+        ..shape
+    };
+    println!("\naverage questions, every node taken as the buggy one (balanced-ET method), random trees of {} calls:", small.calls);
+    print!("{:<18}", "strategy");
+    let seeds = [1u64, 2, 3];
+    for seed in seeds {
+        print!(" {:>9}", format!("seed {seed}"));
+    }
+    println!();
+    let trees: Vec<_> = seeds.iter().map(|&s| random_tree(s, &small)).collect();
+    for name in StrategyName::AVAILABLE {
+        print!("{:<18}", name.as_str());
+        for tree in &trees {
+            match average_questions(tree, name, None, TrustPolicy::none()) {
+                Ok(e) => print!(" {:>9.2}", e.average_questions),
+                Err(e) => print!(" {e}"),
+            }
+        }
+        println!();
     }
 }

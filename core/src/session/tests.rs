@@ -403,3 +403,19 @@ fn mergesort_session_with_edge_coverage_finds_merge_in_one_question() {
     assert_eq!(s.step(), Step::Done(Verdict::Bug { node: last_merge }));
     assert_eq!(s.answers().len(), 1);
 }
+
+#[test]
+fn verdicts_serialize_with_the_cli_result_names() {
+    let json = |v: &Verdict| serde_json::to_string(v).unwrap();
+    assert_eq!(
+        json(&Verdict::Bug { node: NodeId(3) }),
+        r#"{"result":"bug","node":3}"#
+    );
+    assert_eq!(json(&Verdict::NoBug), r#"{"result":"no-bug"}"#);
+    assert_eq!(
+        json(&Verdict::Undecided {
+            candidates: vec![NodeId(2), NodeId(5)]
+        }),
+        r#"{"result":"undecided","candidates":[2,5]}"#
+    );
+}
