@@ -29,6 +29,7 @@ fn main() {
         methods: 400,
         external: 0.1,
         coverage: true,
+        threads: 1,
     };
     let t = Instant::now();
     let tree = random_tree(42, &shape);

@@ -254,37 +254,52 @@ impl SuspiciousSet {
             && touched.saturating_mul(32) > self.tree.subtree_size(self.region_root()) as usize
     }
 
-    /// Recomputes the aggregates of the whole region bottom-up, by a linear pass over ids when
-    /// the region is most of the id range (no pointer chasing), else by a walk.
+    /// Recomputes the aggregates of the whole region bottom-up. A call's descendants run on its
+    /// thread, which records them in preorder, so they normally occupy the ids from the call to
+    /// its last descendant (other threads' nodes may be interleaved): a linear pass over that
+    /// range avoids pointer chasing. If the range does not hold the whole subtree, a walk does it.
     fn recompute_region(&mut self) {
         let root = self.region_root();
-        let r = root.0 as usize;
-        let span = self.tree.id_bound().saturating_sub(r);
-        if (self.tree.subtree_size(root) as usize).saturating_mul(2) >= span {
-            self.recompute_linear(root);
+        let end = if self.tree.kind(root).is_call() {
+            let mut last = root;
+            while let Some(c) = self.tree.last_child(last) {
+                last = c;
+            }
+            last.0 as usize + 1
         } else {
+            self.tree.id_bound()
+        };
+        if !self.recompute_linear(root, end) {
             self.recompute_by_walk();
         }
     }
 
-    /// Ids of a subtree are larger than its root's, and parents come before children, so one
-    /// forward pass decides which nodes count and one backward pass sums them up.
-    fn recompute_linear(&mut self, root: NodeId) {
+    /// The linear pass over ids `root..end`: ids of a subtree are larger than its root's and
+    /// parents come before children, so one forward pass decides which nodes count and one
+    /// backward pass sums them up. Returns false if the range missed part of the subtree.
+    fn recompute_linear(&mut self, root: NodeId, end: usize) -> bool {
         let r = root.0 as usize;
-        let n = self.tree.id_bound();
-        let mut inside = vec![false; n - r];
-        inside[0] = self.tree.contains(root);
-        for i in r..n {
+        let end = end.min(self.tree.id_bound());
+        // 0: not in the subtree, 1: in the subtree under a valid answer, 2: counted.
+        let mut state = vec![0u8; end - r];
+        state[0] = 2;
+        let mut in_subtree = 1u32;
+        for i in r..end {
             let x = NodeId(i as u32);
             if i > r {
-                inside[i - r] = self.tree.contains(x)
-                    && self.marks[i] != VALID
-                    && self
-                        .tree
-                        .parent(x)
-                        .is_some_and(|p| p.0 as usize >= r && inside[p.0 as usize - r]);
+                let parent_state = self
+                    .tree
+                    .parent(x)
+                    .filter(|p| p.0 as usize >= r && self.tree.contains(x))
+                    .map_or(0, |p| state[p.0 as usize - r]);
+                state[i - r] = match parent_state {
+                    0 => 0,
+                    2 if self.marks[i] != VALID => 2,
+                    _ => 1,
+                };
+                in_subtree += u32::from(state[i - r] != 0);
             }
-            if inside[i - r] {
+            if state[i - r] == 2 {
                 let member = self.is_member(x);
                 self.weight[i] = u32::from(member);
                 if let Some(c) = &mut self.coverage {
@@ -292,8 +307,11 @@ impl SuspiciousSet {
                 }
             }
         }
-        for i in (r + 1..n).rev() {
-            if !inside[i - r] {
+        if in_subtree != self.tree.subtree_size(root) {
+            return false;
+        }
+        for i in (r + 1..end).rev() {
+            if state[i - r] != 2 {
                 continue;
             }
             let Some(p) = self.tree.parent(NodeId(i as u32)) else {
@@ -305,6 +323,7 @@ impl SuspiciousSet {
                 c.total[pi] += c.total[i];
             }
         }
+        true
     }
 
     fn recompute_by_walk(&mut self) {

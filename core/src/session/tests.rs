@@ -232,6 +232,7 @@ fn aggregates_match_the_definitions_under_random_answers_and_undo() {
             &Shape {
                 calls: 120,
                 methods: 8,
+                threads: 1 + seed as usize % 3,
                 ..Shape::default()
             },
         );
@@ -278,6 +279,7 @@ fn sessions_work_while_the_tree_grows() {
             &Shape {
                 calls: 150,
                 methods: 9,
+                threads: 1 + seed as usize % 2,
                 ..Shape::default()
             },
             |e| events.push(e),

@@ -384,6 +384,7 @@ fn fast_candidate_search_agrees_with_a_full_scan() {
                 methods: 4 + seed as u32 % 9,
                 external: 0.2,
                 coverage: true,
+                threads: 1 + seed as usize % 3,
             },
         );
         for name in [

@@ -309,6 +309,11 @@ impl ExecutionTree {
         (c != NONE).then_some(NodeId(c))
     }
 
+    pub fn last_child(&self, node: NodeId) -> Option<NodeId> {
+        let c = self.last_child[node.0 as usize];
+        (c != NONE).then_some(NodeId(c))
+    }
+
     pub fn next_sibling(&self, node: NodeId) -> Option<NodeId> {
         let s = self.next_sibling[node.0 as usize];
         (s != NONE).then_some(NodeId(s))
