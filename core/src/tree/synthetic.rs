@@ -167,7 +167,8 @@ pub fn random_recording(seed: u64, shape: &Shape, mut sink: impl FnMut(Event)) {
     let threads = shape.threads.max(1) as u32;
     sink(Event::Header(header(0, None, NodeKind::Root, None, false)));
     // Per thread: a stack of (node, kind, method) and whether it has called its `main`.
-    let mut stacks: Vec<(Vec<(u32, NodeKind, Option<u32>)>, bool)> = Vec::new();
+    type Frame = (u32, NodeKind, Option<u32>);
+    let mut stacks: Vec<(Vec<Frame>, bool)> = Vec::new();
     for t in 1..=threads {
         sink(Event::Header(header(
             t,
