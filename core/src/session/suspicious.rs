@@ -264,15 +264,7 @@ impl SuspiciousSet {
     /// range avoids pointer chasing. If the range does not hold the whole subtree, a walk does it.
     fn recompute_region(&mut self) {
         let root = self.region_root();
-        let end = if self.tree.kind(root).is_call() {
-            let mut last = root;
-            while let Some(c) = self.tree.last_child(last) {
-                last = c;
-            }
-            last.0 as usize + 1
-        } else {
-            self.tree.id_bound()
-        };
+        let end = (self.region_span().1 as usize).saturating_add(1);
         if !self.recompute_linear(root, end) {
             self.recompute_by_walk();
         }
@@ -421,26 +413,50 @@ impl SuspiciousSet {
             .map(|&e| self.tree.nodes_covering(kind, e).len())
             .sum();
         let batch = self.batch_pays(touched);
+        let (lo, hi) = self.region_span();
         for e in entities {
             let cov = self.coverage.as_mut().expect("checked above");
             let v = cov.valid_count.entry(e).or_insert(0);
             let delta = p.powi(*v as i32) - p.powi(*v as i32 + 1);
             *v += 1;
-            for &b in self.tree.nodes_covering(kind, e) {
-                cov.own[b.0 as usize] -= delta;
+            if batch {
+                for &b in self.tree.nodes_covering(kind, e) {
+                    cov.own[b.0 as usize] -= delta;
+                }
+                continue;
             }
-            if !batch {
-                for k in 0..self.tree.nodes_covering(kind, e).len() {
-                    let b = self.tree.nodes_covering(kind, e)[k];
-                    if self.is_member(b) && self.in_region(b) {
-                        self.add_along(b, 0, -delta);
-                    }
+            // Only nodes of the region are ever read again (until `rebuild`), so the others
+            // keep a stale `own`.
+            for k in 0..self.tree.nodes_covering(kind, e).len() {
+                let b = self.tree.nodes_covering(kind, e)[k];
+                if b.0 < lo || b.0 > hi || !self.in_region(b) {
+                    continue;
+                }
+                if let Some(c) = &mut self.coverage {
+                    c.own[b.0 as usize] -= delta;
+                }
+                if self.is_member(b) {
+                    self.add_along(b, 0, -delta);
                 }
             }
         }
         if batch {
             self.recompute_region();
         }
+    }
+
+    /// Ids between which every node of the region lies: a call's descendants run on its
+    /// thread, recorded in preorder, so they end at its last descendant.
+    fn region_span(&self) -> (u32, u32) {
+        let root = self.region_root();
+        if !self.tree.contains(root) || !self.tree.kind(root).is_call() {
+            return (0, u32::MAX);
+        }
+        let mut last = root;
+        while let Some(c) = self.tree.last_child(last) {
+            last = c;
+        }
+        (root.0, last.0)
     }
 
     /// The root of the region: the last node answered invalid, or the tree's root.
