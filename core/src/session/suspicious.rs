@@ -535,7 +535,9 @@ impl SuspiciousSet {
     /// A node a strategy may ask now, assuming it was reached by `walk`: a member, not the
     /// region root, never answered (don't-know nodes excluded).
     pub fn is_askable(&self, x: NodeId) -> bool {
-        self.marks[x.0 as usize] == UNMARKED && x != self.region_root() && self.is_member(x)
+        self.marks.get(x.0 as usize) == Some(&UNMARKED)
+            && x != self.region_root()
+            && self.is_member(x)
     }
 
     /// Number of suspicious nodes in x's subtree (x inside the region).
