@@ -198,7 +198,7 @@ fn accessors_on_absent_nodes_do_not_panic() {
     assert_eq!(tree.subtree_size(absent), 0);
     assert_eq!(tree.method(absent), None);
     assert!(!tree.is_complete(absent));
-    assert!(!tree.kind(absent).is_call() || tree.kind(absent) == NodeKind::External);
+    assert_eq!(tree.kind(absent), NodeKind::External);
     assert_eq!(tree.children(absent).count(), 0);
     assert_eq!(tree.preorder(absent).count(), 0);
     assert!(tree.coverage(absent, CoverageKind::Edge).is_empty());
