@@ -14,6 +14,8 @@
 //! entities e that b covers itself of p^v(e), v(e) being the number of nodes answered valid that
 //! cover e. Aggregates of nodes outside the region are not maintained (nothing reads them);
 //! `rebuild` recomputes everything from scratch, which is how undo restores a state exactly.
+//! Membership of the region is one flag per node (`out`), set for a valid answer's subtree, for
+//! the part of the old region an invalid answer leaves, and inherited by arriving nodes.
 
 use std::collections::HashMap;
 
@@ -74,6 +76,9 @@ pub struct SuspiciousSet {
     marks: Vec<u8>,
     trust: Vec<u8>,
     region: Vec<NodeId>,
+    /// Per node: outside the region or under a node answered valid. Kept exact as nodes arrive
+    /// (a node is out iff its parent is) and on answers, so `in_region` is one lookup.
+    out: Vec<bool>,
     weight: Vec<u32>,
     coverage: Option<CoverageWeights>,
 }
@@ -96,6 +101,7 @@ impl SuspiciousSet {
             marks: Vec::new(),
             trust: Vec::new(),
             region: Vec::new(),
+            out: Vec::new(),
             weight: Vec::new(),
             coverage,
         };
@@ -113,6 +119,8 @@ impl SuspiciousSet {
         self.marks.clear();
         self.marks.resize(n, UNMARKED);
         self.region.clear();
+        self.out.clear();
+        self.out.resize(n, false);
         for t in &mut self.trust {
             *t &= !TRUST_ANSWER;
         }
@@ -172,6 +180,7 @@ impl SuspiciousSet {
         let n = self.tree.id_bound();
         if self.marks.len() < n {
             self.marks.resize(n, UNMARKED);
+            self.out.resize(n, false);
             self.weight.resize(n, 0);
             if let Some(c) = &mut self.coverage {
                 c.own.resize(n, 0.0);
@@ -182,8 +191,12 @@ impl SuspiciousSet {
 
     /// Adds a node or completes one; a completed node inside the region becomes suspicious.
     pub fn push(&mut self, header: &NodeHeader) -> Result<(), TreeError> {
+        let is_new = !self.tree.contains(header.id);
         let change = self.tree.push(header)?;
         self.grow();
+        if is_new {
+            self.out[header.id.0 as usize] = header.parent.is_some_and(|p| self.out[p.0 as usize]);
+        }
         if let Some(m) = header.method {
             self.classify_method(m);
         }
@@ -359,6 +372,19 @@ impl SuspiciousSet {
         match answer {
             Answer::DontKnow => self.marks[i] = DONT_KNOW,
             Answer::Invalid => {
+                // Everything of the old region outside the node's subtree leaves the region.
+                let mut leaving = Vec::new();
+                self.walk(|x| {
+                    if x == node {
+                        Walk::Skip
+                    } else {
+                        leaving.push(x);
+                        Walk::Descend
+                    }
+                });
+                for x in leaving {
+                    self.out[x.0 as usize] = true;
+                }
                 self.marks[i] = INVALID;
                 self.region.push(node);
             }
@@ -397,6 +423,10 @@ impl SuspiciousSet {
             }
         }
         self.marks[i] = VALID;
+        let subtree: Vec<NodeId> = self.tree.preorder(a).collect();
+        for x in subtree {
+            self.out[x.0 as usize] = true;
+        }
         self.count_valid_coverage(a);
     }
 
@@ -500,21 +530,7 @@ impl SuspiciousSet {
 
     /// Inside the region and not under (or at) a node answered valid.
     pub fn in_region(&self, x: NodeId) -> bool {
-        let root = self.region_root();
-        let mut y = Some(x);
-        while let Some(n) = y {
-            if self.marks.get(n.0 as usize) == Some(&VALID) {
-                return false;
-            }
-            if n == root {
-                return true;
-            }
-            if n.0 < root.0 {
-                return false;
-            }
-            y = self.tree.parent(n);
-        }
-        false
+        self.out.get(x.0 as usize) == Some(&false)
     }
 
     /// Whether `x` is in the suspicious set.
