@@ -14,6 +14,8 @@
 //! entities e that b covers itself of p^v(e), v(e) being the number of nodes answered valid that
 //! cover e. Aggregates of nodes outside the region are not maintained (nothing reads them);
 //! `rebuild` recomputes everything from scratch, which is how undo restores a state exactly.
+//! Membership of the region is one flag per node (`out`), set for a valid answer's subtree, for
+//! the part of the old region an invalid answer leaves, and inherited by arriving nodes.
 
 use std::collections::HashMap;
 
@@ -32,12 +34,15 @@ const TRUST_NO: u8 = 1;
 const TRUST_POLICY: u8 = 2;
 const TRUST_ANSWER: u8 = 4;
 
-/// Beyond this many touched nodes an update recomputes the region in one pass instead of
-/// walking each node's ancestors. Small under test so that both paths are exercised.
+/// Updating a touched node costs an ancestor walk of cache misses (about 1 µs on a tree of 10^6
+/// nodes); recomputing the region costs a few ns per node. Past `BATCH_LIMIT` touched nodes, an
+/// update recomputes the region in one pass when `touched * PATH_COST` exceeds the region size.
+/// Small under test so that both paths are exercised.
 #[cfg(not(test))]
-const BATCH_LIMIT: usize = 4096;
+const BATCH_LIMIT: usize = 64;
 #[cfg(test)]
 const BATCH_LIMIT: usize = 8;
+const PATH_COST: usize = 128;
 
 /// Which aggregate the strategy needs besides the suspicious-node count.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,6 +76,9 @@ pub struct SuspiciousSet {
     marks: Vec<u8>,
     trust: Vec<u8>,
     region: Vec<NodeId>,
+    /// Per node: outside the region or under a node answered valid. Kept exact as nodes arrive
+    /// (a node is out iff its parent is) and on answers, so `in_region` is one lookup.
+    out: Vec<bool>,
     weight: Vec<u32>,
     coverage: Option<CoverageWeights>,
 }
@@ -93,6 +101,7 @@ impl SuspiciousSet {
             marks: Vec::new(),
             trust: Vec::new(),
             region: Vec::new(),
+            out: Vec::new(),
             weight: Vec::new(),
             coverage,
         };
@@ -110,6 +119,8 @@ impl SuspiciousSet {
         self.marks.clear();
         self.marks.resize(n, UNMARKED);
         self.region.clear();
+        self.out.clear();
+        self.out.resize(n, false);
         for t in &mut self.trust {
             *t &= !TRUST_ANSWER;
         }
@@ -169,6 +180,7 @@ impl SuspiciousSet {
         let n = self.tree.id_bound();
         if self.marks.len() < n {
             self.marks.resize(n, UNMARKED);
+            self.out.resize(n, false);
             self.weight.resize(n, 0);
             if let Some(c) = &mut self.coverage {
                 c.own.resize(n, 0.0);
@@ -179,8 +191,12 @@ impl SuspiciousSet {
 
     /// Adds a node or completes one; a completed node inside the region becomes suspicious.
     pub fn push(&mut self, header: &NodeHeader) -> Result<(), TreeError> {
+        let is_new = !self.tree.contains(header.id);
         let change = self.tree.push(header)?;
         self.grow();
+        if is_new {
+            self.out[header.id.0 as usize] = header.parent.is_some_and(|p| self.out[p.0 as usize]);
+        }
         if let Some(m) = header.method {
             self.classify_method(m);
         }
@@ -247,8 +263,79 @@ impl SuspiciousSet {
         }
     }
 
-    /// Recomputes the aggregates of the whole region in one bottom-up pass.
+    /// Whether updating `touched` nodes one ancestor path at a time would cost more than
+    /// recomputing the region.
+    fn batch_pays(&self, touched: usize) -> bool {
+        touched > BATCH_LIMIT
+            && touched.saturating_mul(PATH_COST)
+                > self.tree.subtree_size(self.region_root()) as usize
+    }
+
+    /// Recomputes the aggregates of the whole region bottom-up. A call's descendants run on its
+    /// thread, which records them in preorder, so they normally occupy the ids from the call to
+    /// its last descendant (other threads' nodes may be interleaved): a linear pass over that
+    /// range avoids pointer chasing. If the range does not hold the whole subtree, a walk does it.
     fn recompute_region(&mut self) {
+        let root = self.region_root();
+        let end = (self.region_span().1 as usize).saturating_add(1);
+        if !self.recompute_linear(root, end) {
+            self.recompute_by_walk();
+        }
+    }
+
+    /// The linear pass over ids `root..end`: ids of a subtree are larger than its root's and
+    /// parents come before children, so one forward pass decides which nodes count and one
+    /// backward pass sums them up. Returns false if the range missed part of the subtree.
+    fn recompute_linear(&mut self, root: NodeId, end: usize) -> bool {
+        let r = root.0 as usize;
+        let end = end.min(self.tree.id_bound());
+        // 0: not in the subtree, 1: in the subtree under a valid answer, 2: counted.
+        let mut state = vec![0u8; end - r];
+        state[0] = 2;
+        let mut in_subtree = 1u32;
+        for i in r..end {
+            let x = NodeId(i as u32);
+            if i > r {
+                let parent_state = self
+                    .tree
+                    .parent(x)
+                    .filter(|p| p.0 as usize >= r && self.tree.contains(x))
+                    .map_or(0, |p| state[p.0 as usize - r]);
+                state[i - r] = match parent_state {
+                    0 => 0,
+                    2 if self.marks[i] != VALID => 2,
+                    _ => 1,
+                };
+                in_subtree += u32::from(state[i - r] != 0);
+            }
+            if state[i - r] == 2 {
+                let member = self.is_member(x);
+                self.weight[i] = u32::from(member);
+                if let Some(c) = &mut self.coverage {
+                    c.total[i] = if member { c.own[i] } else { 0.0 };
+                }
+            }
+        }
+        if in_subtree != self.tree.subtree_size(root) {
+            return false;
+        }
+        for i in (r + 1..end).rev() {
+            if state[i - r] != 2 {
+                continue;
+            }
+            let Some(p) = self.tree.parent(NodeId(i as u32)) else {
+                continue;
+            };
+            let pi = p.0 as usize;
+            self.weight[pi] += self.weight[i];
+            if let Some(c) = &mut self.coverage {
+                c.total[pi] += c.total[i];
+            }
+        }
+        true
+    }
+
+    fn recompute_by_walk(&mut self) {
         let mut order = Vec::new();
         self.walk(|x| {
             order.push(x);
@@ -285,6 +372,19 @@ impl SuspiciousSet {
         match answer {
             Answer::DontKnow => self.marks[i] = DONT_KNOW,
             Answer::Invalid => {
+                // Everything of the old region outside the node's subtree leaves the region.
+                let mut leaving = Vec::new();
+                self.walk(|x| {
+                    if x == node {
+                        Walk::Skip
+                    } else {
+                        leaving.push(x);
+                        Walk::Descend
+                    }
+                });
+                for x in leaving {
+                    self.out[x.0 as usize] = true;
+                }
                 self.marks[i] = INVALID;
                 self.region.push(node);
             }
@@ -294,7 +394,7 @@ impl SuspiciousSet {
                     return;
                 };
                 let calls = self.tree.calls_of(m).to_vec();
-                let batch = calls.len() > BATCH_LIMIT;
+                let batch = self.batch_pays(calls.len());
                 if !batch {
                     for b in calls {
                         if self.is_member(b) && self.in_region(b) {
@@ -323,6 +423,10 @@ impl SuspiciousSet {
             }
         }
         self.marks[i] = VALID;
+        let subtree: Vec<NodeId> = self.tree.preorder(a).collect();
+        for x in subtree {
+            self.out[x.0 as usize] = true;
+        }
         self.count_valid_coverage(a);
     }
 
@@ -338,27 +442,51 @@ impl SuspiciousSet {
             .iter()
             .map(|&e| self.tree.nodes_covering(kind, e).len())
             .sum();
-        let batch = touched > BATCH_LIMIT;
+        let batch = self.batch_pays(touched);
+        let (lo, hi) = self.region_span();
         for e in entities {
             let cov = self.coverage.as_mut().expect("checked above");
             let v = cov.valid_count.entry(e).or_insert(0);
             let delta = p.powi(*v as i32) - p.powi(*v as i32 + 1);
             *v += 1;
-            for &b in self.tree.nodes_covering(kind, e) {
-                cov.own[b.0 as usize] -= delta;
+            if batch {
+                for &b in self.tree.nodes_covering(kind, e) {
+                    cov.own[b.0 as usize] -= delta;
+                }
+                continue;
             }
-            if !batch {
-                for k in 0..self.tree.nodes_covering(kind, e).len() {
-                    let b = self.tree.nodes_covering(kind, e)[k];
-                    if self.is_member(b) && self.in_region(b) {
-                        self.add_along(b, 0, -delta);
-                    }
+            // Only nodes of the region are ever read again (until `rebuild`), so the others
+            // keep a stale `own`.
+            for k in 0..self.tree.nodes_covering(kind, e).len() {
+                let b = self.tree.nodes_covering(kind, e)[k];
+                if b.0 < lo || b.0 > hi || !self.in_region(b) {
+                    continue;
+                }
+                if let Some(c) = &mut self.coverage {
+                    c.own[b.0 as usize] -= delta;
+                }
+                if self.is_member(b) {
+                    self.add_along(b, 0, -delta);
                 }
             }
         }
         if batch {
             self.recompute_region();
         }
+    }
+
+    /// Ids between which every node of the region lies: a call's descendants run on its
+    /// thread, recorded in preorder, so they end at its last descendant.
+    fn region_span(&self) -> (u32, u32) {
+        let root = self.region_root();
+        if !self.tree.contains(root) || !self.tree.kind(root).is_call() {
+            return (0, u32::MAX);
+        }
+        let mut last = root;
+        while let Some(c) = self.tree.last_child(last) {
+            last = c;
+        }
+        (root.0, last.0)
     }
 
     /// The root of the region: the last node answered invalid, or the tree's root.
@@ -402,21 +530,7 @@ impl SuspiciousSet {
 
     /// Inside the region and not under (or at) a node answered valid.
     pub fn in_region(&self, x: NodeId) -> bool {
-        let root = self.region_root();
-        let mut y = Some(x);
-        while let Some(n) = y {
-            if self.marks.get(n.0 as usize) == Some(&VALID) {
-                return false;
-            }
-            if n == root {
-                return true;
-            }
-            if n.0 < root.0 {
-                return false;
-            }
-            y = self.tree.parent(n);
-        }
-        false
+        self.out.get(x.0 as usize) == Some(&false)
     }
 
     /// Whether `x` is in the suspicious set.
@@ -437,7 +551,9 @@ impl SuspiciousSet {
     /// A node a strategy may ask now, assuming it was reached by `walk`: a member, not the
     /// region root, never answered (don't-know nodes excluded).
     pub fn is_askable(&self, x: NodeId) -> bool {
-        self.marks[x.0 as usize] == UNMARKED && x != self.region_root() && self.is_member(x)
+        self.marks.get(x.0 as usize) == Some(&UNMARKED)
+            && x != self.region_root()
+            && self.is_member(x)
     }
 
     /// Number of suspicious nodes in x's subtree (x inside the region).
@@ -464,8 +580,12 @@ impl SuspiciousSet {
     }
 
     /// Visits the region in preorder, from its root, never entering a subtree answered valid.
-    pub fn walk(&self, mut visit: impl FnMut(NodeId) -> Walk) {
-        let start = self.region_root();
+    pub fn walk(&self, visit: impl FnMut(NodeId) -> Walk) {
+        self.walk_from(self.region_root(), visit)
+    }
+
+    /// Like `walk`, over the subtree of `start` (a node of the region).
+    pub fn walk_from(&self, start: NodeId, mut visit: impl FnMut(NodeId) -> Walk) {
         if !self.tree.contains(start) {
             return;
         }

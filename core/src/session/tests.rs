@@ -232,6 +232,7 @@ fn aggregates_match_the_definitions_under_random_answers_and_undo() {
             &Shape {
                 calls: 120,
                 methods: 8,
+                threads: 1 + seed as usize % 3,
                 ..Shape::default()
             },
         );
@@ -278,6 +279,7 @@ fn sessions_work_while_the_tree_grows() {
             &Shape {
                 calls: 150,
                 methods: 9,
+                threads: 1 + seed as usize % 2,
                 ..Shape::default()
             },
             |e| events.push(e),
@@ -402,4 +404,20 @@ fn mergesort_session_with_edge_coverage_finds_merge_in_one_question() {
     s.answer(last_merge, Answer::Invalid).unwrap();
     assert_eq!(s.step(), Step::Done(Verdict::Bug { node: last_merge }));
     assert_eq!(s.answers().len(), 1);
+}
+
+#[test]
+fn verdicts_serialize_with_the_cli_result_names() {
+    let json = |v: &Verdict| serde_json::to_string(v).unwrap();
+    assert_eq!(
+        json(&Verdict::Bug { node: NodeId(3) }),
+        r#"{"result":"bug","node":3}"#
+    );
+    assert_eq!(json(&Verdict::NoBug), r#"{"result":"no-bug"}"#);
+    assert_eq!(
+        json(&Verdict::Undecided {
+            candidates: vec![NodeId(2), NodeId(5)]
+        }),
+        r#"{"result":"undecided","candidates":[2,5]}"#
+    );
 }

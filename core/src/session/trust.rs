@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 use std::fmt;
 
+use crate::glob::GlobSet;
 use crate::ids::MethodId;
 
 type Predicate = Box<dyn Fn(MethodId) -> bool + Send + Sync>;
@@ -28,6 +29,15 @@ impl TrustPolicy {
         }
     }
 
+    /// Methods whose fully qualified name (`pkg.Class.method`, looked up by `name`) matches one
+    /// of `patterns` (`--trust 'java.*,org.slf4j.*'`) start trusted.
+    pub fn from_patterns(
+        patterns: GlobSet,
+        name: impl Fn(MethodId) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        Self::from_fn(move |m| name(m).is_some_and(|n| patterns.matches(&n)))
+    }
+
     /// These methods start trusted.
     pub fn methods(ids: impl IntoIterator<Item = MethodId>) -> Self {
         let set: HashSet<MethodId> = ids.into_iter().collect();
@@ -46,5 +56,28 @@ impl fmt::Debug for TrustPolicy {
         } else {
             "TrustPolicy(none)"
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_trust_methods_by_qualified_name() {
+        let names = [
+            "java.util.List.add",
+            "org.slf4j.Logger.info",
+            "app.Main.main",
+        ];
+        let policy = TrustPolicy::from_patterns(GlobSet::parse("java.*,org.slf4j.*"), move |m| {
+            names.get(m.0 as usize).map(|s| s.to_string())
+        });
+        assert!(policy.trusts(MethodId(0)));
+        assert!(policy.trusts(MethodId(1)));
+        assert!(!policy.trusts(MethodId(2)));
+        assert!(!policy.trusts(MethodId(3)), "unknown names are not trusted");
+        assert!(TrustPolicy::methods([MethodId(2)]).trusts(MethodId(2)));
+        assert!(!TrustPolicy::none().trusts(MethodId(0)));
     }
 }

@@ -44,9 +44,9 @@ impl LatencyStats {
     }
 }
 
-/// Runs one session per buggy node on `tree` (answers by [`SimulatedOracle`]) and times every
-/// `step` (choice of the next question, including the weight updates of the answer before it
-/// is not included: `answer` is timed separately in `answer_update`).
+/// Runs one session per buggy node on `tree`, answered by [`SimulatedOracle`], and returns two
+/// distributions: the time of each `step` (choosing the next question, or the verdict) and the
+/// time of each `answer` (applying it: the incremental weight updates).
 pub fn answer_latency(
     tree: ExecutionTree,
     strategy: StrategyName,

@@ -2,13 +2,13 @@
 //! cbw(a) = Σ over suspicious nodes b in a's subtree of Σ over entities e covered by b itself of
 //! p^v(e), where v(e) is the number of nodes answered valid that cover e (only nodes answered
 //! valid, not their descendants, which are valid by implication). Ask the askable node whose
-//! cbw is closest to half the set's total CBW; ties go to the first node in preorder.
+//! cbw is closest to half the set's total CBW; ties go to the earliest call (smallest id).
 //!
 //! `edge-coverage` uses CFG edges with p = 0.5, `def-use-coverage` def-use chains with p = 0.6;
 //! p is configurable. The suspicious set maintains cbw incrementally (a valid answer lowers the
 //! contribution of its entities in every suspicious node that covers them).
 
-use super::{closest_to_half, Strategy, StrategyName};
+use super::{closest_to_half, half_candidates, Strategy, StrategyName};
 use crate::ids::NodeId;
 use crate::session::{SuspiciousSet, Weighting};
 use crate::tree::CoverageKind;
@@ -45,6 +45,8 @@ impl Strategy for CoverageDivideAndQuery {
     }
 
     fn select(&mut self, set: &SuspiciousSet) -> Option<NodeId> {
-        closest_to_half(set, set.coverage_total(), |x| set.coverage_weight(x))
+        let total = set.coverage_total();
+        let weight = |x| set.coverage_weight(x);
+        closest_to_half(half_candidates(set, total, weight), total, weight)
     }
 }

@@ -1,12 +1,13 @@
 //! Divide and query (Shapiro), as DESIGN.md defines it: the weight of a node is the number of
 //! suspicious nodes in its subtree, w(a) = |S_a ∩ A|; ask the askable node whose weight is
 //! closest to half the suspicious set's weight W = |A| (the region root, known invalid, is
-//! counted in W but never asked). Ties go to the first node in preorder.
+//! counted in W but never asked). Ties go to the earliest call (smallest node id, the first in
+//! preorder within a thread).
 //!
-//! Weights are maintained incrementally by the suspicious set; selection is one pass over the
-//! region, which shrinks with every answer.
+//! Weights are maintained incrementally by the suspicious set; selection looks only at the
+//! path of nodes heavier than W/2 and their children (see `half_candidates`).
 
-use super::{closest_to_half, Strategy, StrategyName};
+use super::{closest_to_half, half_candidates, Strategy, StrategyName};
 use crate::ids::NodeId;
 use crate::session::SuspiciousSet;
 
@@ -20,6 +21,7 @@ impl Strategy for DivideAndQuery {
 
     fn select(&mut self, set: &SuspiciousSet) -> Option<NodeId> {
         let total = f64::from(set.total_weight());
-        closest_to_half(set, total, |x| f64::from(set.weight(x)))
+        let weight = |x| f64::from(set.weight(x));
+        closest_to_half(half_candidates(set, total, weight), total, weight)
     }
 }

@@ -7,13 +7,13 @@
 //!
 //! Definition used: W = number of suspicious nodes, w(a) = suspicious nodes in a's subtree;
 //! `ge` = the askable node with the smallest w ≥ W/2, `le` = the askable node with the largest
-//! w ≤ W/2 (first in preorder among equals); ask `le` if W/2 − w(le) < w(ge) − W/2, else `ge`
+//! w ≤ W/2 (the earliest call among equals); ask `le` if W/2 − w(le) < w(ge) − W/2, else `ge`
 //! (Shapiro's choice wins ties); if only one exists, ask it. It differs from
 //! `divide-and-query` (closest to half, first in preorder) only in how ties are broken.
 
-use super::{Strategy, StrategyName};
+use super::{half_candidates, Strategy, StrategyName};
 use crate::ids::NodeId;
-use crate::session::{SuspiciousSet, Walk};
+use crate::session::SuspiciousSet;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Hirunkitti;
@@ -24,25 +24,33 @@ impl Strategy for Hirunkitti {
     }
 
     fn select(&mut self, set: &SuspiciousSet) -> Option<NodeId> {
-        let total = u64::from(set.total_weight());
-        let mut le: Option<(u64, NodeId)> = None;
-        let mut ge: Option<(u64, NodeId)> = None;
-        set.walk(|x| {
-            if set.is_askable(x) {
-                let w2 = 2 * u64::from(set.weight(x));
-                if w2 <= total && le.is_none_or(|(b, _)| w2 > b) {
-                    le = Some((w2, x));
-                }
-                if w2 >= total && ge.is_none_or(|(b, _)| w2 < b) {
-                    ge = Some((w2, x));
-                }
-            }
-            Walk::Descend
-        });
-        match (le, ge) {
-            (Some((l, ln)), Some((g, gn))) => Some(if total - l < g - total { ln } else { gn }),
-            (Some((_, n)), None) | (None, Some((_, n))) => Some(n),
-            (None, None) => None,
+        let total = set.total_weight();
+        let candidates = half_candidates(set, f64::from(total), |x| f64::from(set.weight(x)));
+        choose(set, total, candidates)
+    }
+}
+
+/// Hirunkitti's rule over `candidates` (which must contain both of its candidate nodes).
+pub(crate) fn choose(
+    set: &SuspiciousSet,
+    total: u32,
+    candidates: impl IntoIterator<Item = NodeId>,
+) -> Option<NodeId> {
+    let total = u64::from(total);
+    let mut le: Option<(u64, NodeId)> = None;
+    let mut ge: Option<(u64, NodeId)> = None;
+    for x in candidates {
+        let w2 = 2 * u64::from(set.weight(x));
+        if w2 <= total && le.is_none_or(|(b, n)| w2 > b || w2 == b && x < n) {
+            le = Some((w2, x));
         }
+        if w2 >= total && ge.is_none_or(|(b, n)| w2 < b || w2 == b && x < n) {
+            ge = Some((w2, x));
+        }
+    }
+    match (le, ge) {
+        (Some((l, ln)), Some((g, gn))) => Some(if total - l < g - total { ln } else { gn }),
+        (Some((_, n)), None) | (None, Some((_, n))) => Some(n),
+        (None, None) => None,
     }
 }

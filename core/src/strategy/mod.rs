@@ -184,23 +184,84 @@ pub(crate) fn frontier(set: &SuspiciousSet, mut visit: impl FnMut(NodeId) -> Wal
     });
 }
 
-/// The askable node whose weight is closest to half of `total`; the first in preorder on ties.
-pub(crate) fn closest_to_half(
+/// The askable nodes among which the node closest to half of `total` (and Hirunkitti's two
+/// candidates) must lie, found without visiting the whole region.
+///
+/// The nodes heavier than half form a path H from the region root (two of them cannot be
+/// disjoint). Any node y lighter than half has an ancestor-or-self z that is a child of a node
+/// of H; w(z) >= w(y), so z is at least as close to half as y, and earlier (a smaller id). So the
+/// answer is an askable node of H or of the children of H, or, when such a child is not
+/// askable itself (trusted, incomplete, don't-know), an askable node of its subtree: those
+/// subtrees are visited whole. Weights must be non-negative and never larger than a parent's.
+pub(crate) fn half_candidates(
     set: &SuspiciousSet,
     total: f64,
     weight: impl Fn(NodeId) -> f64,
-) -> Option<NodeId> {
-    let mut best: Option<(f64, NodeId)> = None;
-    set.walk(|x| {
-        if set.is_askable(x) {
-            let d = (2.0 * weight(x) - total).abs();
-            if best.is_none_or(|(bd, _)| d < bd) {
-                best = Some((d, x));
+) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    let push_askable = |out: &mut Vec<NodeId>, x: NodeId| {
+        set.walk_from(x, |y| {
+            if set.is_askable(y) {
+                out.push(y);
             }
+            Walk::Descend
+        })
+    };
+    if total <= 0.0 {
+        push_askable(&mut out, set.region_root());
+        return out;
+    }
+    let tree = set.tree();
+    let mut x = set.region_root();
+    loop {
+        if set.is_askable(x) {
+            out.push(x);
+        }
+        let mut heavy = None;
+        for c in tree.children(x) {
+            if set.mark(c) == Some(crate::session::Answer::Valid) || set.weight(c) == 0 {
+                continue;
+            }
+            if 2.0 * weight(c) > total {
+                heavy = Some(c);
+            } else if set.is_askable(c) {
+                out.push(c);
+            } else {
+                push_askable(&mut out, c);
+            }
+        }
+        match heavy {
+            Some(h) => x = h,
+            None => return out,
+        }
+    }
+}
+
+/// The candidate whose weight is closest to half of `total`; the earliest (smallest id) on ties.
+pub(crate) fn closest_to_half(
+    candidates: impl IntoIterator<Item = NodeId>,
+    total: f64,
+    weight: impl Fn(NodeId) -> f64,
+) -> Option<NodeId> {
+    candidates
+        .into_iter()
+        .map(|x| ((2.0 * weight(x) - total).abs(), x))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        .map(|(_, x)| x)
+}
+
+/// Every askable node of the region (the reference the fast candidate search is tested
+/// against).
+#[cfg(test)]
+pub(crate) fn all_askable(set: &SuspiciousSet) -> Vec<NodeId> {
+    let mut out = Vec::new();
+    set.walk(|y| {
+        if set.is_askable(y) {
+            out.push(y);
         }
         Walk::Descend
     });
-    best.map(|(_, x)| x)
+    out
 }
 
 #[cfg(test)]

@@ -371,3 +371,64 @@ fn latency_benchmark_times_every_choice() {
     assert_eq!(update.samples, choose.questions);
     assert!(choose.median <= choose.p95 && choose.p95 <= choose.max);
 }
+
+/// The heavy-path candidate search picks exactly what a scan of the whole region picks, for
+/// every weighted strategy, through random answers of every kind.
+#[test]
+fn fast_candidate_search_agrees_with_a_full_scan() {
+    for seed in 0..30u64 {
+        let tree = random_tree(
+            seed,
+            &Shape {
+                calls: 60 + (seed as usize * 13) % 200,
+                methods: 4 + seed as u32 % 9,
+                external: 0.2,
+                coverage: true,
+                threads: 1 + seed as usize % 3,
+            },
+        );
+        for name in [
+            StrategyName::DivideAndQuery,
+            StrategyName::Hirunkitti,
+            StrategyName::EdgeCoverage,
+            StrategyName::DefUseCoverage,
+        ] {
+            let mut s = session(tree.clone(), name);
+            let mut rng = Rng::new(seed * 31 + name as u64);
+            loop {
+                let set = s.suspicious();
+                let all = all_askable(set);
+                let expected = match name {
+                    StrategyName::Hirunkitti => {
+                        hirunkitti::choose(set, set.total_weight(), all.iter().copied())
+                    }
+                    StrategyName::DivideAndQuery => {
+                        closest_to_half(all.iter().copied(), f64::from(set.total_weight()), |x| {
+                            f64::from(set.weight(x))
+                        })
+                    }
+                    _ => closest_to_half(all.iter().copied(), set.coverage_total(), |x| {
+                        set.coverage_weight(x)
+                    }),
+                };
+                let got = match s.step() {
+                    Step::Ask(n) => Some(n),
+                    _ => None,
+                };
+                assert_eq!(got, expected, "seed {seed}, {name}");
+                if all.is_empty() {
+                    break;
+                }
+                let x = all[rng.below(all.len() as u64) as usize];
+                let answer = [
+                    Answer::Valid,
+                    Answer::Valid,
+                    Answer::Invalid,
+                    Answer::Trusted,
+                    Answer::DontKnow,
+                ][rng.below(5) as usize];
+                s.answer(x, answer).unwrap();
+            }
+        }
+    }
+}

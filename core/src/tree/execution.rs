@@ -104,6 +104,13 @@ fn kind_code(kind: NodeKind) -> u8 {
     }
 }
 
+fn link(links: &[u32], node: NodeId) -> Option<NodeId> {
+    match links.get(node.0 as usize) {
+        Some(&l) if l != NONE => Some(NodeId(l)),
+        _ => None,
+    }
+}
+
 fn code_kind(code: u8) -> NodeKind {
     match code & 0x7 {
         1 => NodeKind::Root,
@@ -279,9 +286,13 @@ impl ExecutionTree {
         code_kind(self.flags[i])
     }
 
-    /// The node's kind. Panics only on a node not in the tree (ids come from the tree).
+    /// The node's kind. The node must be in the tree (check ids from outside with `contains`);
+    /// an absent node reads as `External`, a kind nothing asks or counts.
     pub fn kind(&self, node: NodeId) -> NodeKind {
-        self.code_kind(node.0 as usize)
+        self.flags
+            .get(node.0 as usize)
+            .filter(|&&f| f != ABSENT)
+            .map_or(NodeKind::External, |&f| code_kind(f))
     }
 
     pub fn is_complete(&self, node: NodeId) -> bool {
@@ -305,13 +316,15 @@ impl ExecutionTree {
     }
 
     pub fn first_child(&self, node: NodeId) -> Option<NodeId> {
-        let c = self.first_child[node.0 as usize];
-        (c != NONE).then_some(NodeId(c))
+        link(&self.first_child, node)
+    }
+
+    pub fn last_child(&self, node: NodeId) -> Option<NodeId> {
+        link(&self.last_child, node)
     }
 
     pub fn next_sibling(&self, node: NodeId) -> Option<NodeId> {
-        let s = self.next_sibling[node.0 as usize];
-        (s != NONE).then_some(NodeId(s))
+        link(&self.next_sibling, node)
     }
 
     /// Children in call order.
@@ -321,7 +334,7 @@ impl ExecutionTree {
 
     /// Number of nodes in the subtree rooted at `node`, itself included.
     pub fn subtree_size(&self, node: NodeId) -> u32 {
-        self.size[node.0 as usize]
+        self.size.get(node.0 as usize).copied().unwrap_or(0)
     }
 
     /// Every call of `method` recorded so far, in recording order.

@@ -140,6 +140,8 @@ pub struct Shape {
     pub external: f64,
     /// Whether to emit coverage (edges and def-use chains) for each call.
     pub coverage: bool,
+    /// Number of threads, each with its own `main`, their events interleaved.
+    pub threads: usize,
 }
 
 impl Default for Shape {
@@ -149,6 +151,7 @@ impl Default for Shape {
             methods: 12,
             external: 0.1,
             coverage: true,
+            threads: 1,
         }
     }
 }
@@ -157,37 +160,59 @@ impl Default for Shape {
 const STRIDE: u32 = 64;
 
 /// Generates a random recording and feeds its events, in recording order, to `sink`: starts at
-/// calls, completions at returns, coverage right after each completion.
+/// calls, completions at returns, coverage right after each completion. With several threads,
+/// their events interleave at random (so node ids of one subtree are not contiguous).
 pub fn random_recording(seed: u64, shape: &Shape, mut sink: impl FnMut(Event)) {
     let mut rng = Rng::new(seed);
+    let threads = shape.threads.max(1) as u32;
     sink(Event::Header(header(0, None, NodeKind::Root, None, false)));
-    sink(Event::Header(header(
-        1,
-        Some(NodeId(0)),
-        NodeKind::Thread,
-        None,
-        false,
-    )));
-    // Stack of (node, kind, method).
-    let mut stack: Vec<(u32, NodeKind, Option<u32>)> = vec![(1, NodeKind::Thread, None)];
-    let mut next = 2u32;
-    let total = shape.calls as u32 + 2;
+    // Per thread: a stack of (node, kind, method) and whether it has called its `main`.
+    type Frame = (u32, NodeKind, Option<u32>);
+    let mut stacks: Vec<(Vec<Frame>, bool)> = Vec::new();
+    for t in 1..=threads {
+        sink(Event::Header(header(
+            t,
+            Some(NodeId(0)),
+            NodeKind::Thread,
+            None,
+            false,
+        )));
+        stacks.push((vec![(t, NodeKind::Thread, None)], false));
+    }
+    let mut next = threads + 1;
+    let total = shape.calls as u32 + threads + 1;
     let methods = shape.methods.max(1);
-    while next < total || stack.len() > 1 {
-        let depth = stack.len() as i32;
-        let p_call = 0.72 * 0.94f64.powi(depth);
+    loop {
+        let active: Vec<usize> = (0..stacks.len())
+            .filter(|&i| stacks[i].0.len() > 1 || next < total)
+            .collect();
+        let Some(&t) = active.get(if active.len() > 1 {
+            rng.below(active.len() as u64) as usize
+        } else {
+            0
+        }) else {
+            break;
+        };
+        let (stack, started) = &mut stacks[t];
+        // Calls are likely near the top and rarer deep down: bushy near `main`, a few levels
+        // of helpers below. Each thread makes one call, `main`, which returns last.
+        let depth = stack.len() as i32 - 2;
+        let p_call = 0.8 * 0.95f64.powi(depth.max(0));
         // Uninstrumented code calls back into the application less often.
         let p_call = match stack.last().map(|s| s.1) {
             Some(NodeKind::External) => p_call * 0.3,
             _ => p_call,
         };
-        let want_call = next < total && (stack.len() == 1 || rng.chance(p_call));
+        let must_call = stack.len() == 1 && !*started;
+        let may_return = stack.len() > 2 || next >= total;
+        let want_call = next < total && (must_call || !may_return || rng.chance(p_call));
         if want_call {
+            *started = true;
             let parent = stack.last().map_or(1, |s| s.0);
             // Skewed method choice: low ids are hot.
             let m = (rng.below(u64::from(methods)) * rng.below(u64::from(methods))
                 / u64::from(methods)) as u32;
-            let kind = if stack.len() > 1 && rng.chance(shape.external) {
+            let kind = if stack.len() > 2 && rng.chance(shape.external) {
                 NodeKind::External
             } else {
                 NodeKind::Routine
@@ -202,7 +227,7 @@ pub fn random_recording(seed: u64, shape: &Shape, mut sink: impl FnMut(Event)) {
             stack.push((next, kind, Some(m)));
             next += 1;
         } else {
-            let (id, kind, method) = stack.pop().expect("stack holds more than the thread");
+            let (id, kind, method) = stack.pop().expect("an active thread has a call open");
             let parent = stack.last().map(|s| NodeId(s.0));
             sink(Event::Header(header(id, parent, kind, method, true)));
             if shape.coverage && kind == NodeKind::Routine {
@@ -220,13 +245,15 @@ pub fn random_recording(seed: u64, shape: &Shape, mut sink: impl FnMut(Event)) {
             }
         }
     }
-    sink(Event::Header(header(
-        1,
-        Some(NodeId(0)),
-        NodeKind::Thread,
-        None,
-        true,
-    )));
+    for t in 1..=threads {
+        sink(Event::Header(header(
+            t,
+            Some(NodeId(0)),
+            NodeKind::Thread,
+            None,
+            true,
+        )));
+    }
     sink(Event::Header(header(0, None, NodeKind::Root, None, true)));
 }
 

@@ -185,3 +185,21 @@ fn random_trees_are_consistent() {
         }
     }
 }
+
+#[test]
+fn accessors_on_absent_nodes_do_not_panic() {
+    let tree = TreeBuilder::new().build();
+    let absent = NodeId(1000);
+    assert!(!tree.contains(absent));
+    assert_eq!(tree.parent(absent), None);
+    assert_eq!(tree.first_child(absent), None);
+    assert_eq!(tree.last_child(absent), None);
+    assert_eq!(tree.next_sibling(absent), None);
+    assert_eq!(tree.subtree_size(absent), 0);
+    assert_eq!(tree.method(absent), None);
+    assert!(!tree.is_complete(absent));
+    assert_eq!(tree.kind(absent), NodeKind::External);
+    assert_eq!(tree.children(absent).count(), 0);
+    assert_eq!(tree.preorder(absent).count(), 0);
+    assert!(tree.coverage(absent, CoverageKind::Edge).is_empty());
+}
