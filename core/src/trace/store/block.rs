@@ -1,9 +1,9 @@
-//! Event blocks: a thread's events in timestamp order, encoded as on the wire plus the node id
-//! of each call, compressed with LZ4. A block also keeps the thread's call stack at its start, so
+//! Event blocks: a thread's events in timestamp order, encoded as on the wire (but `dts == 1`
+//! folded into the op byte) plus the node id of each call, compressed with LZ4. A block also keeps the thread's call stack at its start, so
 //! any block decodes on its own into events with their node, depth and current line.
 
 use crate::ids::{NodeId, ThreadId, Timestamp};
-use crate::trace::wire::{put_event, put_varint, read_event, ByteReader, Event, ParseError, ParseResult};
+use crate::trace::wire::{put_event, put_varint, read_event_ext, ByteReader, Event, ParseError, ParseResult, DTS_ONE};
 
 /// One open call of a thread's stack: its node and the line it is executing. Entry 0 is the
 /// thread node.
@@ -76,7 +76,13 @@ impl BlockBuilder {
             encode_stack(&mut self.start_stack, stack);
             self.prev_node = 0;
         }
+        let at = self.raw.len();
         put_event(&mut self.raw, ev, self.last_ts);
+        if ev.ts.wrapping_sub(self.last_ts) == 1 {
+            // op, dts = 1 (one byte), fields -> op | DTS_ONE, fields
+            self.raw[at] |= DTS_ONE;
+            self.raw.remove(at + 1);
+        }
         if let Some(node) = call_node {
             put_varint(&mut self.raw, u64::from(node.0.wrapping_sub(self.prev_node)));
             self.prev_node = node.0;
@@ -139,7 +145,7 @@ pub fn decode_block(start_stack: &[u8], data: &[u8], first_ts: Timestamp) -> Par
     let mut ts = first_ts;
     let mut prev_node = 0u32;
     while !r.is_empty() {
-        let event = read_event(&mut r, &mut ts, out.is_empty())?;
+        let event = read_event_ext(&mut r, &mut ts, out.is_empty(), true)?;
         let depth = (stack.len() - 1) as u32;
         let top = *stack.last().unwrap_or(&StackEntry { node: NodeId::ROOT, line: 0 });
         let be = if event.kind.is_call() {

@@ -26,7 +26,6 @@ CREATE TABLE objects(id INTEGER PRIMARY KEY, class INTEGER NOT NULL, length INTE
 CREATE TABLE nodes(id INTEGER PRIMARY KEY, parent INTEGER, kind INTEGER NOT NULL, method INTEGER, thread INTEGER,
     depth INTEGER NOT NULL, entry_ts INTEGER NOT NULL, exit_ts INTEGER, outcome INTEGER);
 CREATE INDEX nodes_by_parent ON nodes(parent, id);
-CREATE INDEX nodes_by_thread ON nodes(thread, id);
 CREATE TABLE blocks(id INTEGER PRIMARY KEY, thread INTEGER NOT NULL, first_ts INTEGER NOT NULL, last_ts INTEGER NOT NULL,
     count INTEGER NOT NULL, min_depth INTEGER NOT NULL, start_stack BLOB NOT NULL, data BLOB NOT NULL);
 CREATE INDEX blocks_by_thread ON blocks(thread, last_ts);

@@ -254,11 +254,12 @@ impl TraceWriter {
     /// A node that has just completed.
     pub fn node_completed(&mut self, row: &NodeRow) -> Result<(), StoreError> {
         self.counts.complete_nodes += 1;
-        self.pending_open.remove(&row.header.id);
-        self.insert_node(row)
+        // Most nodes start and complete between two commits: one plain insert.
+        let written_open = self.pending_open.remove(&row.header.id).is_none();
+        self.insert_node(row, written_open)
     }
 
-    fn insert_node(&self, row: &NodeRow) -> Result<(), StoreError> {
+    fn insert_node(&self, row: &NodeRow, replace: bool) -> Result<(), StoreError> {
         let h = &row.header;
         let kind = match h.kind {
             NodeKind::Root => schema::KIND_ROOT,
@@ -272,7 +273,11 @@ impl TraceWriter {
         });
         self.exec(
             "storing a node",
-            "INSERT OR REPLACE INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            if replace {
+                "INSERT OR REPLACE INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+            } else {
+                "INSERT INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+            },
             params![
                 h.id.0,
                 h.parent.map(|p| p.0),
@@ -342,7 +347,7 @@ impl TraceWriter {
         self.flush_index()?;
         let open: Vec<NodeRow> = self.pending_open.drain().map(|(_, r)| r).collect();
         for row in &open {
-            self.insert_node(row)?;
+            self.insert_node(row, false)?;
         }
         self.write_counts()?;
         self.conn.execute_batch("COMMIT; BEGIN").map_err(self.err("committing"))?;

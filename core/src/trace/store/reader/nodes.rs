@@ -98,19 +98,22 @@ impl TraceReader {
         Preorder { reader: self, threads: None, buffer: VecDeque::new(), thread_index: 0, last_id: None, root_done: false }
     }
 
-    fn thread_nodes(&self) -> StoreResult<Vec<ThreadId>> {
+    /// Each thread with its thread node, in node order.
+    fn thread_nodes(&self) -> StoreResult<Vec<(ThreadId, NodeId)>> {
         let mut st = self
             .conn
-            .prepare_cached("SELECT thread FROM nodes WHERE kind = 1 AND parent = 0 ORDER BY id")
+            .prepare_cached("SELECT thread, id FROM nodes WHERE parent = 0 AND kind = 1 ORDER BY id")
             .map_err(self.err("reading threads"))?;
-        let rows = st.query_map([], |r| Ok(ThreadId(r.get(0)?))).map_err(self.err("reading threads"))?;
+        let rows = st.query_map([], |r| Ok((ThreadId(r.get(0)?), NodeId(r.get(1)?)))).map_err(self.err("reading threads"))?;
         rows.collect::<Result<_, _>>().map_err(self.err("reading threads"))
     }
 
+    /// Nodes of `thread` after `after` in id order, which is preorder within a thread. A scan of
+    /// the id order that skips other threads' nodes: no index to maintain while recording.
     fn thread_page(&self, thread: ThreadId, after: Option<NodeId>, limit: i64) -> StoreResult<Vec<NodeRow>> {
         let mut st = self
             .conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM nodes WHERE thread = ?1 AND id > ?2 ORDER BY id LIMIT ?3"))
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM nodes WHERE id > ?2 AND thread = ?1 ORDER BY id LIMIT ?3"))
             .map_err(self.err("reading nodes"))?;
         let after = after.map_or(-1, |n| i64::from(n.0));
         let rows = st.query_map([i64::from(thread.0), after, limit], row_to_node).map_err(self.err("reading nodes"))?;
@@ -163,7 +166,7 @@ impl TraceReader {
 /// Streams nodes in preorder, a page at a time.
 pub struct Preorder<'a> {
     reader: &'a TraceReader,
-    threads: Option<Vec<ThreadId>>,
+    threads: Option<Vec<(ThreadId, NodeId)>>,
     buffer: VecDeque<NodeRow>,
     thread_index: usize,
     last_id: Option<NodeId>,
@@ -184,7 +187,10 @@ impl Preorder<'_> {
         }
         let threads = self.threads.as_deref().unwrap_or(&[]);
         while self.buffer.is_empty() && self.thread_index < threads.len() {
-            let page = self.reader.thread_page(threads[self.thread_index], self.last_id, 1024)?;
+            let (thread, node) = threads[self.thread_index];
+            // A thread's nodes start at its thread node.
+            let after = self.last_id.or(node.0.checked_sub(1).map(NodeId));
+            let page = self.reader.thread_page(thread, after, 1024)?;
             match page.last() {
                 Some(last) => self.last_id = Some(last.header.id),
                 None => {
