@@ -43,9 +43,21 @@ fn generate(n: u64) -> (Vec<u8>, Program) {
     let cls = s.class("bench.Work", true);
     let arr_cls = s.class("int[]", false);
     let jdk = s.class("java.lang.Math", false);
-    let fields: Vec<_> = (0..4).map(|i| s.field(cls, &format!("f{i}"), "I", false)).collect();
+    let fields: Vec<_> = (0..4)
+        .map(|i| s.field(cls, &format!("f{i}"), "I", false))
+        .collect();
     let stat = s.field(cls, "COUNT", "I", true);
-    let methods: Vec<_> = (0..40).map(|i| s.method(cls, &format!("m{i}"), "(II)I", true, &["a", "b", "i", "j", "k", "x"])).collect();
+    let methods: Vec<_> = (0..40)
+        .map(|i| {
+            s.method(
+                cls,
+                &format!("m{i}"),
+                "(II)I",
+                true,
+                &["a", "b", "i", "j", "k", "x"],
+            )
+        })
+        .collect();
     let ext = s.external_method(jdk, "max", "(II)I");
     let threads: Vec<ThreadId> = vec![s.thread("main"), s.thread("worker")];
     let mut depth = [0u32; 2];
@@ -76,10 +88,16 @@ fn generate(n: u64) -> (Vec<u8>, Program) {
             }
             60..=69 => {
                 let a = arrays[rng.below(ARRAYS) as usize];
-                s.array_write(t, a, rng.below(u64::from(ARRAY_LEN)) as u32, Value::Int(rng.below(1_000_000) as i32));
+                s.array_write(
+                    t,
+                    a,
+                    rng.below(u64::from(ARRAY_LEN)) as u32,
+                    Value::Int(rng.below(1_000_000) as i32),
+                );
             }
             70..=77 if !objects.is_empty() => {
-                let o = objects[objects.len() - 1 - rng.below(objects.len().min(5000) as u64) as usize];
+                let o =
+                    objects[objects.len() - 1 - rng.below(objects.len().min(5000) as u64) as usize];
                 s.field_write(t, o, fields[rng.below(4) as usize], small);
             }
             78..=85 if depth[ti] < 14 => {
@@ -93,12 +111,24 @@ fn generate(n: u64) -> (Vec<u8>, Program) {
             }
             95..=97 => objects.push(s.new_object(t, cls)),
             98 => {
-                s.event(t, EventKind::ExtCall { method: ext, args: vec![small, small] });
+                s.event(
+                    t,
+                    EventKind::ExtCall {
+                        method: ext,
+                        args: vec![small, small],
+                    },
+                );
                 s.event(t, EventKind::ExtReturn(small));
                 count += 1;
             }
             _ => {
-                s.event(t, EventKind::StaticWrite { field: stat, value: small });
+                s.event(
+                    t,
+                    EventKind::StaticWrite {
+                        field: stat,
+                        value: small,
+                    },
+                );
             }
         }
         count += 1;
@@ -120,7 +150,12 @@ fn stats(name: &str, mut times: Vec<Duration>) {
     times.sort();
     let med = times[times.len() / 2];
     let max = times[times.len() - 1];
-    println!("  {name:<34} median {:>8.3} ms   max {:>8.3} ms   ({} queries)", ms(med), ms(max), times.len());
+    println!(
+        "  {name:<34} median {:>8.3} ms   max {:>8.3} ms   ({} queries)",
+        ms(med),
+        ms(max),
+        times.len()
+    );
 }
 
 fn ms(d: Duration) -> f64 {
@@ -145,27 +180,55 @@ fn cpu_seconds() -> Option<f64> {
 
 fn main() {
     let ingest_only = std::env::args().any(|a| a == "--ingest-only");
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    let n: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(10_000_000);
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let n: u64 = args
+        .first()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(10_000_000);
     let tmp = tempfile::tempdir().expect("a temporary directory");
-    let dir = args.get(1).map(std::path::PathBuf::from).unwrap_or_else(|| tmp.path().to_path_buf());
-    let path = dir.join("bench.hstrace");
+    let dir = args
+        .get(1)
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| tmp.path().to_path_buf());
+    let path = dir.join("bench.htrace");
 
     let ((bytes, prog), gen_time) = time(|| generate(n));
-    println!("generated {} bytes of wire stream in {:.2} s", bytes.len(), gen_time.as_secs_f64());
+    println!(
+        "generated {} bytes of wire stream in {:.2} s",
+        bytes.len(),
+        gen_time.as_secs_f64()
+    );
 
     let cpu0 = cpu_seconds();
-    let (summary, rec_time) = time(|| record(&bytes[..], &path, NullSink, WriterConfig::default()).expect("recording"));
+    let (summary, rec_time) =
+        time(|| record(&bytes[..], &path, NullSink, WriterConfig::default()).expect("recording"));
     let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
     drop(bytes);
     let file_bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    println!("ingest: {} events, {} nodes in {:.2} s", summary.events, summary.nodes, rec_time.as_secs_f64());
-    println!("  events/s       {:.0}", summary.events as f64 / rec_time.as_secs_f64());
+    println!(
+        "ingest: {} events, {} nodes in {:.2} s",
+        summary.events,
+        summary.nodes,
+        rec_time.as_secs_f64()
+    );
+    println!(
+        "  events/s       {:.0}",
+        summary.events as f64 / rec_time.as_secs_f64()
+    );
     if let Some(cpu) = cpu {
-        println!("  events/cpu-s   {:.0}   ({cpu:.2} s of CPU)", summary.events as f64 / cpu);
+        println!(
+            "  events/cpu-s   {:.0}   ({cpu:.2} s of CPU)",
+            summary.events as f64 / cpu
+        );
     }
     println!("  trace bytes    {file_bytes}");
-    println!("  bytes/event    {:.2}", file_bytes as f64 / summary.events as f64);
+    println!(
+        "  bytes/event    {:.2}",
+        file_bytes as f64 / summary.events as f64
+    );
 
     if ingest_only {
         return;
@@ -186,10 +249,26 @@ fn main() {
         }
     };
     let samples: Vec<_> = (0..rounds).map(|_| pick_call(&mut rng)).collect();
-    stats("node detail", samples.iter().map(|n| time(|| reader.node_detail(n.header.id).expect("detail")).1).collect());
+    stats(
+        "node detail",
+        samples
+            .iter()
+            .map(|n| time(|| reader.node_detail(n.header.id).expect("detail")).1)
+            .collect(),
+    );
     stats(
         "local of a node at its exit",
-        samples.iter().map(|n| time(|| reader.local_at(n.header.id, 5, n.header.exit.unwrap_or(last_ts)).expect("local")).1).collect(),
+        samples
+            .iter()
+            .map(|n| {
+                time(|| {
+                    reader
+                        .local_at(n.header.id, 5, n.header.exit.unwrap_or(last_ts))
+                        .expect("local")
+                })
+                .1
+            })
+            .collect(),
     );
     stats(
         "array element at t",
@@ -206,7 +285,10 @@ fn main() {
         (0..rounds)
             .map(|_| {
                 let a = prog.arrays[rng.below(ARRAYS) as usize];
-                let (i, t) = (rng.below(u64::from(ARRAY_LEN - 100)) as u32, rng.below(last_ts));
+                let (i, t) = (
+                    rng.below(u64::from(ARRAY_LEN - 100)) as u32,
+                    rng.below(last_ts),
+                );
                 time(|| reader.array_at(a, t, i, 100).expect("array")).1
             })
             .collect(),
@@ -217,13 +299,27 @@ fn main() {
             .map(|_| {
                 let o = prog.objects[rng.below(prog.objects.len() as u64) as usize];
                 let t = rng.below(last_ts);
-                time(|| reader.field_at(o, hindsight_core::ids::FieldId(1 + rng.below(4) as u32), t).expect("field")).1
+                time(|| {
+                    reader
+                        .field_at(o, hindsight_core::ids::FieldId(1 + rng.below(4) as u32), t)
+                        .expect("field")
+                })
+                .1
             })
             .collect(),
     );
     stats(
         "static field at t",
-        (0..rounds).map(|_| time(|| reader.static_at(hindsight_core::ids::FieldId(5), rng.below(last_ts)).expect("static")).1).collect(),
+        (0..rounds)
+            .map(|_| {
+                time(|| {
+                    reader
+                        .static_at(hindsight_core::ids::FieldId(5), rng.below(last_ts))
+                        .expect("static")
+                })
+                .1
+            })
+            .collect(),
     );
     stats(
         "history of an array element",
@@ -231,24 +327,64 @@ fn main() {
             .map(|_| {
                 let a = prog.arrays[rng.below(ARRAYS) as usize];
                 let i = rng.below(u64::from(ARRAY_LEN)) as u32;
-                time(|| reader.history(Location::Element { array: a, index: i }).expect("history")).1
+                time(|| {
+                    reader
+                        .history(Location::Element { array: a, index: i })
+                        .expect("history")
+                })
+                .1
             })
             .collect(),
     );
-    stats("page of 100 events of a node", samples.iter().map(|n| time(|| reader.node_events(n.header.id, 0, 100).expect("events")).1).collect());
-    let top = reader.children(reader.children(NodeId::ROOT, 0, 1).expect("threads")[0].header.id, 0, 1).expect("calls")[0].clone();
+    stats(
+        "page of 100 events of a node",
+        samples
+            .iter()
+            .map(|n| time(|| reader.node_events(n.header.id, 0, 100).expect("events")).1)
+            .collect(),
+    );
+    let top = reader
+        .children(
+            reader.children(NodeId::ROOT, 0, 1).expect("threads")[0]
+                .header
+                .id,
+            0,
+            1,
+        )
+        .expect("calls")[0]
+        .clone();
     stats(
         "page of 100 events, top node, at t",
         (0..rounds)
             .map(|_| {
-                let from = top.header.entry + rng.below(top.header.exit.unwrap_or(last_ts) - top.header.entry);
-                time(|| reader.node_events(top.header.id, from, 100).expect("events")).1
+                let from = top.header.entry
+                    + rng.below(top.header.exit.unwrap_or(last_ts) - top.header.entry);
+                time(|| {
+                    reader
+                        .node_events(top.header.id, from, 100)
+                        .expect("events")
+                })
+                .1
             })
             .collect(),
     );
-    stats("event at t", (0..rounds).map(|_| time(|| reader.event_at(rng.below(last_ts)).expect("event")).1).collect());
+    stats(
+        "event at t",
+        (0..rounds)
+            .map(|_| time(|| reader.event_at(rng.below(last_ts)).expect("event")).1)
+            .collect(),
+    );
     stats(
         "100 children of the top node",
-        (0..rounds).map(|_| time(|| reader.children(top.header.id, rng.below(1000), 100).expect("children")).1).collect(),
+        (0..rounds)
+            .map(|_| {
+                time(|| {
+                    reader
+                        .children(top.header.id, rng.below(1000), 100)
+                        .expect("children")
+                })
+                .1
+            })
+            .collect(),
     );
 }

@@ -3,7 +3,9 @@
 //! any block decodes on its own into events with their node, depth and current line.
 
 use crate::ids::{NodeId, ThreadId, Timestamp};
-use crate::trace::wire::{put_event, put_varint, read_event_ext, ByteReader, Event, ParseError, ParseResult, DTS_ONE};
+use crate::trace::wire::{
+    put_event, put_varint, read_event_ext, ByteReader, Event, ParseError, ParseResult, DTS_ONE,
+};
 
 /// One open call of a thread's stack: its node and the line it is executing. Entry 0 is the
 /// thread node.
@@ -68,7 +70,13 @@ impl BlockBuilder {
 
     /// Appends `ev`; `stack` is the thread's stack before the event, `depth` the event's depth,
     /// `call_node` the node a call event opens.
-    pub fn push(&mut self, stack: &[StackEntry], depth: u32, ev: &Event, call_node: Option<NodeId>) {
+    pub fn push(
+        &mut self,
+        stack: &[StackEntry],
+        depth: u32,
+        ev: &Event,
+        call_node: Option<NodeId>,
+    ) {
         if self.count == 0 {
             self.first_ts = ev.ts;
             self.last_ts = ev.ts;
@@ -84,7 +92,10 @@ impl BlockBuilder {
             self.raw.remove(at + 1);
         }
         if let Some(node) = call_node {
-            put_varint(&mut self.raw, u64::from(node.0.wrapping_sub(self.prev_node)));
+            put_varint(
+                &mut self.raw,
+                u64::from(node.0.wrapping_sub(self.prev_node)),
+            );
             self.prev_node = node.0;
         }
         self.last_ts = ev.ts;
@@ -126,20 +137,32 @@ pub fn decode_stack(bytes: &[u8]) -> ParseResult<Vec<StackEntry>> {
     let n = r.count("stack depth", 2)?;
     let mut stack = Vec::with_capacity(n + 8);
     for _ in 0..n {
-        stack.push(StackEntry { node: NodeId(r.varint32("node id")?), line: r.varint32("line")? });
+        stack.push(StackEntry {
+            node: NodeId(r.varint32("node id")?),
+            line: r.varint32("line")?,
+        });
     }
     Ok(stack)
 }
 
 /// Decompresses and decodes a block, replaying its calls and exits from the start stack.
 /// An exit with only the thread node open pops nothing (the recorder did the same and warned).
-pub fn decode_block(start_stack: &[u8], data: &[u8], first_ts: Timestamp) -> ParseResult<Vec<BlockEvent>> {
+pub fn decode_block(
+    start_stack: &[u8],
+    data: &[u8],
+    first_ts: Timestamp,
+) -> ParseResult<Vec<BlockEvent>> {
     let mut stack = decode_stack(start_stack)?;
     if stack.is_empty() {
-        return Err(ParseError { at: 0, problem: "block starts with an empty stack".into() });
+        return Err(ParseError {
+            at: 0,
+            problem: "block starts with an empty stack".into(),
+        });
     }
-    let raw = lz4_flex::decompress_size_prepended(data)
-        .map_err(|e| ParseError { at: 0, problem: format!("block does not decompress: {e}") })?;
+    let raw = lz4_flex::decompress_size_prepended(data).map_err(|e| ParseError {
+        at: 0,
+        problem: format!("block does not decompress: {e}"),
+    })?;
     let mut r = ByteReader::new(&raw);
     let mut out = Vec::new();
     let mut ts = first_ts;
@@ -147,17 +170,33 @@ pub fn decode_block(start_stack: &[u8], data: &[u8], first_ts: Timestamp) -> Par
     while !r.is_empty() {
         let event = read_event_ext(&mut r, &mut ts, out.is_empty(), true)?;
         let depth = (stack.len() - 1) as u32;
-        let top = *stack.last().unwrap_or(&StackEntry { node: NodeId::ROOT, line: 0 });
+        let top = *stack.last().unwrap_or(&StackEntry {
+            node: NodeId::ROOT,
+            line: 0,
+        });
         let be = if event.kind.is_call() {
             let delta = r.varint32("node delta")?;
             prev_node = prev_node.wrapping_add(delta);
-            stack.push(StackEntry { node: NodeId(prev_node), line: 0 });
-            BlockEvent { event, node: NodeId(prev_node), depth: depth + 1, line: 0 }
+            stack.push(StackEntry {
+                node: NodeId(prev_node),
+                line: 0,
+            });
+            BlockEvent {
+                event,
+                node: NodeId(prev_node),
+                depth: depth + 1,
+                line: 0,
+            }
         } else if event.kind.is_exit() {
             if stack.len() > 1 {
                 stack.pop();
             }
-            BlockEvent { event, node: top.node, depth, line: top.line }
+            BlockEvent {
+                event,
+                node: top.node,
+                depth,
+                line: top.line,
+            }
         } else {
             if let crate::trace::wire::EventKind::Line(l) = event.kind {
                 if let Some(t) = stack.last_mut() {
@@ -165,7 +204,12 @@ pub fn decode_block(start_stack: &[u8], data: &[u8], first_ts: Timestamp) -> Par
                 }
             }
             let line = stack.last().map_or(0, |t| t.line);
-            BlockEvent { event, node: top.node, depth, line }
+            BlockEvent {
+                event,
+                node: top.node,
+                depth,
+                line,
+            }
         };
         out.push(be);
     }

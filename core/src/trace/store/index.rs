@@ -8,17 +8,30 @@
 use serde::{Deserialize, Serialize};
 
 use crate::ids::{FieldId, NodeId, ObjectId, Timestamp};
-use crate::trace::wire::{put_value, put_varint, read_value, ByteReader, ParseResult, Value, VarId};
+use crate::trace::wire::{
+    put_value, put_varint, read_value, ByteReader, ParseResult, Value, VarId,
+};
 
 /// A variable: something a write event changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Location {
-    Static { field: FieldId },
-    Field { object: ObjectId, field: FieldId },
-    Element { array: ObjectId, index: u32 },
+    Static {
+        field: FieldId,
+    },
+    Field {
+        object: ObjectId,
+        field: FieldId,
+    },
+    Element {
+        array: ObjectId,
+        index: u32,
+    },
     /// A local variable (or argument) of one call.
-    Local { node: NodeId, var: VarId },
+    Local {
+        node: NodeId,
+        var: VarId,
+    },
 }
 
 /// Sort key of a location: the kind, then two numbers, compared in this order.
@@ -32,10 +45,26 @@ pub struct Key {
 impl Location {
     pub fn key(&self) -> Key {
         match *self {
-            Location::Static { field } => Key { kind: 0, a: u64::from(field.0), b: 0 },
-            Location::Field { object, field } => Key { kind: 1, a: object.0, b: field.0 },
-            Location::Element { array, index } => Key { kind: 2, a: array.0, b: index },
-            Location::Local { node, var } => Key { kind: 3, a: u64::from(node.0), b: var },
+            Location::Static { field } => Key {
+                kind: 0,
+                a: u64::from(field.0),
+                b: 0,
+            },
+            Location::Field { object, field } => Key {
+                kind: 1,
+                a: object.0,
+                b: field.0,
+            },
+            Location::Element { array, index } => Key {
+                kind: 2,
+                a: array.0,
+                b: index,
+            },
+            Location::Local { node, var } => Key {
+                kind: 3,
+                a: u64::from(node.0),
+                b: var,
+            },
         }
     }
 }
@@ -79,7 +108,7 @@ pub struct Page {
 /// previous group's `a` when the kind is the same; the first `dts` of a group is relative to
 /// `base_ts`, the next ones to the previous entry.
 pub fn build_pages(entries: &mut [IndexEntry], page_bytes: usize) -> Vec<Page> {
-    entries.sort_unstable_by(|x, y| (x.key, x.ts).cmp(&(y.key, y.ts)));
+    entries.sort_unstable_by_key(|e| (e.key, e.ts));
     let base_ts = entries.iter().map(|e| e.ts).min().unwrap_or(0);
     let mut pages = Vec::new();
     let mut i = 0;
@@ -111,17 +140,21 @@ pub fn build_pages(entries: &mut [IndexEntry], page_bytes: usize) -> Vec<Page> {
             prev = Some(key);
             i += n;
         }
-        pages.push(Page { start, data: lz4_flex::compress_prepend_size(&raw) });
+        pages.push(Page {
+            start,
+            data: lz4_flex::compress_prepend_size(&raw),
+        });
     }
     pages
 }
 
 /// Decodes a page into its entries, in (key, timestamp) order.
 pub fn decode_page(data: &[u8]) -> ParseResult<Vec<IndexEntry>> {
-    let raw = lz4_flex::decompress_size_prepended(data).map_err(|e| crate::trace::wire::ParseError {
-        at: 0,
-        problem: format!("index page does not decompress: {e}"),
-    })?;
+    let raw =
+        lz4_flex::decompress_size_prepended(data).map_err(|e| crate::trace::wire::ParseError {
+            at: 0,
+            problem: format!("index page does not decompress: {e}"),
+        })?;
     let mut r = ByteReader::new(&raw);
     let base_ts = r.varint()?;
     let mut out = Vec::new();
@@ -133,12 +166,20 @@ pub fn decode_page(data: &[u8]) -> ParseResult<Vec<IndexEntry>> {
             Some(p) if p.kind == kind => p.a.wrapping_add(a),
             _ => a,
         };
-        let key = Key { kind, a, b: r.varint32("index key")? };
+        let key = Key {
+            kind,
+            a,
+            b: r.varint32("index key")?,
+        };
         let n = r.count("group size", 2)?;
         let mut ts = base_ts;
         for _ in 0..n {
             ts = ts.wrapping_add(r.varint()?);
-            out.push(IndexEntry { key, ts, value: read_value(&mut r)? });
+            out.push(IndexEntry {
+                key,
+                ts,
+                value: read_value(&mut r)?,
+            });
         }
         prev = Some(key);
     }

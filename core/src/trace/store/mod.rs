@@ -16,7 +16,10 @@ use serde::{Deserialize, Serialize};
 pub use block::{decode_block, BlockEvent, StackEntry};
 pub use error::StoreError;
 pub use index::{Location, Write};
-pub use reader::{Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo, TraceReader, Warning};
+pub use reader::{
+    Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo,
+    TraceReader, Warning,
+};
 pub use writer::{TraceWriter, WriteCounts, WriterConfig};
 
 use crate::tree::NodeHeader;

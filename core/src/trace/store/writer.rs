@@ -79,17 +79,27 @@ impl TraceWriter {
             match std::fs::remove_file(&p) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(source) => return Err(StoreError::Io { path: path.into(), action: "replacing the old trace", source }),
+                Err(source) => {
+                    return Err(StoreError::Io {
+                        path: path.into(),
+                        action: "replacing the old trace",
+                        source,
+                    })
+                }
             }
         }
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| StoreError::sqlite(path, "creating the trace", e))?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)
+            .map_err(|e| StoreError::sqlite(path, "creating the trace", e))?;
         let setup = format!(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA application_id = {APPLICATION_ID};
              BEGIN; {} INSERT INTO meta VALUES ('format_version', {FORMAT_VERSION}), ('status', 'recording'); COMMIT; BEGIN;",
             schema::CREATE
         );
-        conn.execute_batch(&setup).map_err(|e| StoreError::sqlite(path, "creating the trace schema", e))?;
+        conn.execute_batch(&setup)
+            .map_err(|e| StoreError::sqlite(path, "creating the trace schema", e))?;
         let now = Instant::now();
         Ok(TraceWriter {
             conn,
@@ -117,14 +127,23 @@ impl TraceWriter {
         move |e| StoreError::sqlite(&self.path, action, e)
     }
 
-    fn exec<P: rusqlite::Params>(&self, action: &'static str, sql: &str, p: P) -> Result<(), StoreError> {
+    fn exec<P: rusqlite::Params>(
+        &self,
+        action: &'static str,
+        sql: &str,
+        p: P,
+    ) -> Result<(), StoreError> {
         let mut st = self.conn.prepare_cached(sql).map_err(self.err(action))?;
         st.execute(p).map_err(self.err(action))?;
         Ok(())
     }
 
     pub fn set_meta(&self, key: &str, value: impl rusqlite::ToSql) -> Result<(), StoreError> {
-        self.exec("writing meta", "INSERT OR REPLACE INTO meta VALUES (?1, ?2)", params![key, value])
+        self.exec(
+            "writing meta",
+            "INSERT OR REPLACE INTO meta VALUES (?1, ?2)",
+            params![key, value],
+        )
     }
 
     pub fn hello(&self, h: &Hello) -> Result<(), StoreError> {
@@ -147,7 +166,17 @@ impl TraceWriter {
         self.exec(
             "storing a method",
             "INSERT OR REPLACE INTO methods VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![m.id.0, m.class.0, m.name, m.descriptor, m.access, m.flags, &m.hash[..], m.first_line, m.last_line],
+            params![
+                m.id.0,
+                m.class.0,
+                m.name,
+                m.descriptor,
+                m.access,
+                m.flags,
+                &m.hash[..],
+                m.first_line,
+                m.last_line
+            ],
         )?;
         for (i, v) in m.vars.iter().enumerate() {
             self.exec(
@@ -186,7 +215,11 @@ impl TraceWriter {
     }
 
     pub fn string(&self, id: StringId, text: &str) -> Result<(), StoreError> {
-        self.exec("storing a string", "INSERT OR REPLACE INTO strings VALUES (?1, ?2)", params![id.0 as i64, text])
+        self.exec(
+            "storing a string",
+            "INSERT OR REPLACE INTO strings VALUES (?1, ?2)",
+            params![id.0 as i64, text],
+        )
     }
 
     pub fn object(
@@ -201,11 +234,23 @@ impl TraceWriter {
         self.exec(
             "storing an object",
             "INSERT OR REPLACE INTO objects VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![id.0 as i64, class.0, length, origin as u8, ts as i64, node.0],
+            params![
+                id.0 as i64,
+                class.0,
+                length,
+                origin as u8,
+                ts as i64,
+                node.0
+            ],
         )
     }
 
-    pub fn warning(&mut self, ts: Option<Timestamp>, source: &str, message: &str) -> Result<(), StoreError> {
+    pub fn warning(
+        &mut self,
+        ts: Option<Timestamp>,
+        source: &str,
+        message: &str,
+    ) -> Result<(), StoreError> {
         self.counts.warnings += 1;
         self.exec(
             "storing a warning",
@@ -242,7 +287,11 @@ impl TraceWriter {
 
     /// Records that `loc` got `value` at `ts`.
     pub fn write(&mut self, loc: Location, ts: Timestamp, value: Value) {
-        self.index.push(IndexEntry { key: loc.key(), ts, value });
+        self.index.push(IndexEntry {
+            key: loc.key(),
+            ts,
+            value,
+        });
     }
 
     /// A node that has just started (its header has no exit).
@@ -297,7 +346,15 @@ impl TraceWriter {
             "storing an event block",
             "INSERT INTO blocks(thread, first_ts, last_ts, count, min_depth, start_stack, data)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![b.thread.0, b.first_ts as i64, b.last_ts as i64, b.count, b.min_depth, b.start_stack, b.data],
+            params![
+                b.thread.0,
+                b.first_ts as i64,
+                b.last_ts as i64,
+                b.count,
+                b.min_depth,
+                b.start_stack,
+                b.data
+            ],
         )
     }
 
@@ -330,7 +387,8 @@ impl TraceWriter {
     pub fn maybe_commit(&mut self) -> Result<bool, StoreError> {
         let due = self.events_since_commit >= self.config.commit_events
             || self.index.len() >= self.config.index_entries
-            || (self.events_since_commit > 0 && self.last_commit.elapsed() >= self.config.commit_interval);
+            || (self.events_since_commit > 0
+                && self.last_commit.elapsed() >= self.config.commit_interval);
         if due {
             self.commit()?;
         }
@@ -350,7 +408,9 @@ impl TraceWriter {
             self.insert_node(row, false)?;
         }
         self.write_counts()?;
-        self.conn.execute_batch("COMMIT; BEGIN").map_err(self.err("committing"))?;
+        self.conn
+            .execute_batch("COMMIT; BEGIN")
+            .map_err(self.err("committing"))?;
         self.events_since_commit = 0;
         self.last_commit = Instant::now();
         Ok(())
@@ -378,9 +438,13 @@ impl TraceWriter {
         self.set_meta("ending_detail", detail)?;
         self.set_meta("wall_ms", self.started.elapsed().as_millis() as i64)?;
         self.commit()?;
-        self.conn.execute_batch("COMMIT").map_err(self.err("committing"))?;
+        self.conn
+            .execute_batch("COMMIT")
+            .map_err(self.err("committing"))?;
         // Fails harmlessly when a reader is attached: the file then keeps its WAL until closed.
-        let _ = self.conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;");
+        let _ = self
+            .conn
+            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;");
         Ok(self.counts.clone())
     }
 }

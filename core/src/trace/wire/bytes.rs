@@ -115,7 +115,10 @@ impl<'a> ByteReader<'a> {
         if n > max {
             return Err(ParseError {
                 at,
-                problem: format!("{what} {n} is more than the {} bytes left can hold", self.remaining()),
+                problem: format!(
+                    "{what} {n} is more than the {} bytes left can hold",
+                    self.remaining()
+                ),
             });
         }
         Ok(n as usize)
@@ -169,7 +172,16 @@ mod tests {
 
     #[test]
     fn varints_round_trip_at_the_edges() {
-        for v in [0u64, 1, 127, 128, 300, u32::MAX as u64, u64::MAX - 1, u64::MAX] {
+        for v in [
+            0u64,
+            1,
+            127,
+            128,
+            300,
+            u32::MAX as u64,
+            u64::MAX - 1,
+            u64::MAX,
+        ] {
             let mut out = Vec::new();
             put_varint(&mut out, v);
             assert!(out.len() <= 10);

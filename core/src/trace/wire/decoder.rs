@@ -5,7 +5,9 @@ use std::io::{ErrorKind, Read};
 use super::bytes::{ByteReader, ParseError, ParseResult};
 use super::error::WireError;
 use super::event::{read_event, Event};
-use super::frame::{frame_name, frame_type, ClassDef, FieldDef, Frame, Hello, MethodDef, ThreadDef, VarDef};
+use super::frame::{
+    frame_name, frame_type, ClassDef, FieldDef, Frame, Hello, MethodDef, ThreadDef, VarDef,
+};
 use crate::ids::{ClassId, FieldId, MethodId, ThreadId};
 
 pub const MAGIC: &[u8; 6] = b"HSWIRE";
@@ -38,18 +40,34 @@ impl<R: Read> Decoder<R> {
         let n = read_full(&mut input, &mut header, 0)?;
         if n < MAGIC.len() || &header[..6] != MAGIC {
             if n < MAGIC.len() && MAGIC.starts_with(&header[..n]) {
-                return Err(WireError::Truncated { offset: n as u64, detail: "the stream ends inside its header".into() });
+                return Err(WireError::Truncated {
+                    offset: n as u64,
+                    detail: "the stream ends inside its header".into(),
+                });
             }
-            return Err(WireError::BadMagic { found: String::from_utf8_lossy(&header[..n.min(6)]).into_owned() });
+            return Err(WireError::BadMagic {
+                found: String::from_utf8_lossy(&header[..n.min(6)]).into_owned(),
+            });
         }
         if n < 8 {
-            return Err(WireError::Truncated { offset: n as u64, detail: "the stream ends inside its header".into() });
+            return Err(WireError::Truncated {
+                offset: n as u64,
+                detail: "the stream ends inside its header".into(),
+            });
         }
         let version = u16::from_le_bytes([header[6], header[7]]);
         if version != VERSION {
-            return Err(WireError::UnsupportedVersion { found: version, supported: VERSION });
+            return Err(WireError::UnsupportedVersion {
+                found: version,
+                supported: VERSION,
+            });
         }
-        Ok(Decoder { input, offset: 8, payload: Vec::new(), state: State::Start })
+        Ok(Decoder {
+            input,
+            offset: 8,
+            payload: Vec::new(),
+            state: State::Start,
+        })
     }
 
     /// Bytes consumed so far.
@@ -75,7 +93,10 @@ impl<R: Read> Decoder<R> {
         let mut head = [0u8; 5];
         let n = read_full(&mut self.input, &mut head, frame_offset)?;
         if n == 0 {
-            return Err(WireError::Truncated { offset: frame_offset, detail: "the stream ends without an END frame".into() });
+            return Err(WireError::Truncated {
+                offset: frame_offset,
+                detail: "the stream ends without an END frame".into(),
+            });
         }
         if n < head.len() {
             self.offset += n as u64;
@@ -86,19 +107,35 @@ impl<R: Read> Decoder<R> {
         }
         let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
         let ty = head[4];
-        let name = frame_name(ty).map(str::to_owned).unwrap_or_else(|| format!("type 0x{ty:02x}"));
-        let malformed = |offset: u64, problem: String| WireError::Malformed { frame_offset, offset, frame: name.clone(), problem };
+        let name = frame_name(ty)
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("type 0x{ty:02x}"));
+        let malformed = |offset: u64, problem: String| WireError::Malformed {
+            frame_offset,
+            offset,
+            frame: name.clone(),
+            problem,
+        };
         if len == 0 {
-            return Err(malformed(frame_offset, "frame length 0 (it counts the type byte, so it is at least 1)".into()));
+            return Err(malformed(
+                frame_offset,
+                "frame length 0 (it counts the type byte, so it is at least 1)".into(),
+            ));
         }
         if len > MAX_FRAME_LEN {
-            return Err(malformed(frame_offset, format!("frame length {len} is over the 64 MiB limit")));
+            return Err(malformed(
+                frame_offset,
+                format!("frame length {len} is over the 64 MiB limit"),
+            ));
         }
         if frame_name(ty).is_none() {
             return Err(malformed(frame_offset + 4, "unknown frame type".into()));
         }
         if self.state == State::Start && ty != frame_type::HELLO {
-            return Err(malformed(frame_offset + 4, "the first frame must be HELLO".into()));
+            return Err(malformed(
+                frame_offset + 4,
+                "the first frame must be HELLO".into(),
+            ));
         }
         if self.state != State::Start && ty == frame_type::HELLO {
             return Err(malformed(frame_offset + 4, "a second HELLO frame".into()));
@@ -120,10 +157,15 @@ impl<R: Read> Decoder<R> {
             if r.is_empty() {
                 Ok(f)
             } else {
-                r.error(format!("{} bytes left over after the payload", r.remaining()))
+                r.error(format!(
+                    "{} bytes left over after the payload",
+                    r.remaining()
+                ))
             }
         });
-        parsed.map(Some).map_err(|e| malformed(payload_offset + e.at as u64, e.problem))
+        parsed
+            .map(Some)
+            .map_err(|e| malformed(payload_offset + e.at as u64, e.problem))
     }
 }
 
@@ -142,7 +184,12 @@ fn read_full<R: Read>(input: &mut R, buf: &mut [u8], offset: u64) -> Result<usiz
             Ok(0) => break,
             Ok(k) => n += k,
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(source) => return Err(WireError::Io { offset: offset + n as u64, source }),
+            Err(source) => {
+                return Err(WireError::Io {
+                    offset: offset + n as u64,
+                    source,
+                })
+            }
         }
     }
     Ok(n)
@@ -176,9 +223,24 @@ fn parse_payload(ty: u8, r: &mut ByteReader<'_>) -> ParseResult<Frame> {
             let nvars = r.count("nvars", 3)?;
             let mut vars = Vec::with_capacity(nvars);
             for _ in 0..nvars {
-                vars.push(VarDef { slot: r.varint32("var slot")?, name: r.string("var name")?, descriptor: r.string("var descriptor")? });
+                vars.push(VarDef {
+                    slot: r.varint32("var slot")?,
+                    name: r.string("var name")?,
+                    descriptor: r.string("var descriptor")?,
+                });
             }
-            Frame::Method(MethodDef { id, class, name, descriptor, access, flags, hash, first_line, last_line, vars })
+            Frame::Method(MethodDef {
+                id,
+                class,
+                name,
+                descriptor,
+                access,
+                flags,
+                hash,
+                first_line,
+                last_line,
+                vars,
+            })
         }
         frame_type::FIELD => Frame::Field(FieldDef {
             id: FieldId(r.varint32("field id")?),
@@ -187,18 +249,28 @@ fn parse_payload(ty: u8, r: &mut ByteReader<'_>) -> ParseResult<Frame> {
             descriptor: r.string("field descriptor")?,
             flags: r.u8()?,
         }),
-        frame_type::THREAD => {
-            Frame::Thread(ThreadDef { id: ThreadId(r.varint32("thread id")?), java_id: r.varint()?, name: r.string("thread name")? })
-        }
+        frame_type::THREAD => Frame::Thread(ThreadDef {
+            id: ThreadId(r.varint32("thread id")?),
+            java_id: r.varint()?,
+            name: r.string("thread name")?,
+        }),
         frame_type::EVENTS => {
             let thread = ThreadId(r.varint32("thread id")?);
             let base_ts = r.varint()?;
             let count = r.count("event count", 2)?;
             let events = read_events(r, base_ts, count)?;
-            Frame::Events { thread, base_ts, events }
+            Frame::Events {
+                thread,
+                base_ts,
+                events,
+            }
         }
-        frame_type::END => Frame::End { exit_status: r.svarint()? },
-        frame_type::WARNING => Frame::Warning { message: r.string("message")? },
+        frame_type::END => Frame::End {
+            exit_status: r.svarint()?,
+        },
+        frame_type::WARNING => Frame::Warning {
+            message: r.string("message")?,
+        },
         _ => return r.error(format!("unknown frame type 0x{ty:02x}")),
     })
 }
@@ -211,7 +283,10 @@ fn read_events(r: &mut ByteReader<'_>, base_ts: u64, count: usize) -> ParseResul
         let start = r.pos();
         let ev = read_event(r, &mut ts, first).map_err(|e| ParseError {
             at: e.at,
-            problem: format!("event {i} of {count} (starting at payload byte {start}): {}", e.problem),
+            problem: format!(
+                "event {i} of {count} (starting at payload byte {start}): {}",
+                e.problem
+            ),
         })?;
         first &= matches!(ev.kind, super::event::EventKind::String { .. });
         events.push(ev);

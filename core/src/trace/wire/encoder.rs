@@ -19,12 +19,18 @@ impl<W: Write> Encoder<W> {
     pub fn new(mut out: W) -> io::Result<Self> {
         out.write_all(MAGIC)?;
         out.write_all(&VERSION.to_le_bytes())?;
-        Ok(Encoder { out, buf: Vec::new() })
+        Ok(Encoder {
+            out,
+            buf: Vec::new(),
+        })
     }
 
     /// Continues a stream whose header (and maybe some frames) `out` already holds.
     pub fn continuing(out: W) -> Self {
-        Encoder { out, buf: Vec::new() }
+        Encoder {
+            out,
+            buf: Vec::new(),
+        }
     }
 
     pub fn into_inner(self) -> W {
@@ -33,7 +39,8 @@ impl<W: Write> Encoder<W> {
 
     /// Writes a frame of `ty` around `payload` as it is (tests use it for malformed frames).
     pub fn raw_frame(&mut self, ty: u8, payload: &[u8]) -> io::Result<()> {
-        self.out.write_all(&(payload.len() as u32 + 1).to_le_bytes())?;
+        self.out
+            .write_all(&(payload.len() as u32 + 1).to_le_bytes())?;
         self.out.write_all(&[ty])?;
         self.out.write_all(payload)
     }
@@ -53,7 +60,7 @@ impl<W: Write> Encoder<W> {
             Frame::Method(m) => self.method(m),
             Frame::Field(f) => self.field(f),
             Frame::Thread(t) => self.thread(t),
-            Frame::Events { thread, events, .. } => self.events(*thread, events),
+            Frame::Events { thread, base_ts, events } => self.events_from(*thread, *base_ts, events),
             Frame::End { exit_status } => self.end(*exit_status),
             Frame::Warning { message } => self.warning(message),
         }
@@ -122,6 +129,11 @@ impl<W: Write> Encoder<W> {
             .iter()
             .find(|e| !matches!(e.kind, EventKind::String { .. }))
             .map_or(0, |e| e.ts);
+        self.events_from(thread, base, events)
+    }
+
+    /// One `EVENTS` frame with an explicit `base_ts` (at most the first timed event's).
+    pub fn events_from(&mut self, thread: ThreadId, base: u64, events: &[Event]) -> io::Result<()> {
         let b = &mut self.buf;
         put_varint(b, u64::from(thread.0));
         put_varint(b, base);

@@ -7,7 +7,9 @@ pub enum WireError {
     BadMagic { found: String },
     #[error("wire format version {found} is not supported (this Hindsight reads version {supported}); use the agent jar that comes with this hindsight binary")]
     UnsupportedVersion { found: u16, supported: u16 },
-    #[error("malformed {frame} frame at byte {frame_offset} (problem at byte {offset}): {problem}")]
+    #[error(
+        "malformed {frame} frame at byte {frame_offset} (problem at byte {offset}): {problem}"
+    )]
     Malformed {
         /// Where the frame starts (its length field).
         frame_offset: u64,

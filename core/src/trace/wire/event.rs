@@ -29,26 +29,62 @@ pub struct Event {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventKind {
-    Call { method: MethodId, args: Vec<Value> },
+    Call {
+        method: MethodId,
+        args: Vec<Value>,
+    },
     Return(Value),
     Unwind(Value),
-    ExtCall { method: MethodId, args: Vec<Value> },
+    ExtCall {
+        method: MethodId,
+        args: Vec<Value>,
+    },
     ExtReturn(Value),
     ExtUnwind(Value),
     Line(u32),
-    Local { var: VarId, value: Value },
-    FieldWrite { object: ObjectId, field: FieldId, value: Value },
-    StaticWrite { field: FieldId, value: Value },
-    ArrayWrite { array: ObjectId, index: u32, value: Value },
-    NewObject { object: ObjectId, class: ClassId, origin: Origin },
+    Local {
+        var: VarId,
+        value: Value,
+    },
+    FieldWrite {
+        object: ObjectId,
+        field: FieldId,
+        value: Value,
+    },
+    StaticWrite {
+        field: FieldId,
+        value: Value,
+    },
+    ArrayWrite {
+        array: ObjectId,
+        index: u32,
+        value: Value,
+    },
+    NewObject {
+        object: ObjectId,
+        class: ClassId,
+        origin: Origin,
+    },
     /// `elements` is empty for `Origin::Created` (all defaults) and holds `length` values for
     /// `Origin::FirstSeen`.
-    NewArray { array: ObjectId, class: ClassId, length: u32, origin: Origin, elements: Vec<Value> },
+    NewArray {
+        array: ObjectId,
+        class: ClassId,
+        length: u32,
+        origin: Origin,
+        elements: Vec<Value>,
+    },
     This(ObjectId),
     Throw(Value),
     Catch(Value),
-    String { string: StringId, text: String },
-    FieldWriteUninit { field: FieldId, value: Value },
+    String {
+        string: StringId,
+        text: String,
+    },
+    FieldWriteUninit {
+        field: FieldId,
+        value: Value,
+    },
 }
 
 pub mod op {
@@ -110,7 +146,10 @@ impl EventKind {
     pub fn is_exit(&self) -> bool {
         matches!(
             self,
-            EventKind::Return(_) | EventKind::Unwind(_) | EventKind::ExtReturn(_) | EventKind::ExtUnwind(_)
+            EventKind::Return(_)
+                | EventKind::Unwind(_)
+                | EventKind::ExtReturn(_)
+                | EventKind::ExtUnwind(_)
         )
     }
 }
@@ -164,7 +203,11 @@ pub fn put_event(out: &mut Vec<u8>, ev: &Event, prev_ts: Timestamp) {
             put_varint(out, u64::from(*var));
             put_value(out, value);
         }
-        EventKind::FieldWrite { object, field, value } => {
+        EventKind::FieldWrite {
+            object,
+            field,
+            value,
+        } => {
             put_varint(out, object.0);
             put_varint(out, u64::from(field.0));
             put_value(out, value);
@@ -173,17 +216,31 @@ pub fn put_event(out: &mut Vec<u8>, ev: &Event, prev_ts: Timestamp) {
             put_varint(out, u64::from(field.0));
             put_value(out, value);
         }
-        EventKind::ArrayWrite { array, index, value } => {
+        EventKind::ArrayWrite {
+            array,
+            index,
+            value,
+        } => {
             put_varint(out, array.0);
             put_varint(out, u64::from(*index));
             put_value(out, value);
         }
-        EventKind::NewObject { object, class, origin } => {
+        EventKind::NewObject {
+            object,
+            class,
+            origin,
+        } => {
             put_varint(out, object.0);
             put_varint(out, u64::from(class.0));
             out.push(origin_byte(*origin));
         }
-        EventKind::NewArray { array, class, length, origin, elements } => {
+        EventKind::NewArray {
+            array,
+            class,
+            length,
+            origin,
+            elements,
+        } => {
             put_varint(out, array.0);
             put_varint(out, u64::from(class.0));
             put_varint(out, u64::from(*length));
@@ -211,7 +268,11 @@ fn origin_byte(o: Origin) -> u8 {
 
 /// Decodes one event after an event at `*prev_ts`, and advances `*prev_ts`. `first` is whether
 /// no timed event came before in this frame (only the first may have `dts == 0`).
-pub fn read_event(r: &mut ByteReader<'_>, prev_ts: &mut Timestamp, first: bool) -> ParseResult<Event> {
+pub fn read_event(
+    r: &mut ByteReader<'_>,
+    prev_ts: &mut Timestamp,
+    first: bool,
+) -> ParseResult<Event> {
     read_event_ext(r, prev_ts, first, false)
 }
 
@@ -219,14 +280,22 @@ pub fn read_event(r: &mut ByteReader<'_>, prev_ts: &mut Timestamp, first: bool) 
 pub const DTS_ONE: u8 = 0x80;
 
 /// `read_event`, also accepting the store's `DTS_ONE` form when `dts_one_flag` is set.
-pub fn read_event_ext(r: &mut ByteReader<'_>, prev_ts: &mut Timestamp, first: bool, dts_one_flag: bool) -> ParseResult<Event> {
+pub fn read_event_ext(
+    r: &mut ByteReader<'_>,
+    prev_ts: &mut Timestamp,
+    first: bool,
+    dts_one_flag: bool,
+) -> ParseResult<Event> {
     let mut code = r.u8()?;
     let implicit_one = dts_one_flag && code & DTS_ONE != 0;
     code &= if dts_one_flag { !DTS_ONE } else { 0xff };
     if code == op::STRING {
         let string = StringId(r.varint()?);
         let text = r.string("string text")?;
-        return Ok(Event { ts: *prev_ts, kind: EventKind::String { string, text } });
+        return Ok(Event {
+            ts: *prev_ts,
+            kind: EventKind::String { string, text },
+        });
     }
     if op_name(code).is_none() {
         return r.error(format!("unknown event op 0x{code:02x}"));
@@ -263,16 +332,23 @@ pub fn read_event_ext(r: &mut ByteReader<'_>, prev_ts: &mut Timestamp, first: bo
         op::THROW => EventKind::Throw(read_value(r)?),
         op::CATCH => EventKind::Catch(read_value(r)?),
         op::LINE => EventKind::Line(r.varint32("line")?),
-        op::LOCAL => EventKind::Local { var: r.varint32("var id")?, value: read_value(r)? },
+        op::LOCAL => EventKind::Local {
+            var: r.varint32("var id")?,
+            value: read_value(r)?,
+        },
         op::FIELD_WRITE => EventKind::FieldWrite {
             object: ObjectId(r.varint()?),
             field: FieldId(r.varint32("field id")?),
             value: read_value(r)?,
         },
-        op::STATIC_WRITE => EventKind::StaticWrite { field: FieldId(r.varint32("field id")?), value: read_value(r)? },
-        op::FIELD_WRITE_UNINIT => {
-            EventKind::FieldWriteUninit { field: FieldId(r.varint32("field id")?), value: read_value(r)? }
-        }
+        op::STATIC_WRITE => EventKind::StaticWrite {
+            field: FieldId(r.varint32("field id")?),
+            value: read_value(r)?,
+        },
+        op::FIELD_WRITE_UNINIT => EventKind::FieldWriteUninit {
+            field: FieldId(r.varint32("field id")?),
+            value: read_value(r)?,
+        },
         op::ARRAY_WRITE => EventKind::ArrayWrite {
             array: ObjectId(r.varint()?),
             index: r.varint32("array index")?,
@@ -291,14 +367,22 @@ pub fn read_event_ext(r: &mut ByteReader<'_>, prev_ts: &mut Timestamp, first: bo
             let mut elements = Vec::new();
             if origin == Origin::FirstSeen {
                 if u64::from(length) > r.remaining() as u64 {
-                    return r.error(format!("array length {length} is more than the bytes left can hold"));
+                    return r.error(format!(
+                        "array length {length} is more than the bytes left can hold"
+                    ));
                 }
                 elements.reserve(length as usize);
                 for _ in 0..length {
                     elements.push(read_value(r)?);
                 }
             }
-            EventKind::NewArray { array, class, length, origin, elements }
+            EventKind::NewArray {
+                array,
+                class,
+                length,
+                origin,
+                elements,
+            }
         }
         op::THIS => EventKind::This(ObjectId(r.varint()?)),
         _ => return r.error(format!("unknown event op 0x{code:02x}")),

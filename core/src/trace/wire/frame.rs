@@ -117,9 +117,17 @@ pub enum Frame {
     Field(FieldDef),
     Thread(ThreadDef),
     /// Events of one thread in timestamp order (`base_ts` is already applied).
-    Events { thread: ThreadId, base_ts: Timestamp, events: Vec<Event> },
-    End { exit_status: i64 },
-    Warning { message: String },
+    Events {
+        thread: ThreadId,
+        base_ts: Timestamp,
+        events: Vec<Event>,
+    },
+    End {
+        exit_status: i64,
+    },
+    Warning {
+        message: String,
+    },
 }
 
 pub mod frame_type {
@@ -135,7 +143,9 @@ pub mod frame_type {
 
 /// The name docs/wire-format.md gives a frame type, `None` for an unknown type.
 pub fn frame_name(t: u8) -> Option<&'static str> {
-    const NAMES: [&str; 8] = ["HELLO", "CLASS", "METHOD", "FIELD", "THREAD", "EVENTS", "END", "WARNING"];
+    const NAMES: [&str; 8] = [
+        "HELLO", "CLASS", "METHOD", "FIELD", "THREAD", "EVENTS", "END", "WARNING",
+    ];
     NAMES.get(usize::from(t).wrapping_sub(1)).copied()
 }
 

@@ -2,14 +2,25 @@ use super::*;
 use crate::ids::{ClassId, FieldId, MethodId, ObjectId, StringId, ThreadId};
 
 fn hello() -> Hello {
-    Hello { pid: 42, start_ms: 1_700_000_000_000, vm: "OpenJDK 17".into(), command: "Main".into(), agent_version: "0.1".into() }
+    Hello {
+        pid: 42,
+        start_ms: 1_700_000_000_000,
+        vm: "OpenJDK 17".into(),
+        command: "Main".into(),
+        agent_version: "0.1".into(),
+    }
 }
 
 fn sample_frames() -> Vec<Frame> {
     let ev = |ts, kind| Event { ts, kind };
     vec![
         Frame::Hello(hello()),
-        Frame::Class(ClassDef { id: ClassId(1), name: "demo.Main".into(), source_file: "Main.java".into(), flags: 1 }),
+        Frame::Class(ClassDef {
+            id: ClassId(1),
+            name: "demo.Main".into(),
+            source_file: "Main.java".into(),
+            flags: 1,
+        }),
         Frame::Method(MethodDef {
             id: MethodId(1),
             class: ClassId(1),
@@ -20,22 +31,81 @@ fn sample_frames() -> Vec<Frame> {
             hash: [7; 16],
             first_line: 3,
             last_line: 9,
-            vars: vec![VarDef { slot: 0, name: "args".into(), descriptor: "[Ljava/lang/String;".into() }],
+            vars: vec![VarDef {
+                slot: 0,
+                name: "args".into(),
+                descriptor: "[Ljava/lang/String;".into(),
+            }],
         }),
-        Frame::Field(FieldDef { id: FieldId(1), class: ClassId(1), name: "count".into(), descriptor: "I".into(), flags: 1 }),
-        Frame::Thread(ThreadDef { id: ThreadId(1), java_id: 1, name: "main".into() }),
+        Frame::Field(FieldDef {
+            id: FieldId(1),
+            class: ClassId(1),
+            name: "count".into(),
+            descriptor: "I".into(),
+            flags: 1,
+        }),
+        Frame::Thread(ThreadDef {
+            id: ThreadId(1),
+            java_id: 1,
+            name: "main".into(),
+        }),
         Frame::Events {
             thread: ThreadId(1),
             base_ts: 5,
             events: vec![
-                ev(5, EventKind::Call { method: MethodId(1), args: vec![Value::Object(ObjectId(1))] }),
-                ev(5, EventKind::String { string: StringId(1), text: "héllo".into() }),
+                ev(
+                    5,
+                    EventKind::Call {
+                        method: MethodId(1),
+                        args: vec![Value::Object(ObjectId(1))],
+                    },
+                ),
+                ev(
+                    5,
+                    EventKind::String {
+                        string: StringId(1),
+                        text: "héllo".into(),
+                    },
+                ),
                 ev(6, EventKind::Line(4)),
-                ev(7, EventKind::Local { var: 0, value: Value::Str(StringId(1)) }),
-                ev(9, EventKind::FieldWrite { object: ObjectId(2), field: FieldId(1), value: Value::Long(-3) }),
-                ev(10, EventKind::StaticWrite { field: FieldId(1), value: Value::Int(1) }),
-                ev(11, EventKind::ArrayWrite { array: ObjectId(1), index: 3, value: Value::Boxed(Primitive::Double(2.5)) }),
-                ev(12, EventKind::NewObject { object: ObjectId(3), class: ClassId(1), origin: Origin::Created }),
+                ev(
+                    7,
+                    EventKind::Local {
+                        var: 0,
+                        value: Value::Str(StringId(1)),
+                    },
+                ),
+                ev(
+                    9,
+                    EventKind::FieldWrite {
+                        object: ObjectId(2),
+                        field: FieldId(1),
+                        value: Value::Long(-3),
+                    },
+                ),
+                ev(
+                    10,
+                    EventKind::StaticWrite {
+                        field: FieldId(1),
+                        value: Value::Int(1),
+                    },
+                ),
+                ev(
+                    11,
+                    EventKind::ArrayWrite {
+                        array: ObjectId(1),
+                        index: 3,
+                        value: Value::Boxed(Primitive::Double(2.5)),
+                    },
+                ),
+                ev(
+                    12,
+                    EventKind::NewObject {
+                        object: ObjectId(3),
+                        class: ClassId(1),
+                        origin: Origin::Created,
+                    },
+                ),
                 ev(
                     13,
                     EventKind::NewArray {
@@ -46,20 +116,49 @@ fn sample_frames() -> Vec<Frame> {
                         elements: vec![Value::Int(1), Value::Null],
                     },
                 ),
-                ev(14, EventKind::NewArray { array: ObjectId(5), class: ClassId(1), length: 9, origin: Origin::Created, elements: vec![] }),
+                ev(
+                    14,
+                    EventKind::NewArray {
+                        array: ObjectId(5),
+                        class: ClassId(1),
+                        length: 9,
+                        origin: Origin::Created,
+                        elements: vec![],
+                    },
+                ),
                 ev(15, EventKind::This(ObjectId(3))),
                 ev(16, EventKind::Throw(Value::Object(ObjectId(3)))),
                 ev(17, EventKind::Catch(Value::Object(ObjectId(3)))),
-                ev(18, EventKind::FieldWriteUninit { field: FieldId(1), value: Value::Char(65) }),
-                ev(19, EventKind::ExtCall { method: MethodId(1), args: vec![] }),
+                ev(
+                    18,
+                    EventKind::FieldWriteUninit {
+                        field: FieldId(1),
+                        value: Value::Char(65),
+                    },
+                ),
+                ev(
+                    19,
+                    EventKind::ExtCall {
+                        method: MethodId(1),
+                        args: vec![],
+                    },
+                ),
                 ev(20, EventKind::ExtUnwind(Value::Null)),
-                ev(21, EventKind::ExtCall { method: MethodId(1), args: vec![] }),
+                ev(
+                    21,
+                    EventKind::ExtCall {
+                        method: MethodId(1),
+                        args: vec![],
+                    },
+                ),
                 ev(22, EventKind::ExtReturn(Value::Float(1.0))),
                 ev(23, EventKind::Unwind(Value::Object(ObjectId(3)))),
                 ev(100, EventKind::Return(Value::Void)),
             ],
         },
-        Frame::Warning { message: "class x left uninstrumented".into() },
+        Frame::Warning {
+            message: "class x left uninstrumented".into(),
+        },
         Frame::End { exit_status: -1 },
     ]
 }
@@ -126,7 +225,16 @@ fn wrong_magic_and_version_are_named() {
     assert!(matches!(err, WireError::BadMagic { .. }), "{err}");
     assert!(err.to_string().contains("GIF89a"));
     let err = Decoder::new(&b"HSWIRE\x02\x00"[..]).err().unwrap();
-    assert!(matches!(err, WireError::UnsupportedVersion { found: 2, supported: 1 }), "{err}");
+    assert!(
+        matches!(
+            err,
+            WireError::UnsupportedVersion {
+                found: 2,
+                supported: 1
+            }
+        ),
+        "{err}"
+    );
     let err = Decoder::new(&b"HSW"[..]).err().unwrap();
     assert!(err.is_truncation(), "{err}");
 }
@@ -150,11 +258,19 @@ fn malformed_frames_say_where_and_what() {
     let (_, err) = decode_all(&enc.into_inner());
     let err = err.unwrap();
     match &err {
-        WireError::Malformed { frame_offset, offset, frame, problem } => {
+        WireError::Malformed {
+            frame_offset,
+            offset,
+            frame,
+            problem,
+        } => {
             assert_eq!(*frame_offset, frame_at);
             assert_eq!(*offset, frame_at + 5 + bad_at as u64);
             assert_eq!(frame, "EVENTS");
-            assert!(problem.contains("event 1 of 2") && problem.contains("tag 0x3f"), "{problem}");
+            assert!(
+                problem.contains("event 1 of 2") && problem.contains("tag 0x3f"),
+                "{problem}"
+            );
         }
         other => panic!("expected Malformed, got {other}"),
     }
@@ -165,9 +281,21 @@ fn other_malformations_are_errors_not_truncations() {
     let cases: Vec<(u8, Vec<u8>, &str)> = vec![
         (0x09, vec![], "unknown frame type"),
         (frame_type::END, vec![0, 0], "left over"),
-        (frame_type::EVENTS, vec![1, 0, 100, 7, 0, 1], "event count 100"),
-        (frame_type::EVENTS, vec![1, 0, 2, op::LINE, 0, 1, op::LINE, 0, 2], "dts 0"),
-        (frame_type::EVENTS, vec![1, 0, 1, 0x40, 0, 1], "unknown event op 0x40"),
+        (
+            frame_type::EVENTS,
+            vec![1, 0, 100, 7, 0, 1],
+            "event count 100",
+        ),
+        (
+            frame_type::EVENTS,
+            vec![1, 0, 2, op::LINE, 0, 1, op::LINE, 0, 2],
+            "dts 0",
+        ),
+        (
+            frame_type::EVENTS,
+            vec![1, 0, 1, 0x40, 0, 1],
+            "unknown event op 0x40",
+        ),
         (frame_type::HELLO, vec![], "second HELLO"),
     ];
     for (ty, payload, expected) in cases {
@@ -186,7 +314,11 @@ fn other_malformations_are_errors_not_truncations() {
     assert!(decode_all(&bytes).1.unwrap().to_string().contains("64 MiB"));
     let mut enc = Encoder::new(Vec::new()).unwrap();
     enc.end(0).unwrap();
-    assert!(decode_all(&enc.into_inner()).1.unwrap().to_string().contains("must be HELLO"));
+    assert!(decode_all(&enc.into_inner())
+        .1
+        .unwrap()
+        .to_string()
+        .contains("must be HELLO"));
 }
 
 /// xorshift64*: a seeded PRNG so that failures reproduce.
@@ -209,7 +341,9 @@ impl Rng {
 
 /// Decodes to the end; the decoder must stop (error or END) within a bounded number of frames.
 fn must_terminate(bytes: &[u8]) {
-    let Ok(mut dec) = Decoder::new(bytes) else { return };
+    let Ok(mut dec) = Decoder::new(bytes) else {
+        return;
+    };
     for _ in 0..=bytes.len() {
         match dec.next_frame() {
             Ok(Some(_)) => {}

@@ -197,7 +197,9 @@ fn read_primitive(r: &mut ByteReader<'_>, tag: u8, boxed: bool) -> ParseResult<P
         }
         CHAR => {
             let v = r.varint()?;
-            Primitive::Char(u16::try_from(v).or_else(|_| r.error(format!("char value {v} out of range")))?)
+            Primitive::Char(
+                u16::try_from(v).or_else(|_| r.error(format!("char value {v} out of range")))?,
+            )
         }
         BYTE => {
             let v = r.svarint()?;
@@ -217,7 +219,10 @@ fn read_primitive(r: &mut ByteReader<'_>, tag: u8, boxed: bool) -> ParseResult<P
                 format!("unknown value tag 0x{tag:02x}")
             };
             // Point at the tag byte, just read.
-            return Err(ParseError { at: r.pos() - 1, problem });
+            return Err(ParseError {
+                at: r.pos() - 1,
+                problem,
+            });
         }
     })
 }

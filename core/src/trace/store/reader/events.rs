@@ -34,13 +34,22 @@ pub struct EventAt {
 }
 
 impl TraceReader {
-    fn decoded_block(&self, id: i64, first_ts: u64, stack: &[u8], data: &[u8]) -> StoreResult<Rc<Vec<BlockEvent>>> {
+    fn decoded_block(
+        &self,
+        id: i64,
+        first_ts: u64,
+        stack: &[u8],
+        data: &[u8],
+    ) -> StoreResult<Rc<Vec<BlockEvent>>> {
         if let Some((cached, events)) = &*self.block_cache.borrow() {
             if *cached == id {
                 return Ok(events.clone());
             }
         }
-        let events = Rc::new(decode_block(stack, data, first_ts).map_err(|e| self.corrupt(&format!("event block {id}"), e.problem))?);
+        let events = Rc::new(
+            decode_block(stack, data, first_ts)
+                .map_err(|e| self.corrupt(&format!("event block {id}"), e.problem))?,
+        );
         *self.block_cache.borrow_mut() = Some((id, events.clone()));
         Ok(events)
     }
@@ -60,25 +69,40 @@ impl TraceReader {
     }
 
     /// The event of `thread` at `ts`, with its node, depth and line.
-    pub fn thread_event_at(&self, thread: ThreadId, ts: Timestamp) -> StoreResult<Option<BlockEvent>> {
+    pub fn thread_event_at(
+        &self,
+        thread: ThreadId,
+        ts: Timestamp,
+    ) -> StoreResult<Option<BlockEvent>> {
         let block: Option<(i64, i64)> = self
             .conn
             .prepare_cached("SELECT id, first_ts FROM blocks WHERE thread = ?1 AND last_ts >= ?2 ORDER BY last_ts LIMIT 1")
             .and_then(|mut s| s.query_row([i64::from(thread.0), ts as i64], |r| Ok((r.get(0)?, r.get(1)?))).optional())
             .map_err(self.err("finding an event block"))?;
-        let Some((id, first_ts)) = block else { return Ok(None) };
+        let Some((id, first_ts)) = block else {
+            return Ok(None);
+        };
         if first_ts as u64 > ts {
             return Ok(None);
         }
         let events = self.load_block(id)?;
-        Ok(events.binary_search_by_key(&ts, |e| e.event.ts).ok().map(|i| events[i].clone()))
+        Ok(events
+            .binary_search_by_key(&ts, |e| e.event.ts)
+            .ok()
+            .map(|i| events[i].clone()))
     }
 
     /// The event at `ts`, whichever thread it is in.
     pub fn event_at(&self, ts: Timestamp) -> StoreResult<Option<EventAt>> {
         for (thread, _) in self.threads()? {
             if let Some(e) = self.thread_event_at(thread.id, ts)? {
-                return Ok(Some(EventAt { thread: thread.id, node: e.node, depth: e.depth, line: e.line, event: e.event }));
+                return Ok(Some(EventAt {
+                    thread: thread.id,
+                    node: e.node,
+                    depth: e.depth,
+                    line: e.line,
+                    event: e.event,
+                }));
             }
         }
         Ok(None)
@@ -86,9 +110,18 @@ impl TraceReader {
 
     /// Walks the events of node `id` from `from` on, in timestamp order: its own events and its
     /// children's call and exit events. `visit` returns `false` to stop.
-    fn scan_node(&self, id: NodeId, from: Timestamp, mut visit: impl FnMut(&BlockEvent, bool) -> bool) -> StoreResult<()> {
-        let Some(row) = self.node(id)? else { return Ok(()) };
-        let Some(thread) = row.header.thread else { return Ok(()) };
+    fn scan_node(
+        &self,
+        id: NodeId,
+        from: Timestamp,
+        mut visit: impl FnMut(&BlockEvent, bool) -> bool,
+    ) -> StoreResult<()> {
+        let Some(row) = self.node(id)? else {
+            return Ok(());
+        };
+        let Some(thread) = row.header.thread else {
+            return Ok(());
+        };
         let start = from.max(row.header.entry);
         let end = row.header.exit.unwrap_or(u64::MAX);
         let d = row.depth;
@@ -107,7 +140,11 @@ impl TraceReader {
                     .map_err(self.err("finding event blocks"))?;
                 let rows = st
                     .query_map([i64::from(thread.0), after as i64, i64::from(d) + 1], |r| {
-                        Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? as u64, r.get::<_, i64>(2)? as u64))
+                        Ok((
+                            r.get::<_, i64>(0)?,
+                            r.get::<_, i64>(1)? as u64,
+                            r.get::<_, i64>(2)? as u64,
+                        ))
                     })
                     .map_err(self.err("finding event blocks"))?;
                 for r in rows {
@@ -131,7 +168,8 @@ impl TraceReader {
                         return Ok(());
                     }
                     let own = e.depth == d && e.node == id;
-                    let marker = e.depth == d + 1 && (e.event.kind.is_call() || e.event.kind.is_exit());
+                    let marker =
+                        e.depth == d + 1 && (e.event.kind.is_call() || e.event.kind.is_exit());
                     if (own || marker) && !visit(e, own) {
                         return Ok(());
                     }
@@ -147,13 +185,23 @@ impl TraceReader {
 
     /// Up to `limit` events of node `id` with timestamp `>= from` (pass the last timestamp of
     /// the previous page + 1 to get the next page).
-    pub fn node_events(&self, id: NodeId, from: Timestamp, limit: usize) -> StoreResult<Vec<NodeEvent>> {
+    pub fn node_events(
+        &self,
+        id: NodeId,
+        from: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<NodeEvent>> {
         let mut out = Vec::new();
         if limit == 0 {
             return Ok(out);
         }
         self.scan_node(id, from, |e, own| {
-            out.push(NodeEvent { event: e.event.clone(), node: e.node, line: e.line, own });
+            out.push(NodeEvent {
+                event: e.event.clone(),
+                node: e.node,
+                line: e.line,
+                own,
+            });
             out.len() < limit
         })?;
         Ok(out)

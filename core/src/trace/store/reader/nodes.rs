@@ -33,7 +33,13 @@ fn row_to_node(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
             exit: r.get::<_, Option<i64>>(7)?.map(|t| t as u64),
         },
         depth: r.get(5)?,
-        outcome: r.get::<_, Option<i64>>(8)?.map(|o| if o == 0 { Outcome::Returned } else { Outcome::Threw }),
+        outcome: r.get::<_, Option<i64>>(8)?.map(|o| {
+            if o == 0 {
+                Outcome::Returned
+            } else {
+                Outcome::Threw
+            }
+        }),
     })
 }
 
@@ -77,12 +83,22 @@ impl TraceReader {
     pub fn children(&self, id: NodeId, offset: u64, limit: u64) -> StoreResult<Vec<NodeRow>> {
         let mut st = self
             .conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM nodes WHERE parent = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"))
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM nodes WHERE parent = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"
+            ))
             .map_err(self.err("reading children"))?;
         let rows = st
-            .query_map([i64::from(id.0), limit.min(i64::MAX as u64) as i64, offset.min(i64::MAX as u64) as i64], row_to_node)
+            .query_map(
+                [
+                    i64::from(id.0),
+                    limit.min(i64::MAX as u64) as i64,
+                    offset.min(i64::MAX as u64) as i64,
+                ],
+                row_to_node,
+            )
             .map_err(self.err("reading children"))?;
-        rows.collect::<Result<_, _>>().map_err(self.err("reading children"))
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading children"))
     }
 
     pub fn child_count(&self, id: NodeId) -> StoreResult<u64> {
@@ -95,42 +111,77 @@ impl TraceReader {
 
     /// Every stored node in preorder (the root, then each thread's subtree), read in pages.
     pub fn preorder(&self) -> Preorder<'_> {
-        Preorder { reader: self, threads: None, buffer: VecDeque::new(), thread_index: 0, last_id: None, root_done: false }
+        Preorder {
+            reader: self,
+            threads: None,
+            buffer: VecDeque::new(),
+            thread_index: 0,
+            last_id: None,
+            root_done: false,
+        }
     }
 
     /// Each thread with its thread node, in node order.
     fn thread_nodes(&self) -> StoreResult<Vec<(ThreadId, NodeId)>> {
         let mut st = self
             .conn
-            .prepare_cached("SELECT thread, id FROM nodes WHERE parent = 0 AND kind = 1 ORDER BY id")
+            .prepare_cached(
+                "SELECT thread, id FROM nodes WHERE parent = 0 AND kind = 1 ORDER BY id",
+            )
             .map_err(self.err("reading threads"))?;
-        let rows = st.query_map([], |r| Ok((ThreadId(r.get(0)?), NodeId(r.get(1)?)))).map_err(self.err("reading threads"))?;
-        rows.collect::<Result<_, _>>().map_err(self.err("reading threads"))
+        let rows = st
+            .query_map([], |r| Ok((ThreadId(r.get(0)?), NodeId(r.get(1)?))))
+            .map_err(self.err("reading threads"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading threads"))
     }
 
     /// Nodes of `thread` after `after` in id order, which is preorder within a thread. A scan of
     /// the id order that skips other threads' nodes: no index to maintain while recording.
-    fn thread_page(&self, thread: ThreadId, after: Option<NodeId>, limit: i64) -> StoreResult<Vec<NodeRow>> {
+    fn thread_page(
+        &self,
+        thread: ThreadId,
+        after: Option<NodeId>,
+        limit: i64,
+    ) -> StoreResult<Vec<NodeRow>> {
         let mut st = self
             .conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM nodes WHERE id > ?2 AND thread = ?1 ORDER BY id LIMIT ?3"))
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM nodes WHERE id > ?2 AND thread = ?1 ORDER BY id LIMIT ?3"
+            ))
             .map_err(self.err("reading nodes"))?;
         let after = after.map_or(-1, |n| i64::from(n.0));
-        let rows = st.query_map([i64::from(thread.0), after, limit], row_to_node).map_err(self.err("reading nodes"))?;
-        rows.collect::<Result<_, _>>().map_err(self.err("reading nodes"))
+        let rows = st
+            .query_map([i64::from(thread.0), after, limit], row_to_node)
+            .map_err(self.err("reading nodes"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading nodes"))
     }
 
     /// Method, arguments, `this` and result of a call node (the root and thread nodes have
     /// none of them).
     pub fn node_detail(&self, id: NodeId) -> StoreResult<Option<NodeDetail>> {
-        let Some(row) = self.node(id)? else { return Ok(None) };
-        let mut detail = NodeDetail { method: None, this: None, args: Vec::new(), result: None, row };
+        let Some(row) = self.node(id)? else {
+            return Ok(None);
+        };
+        let mut detail = NodeDetail {
+            method: None,
+            this: None,
+            args: Vec::new(),
+            result: None,
+            row,
+        };
         let h = detail.row.header.clone();
-        let (Some(thread), Some(method_id)) = (h.thread, h.method) else { return Ok(Some(detail)) };
+        let (Some(thread), Some(method_id)) = (h.thread, h.method) else {
+            return Ok(Some(detail));
+        };
         let method = self.method(method_id)?;
         if let Some(call) = self.thread_event_at(thread, h.entry)? {
-            if let EventKind::Call { args, .. } | EventKind::ExtCall { args, .. } = call.event.kind {
-                let receiver = method.as_ref().is_some_and(|m| !m.is_static() && !m.is_constructor());
+            if let EventKind::Call { args, .. } | EventKind::ExtCall { args, .. } = call.event.kind
+            {
+                let receiver = method
+                    .as_ref()
+                    .is_some_and(|m| !m.is_static() && !m.is_constructor());
                 for (i, v) in args.into_iter().enumerate() {
                     if receiver && i == 0 {
                         detail.this = Some(v);

@@ -39,17 +39,32 @@ impl TraceReader {
                 .map_err(self.err("reading index segments"))?;
             let rows = st
                 .query_map([], |r| {
-                    Ok(Segment { id: r.get(0)?, first_ts: r.get::<_, i64>(1)? as u64, last_ts: r.get::<_, i64>(2)? as u64 })
+                    Ok(Segment {
+                        id: r.get(0)?,
+                        first_ts: r.get::<_, i64>(1)? as u64,
+                        last_ts: r.get::<_, i64>(2)? as u64,
+                    })
                 })
                 .map_err(self.err("reading index segments"))?;
-            cache.1 = rows.collect::<Result<_, _>>().map_err(self.err("reading index segments"))?;
+            cache.1 = rows
+                .collect::<Result<_, _>>()
+                .map_err(self.err("reading index segments"))?;
             cache.0 = max_id;
         }
-        Ok(cache.1.iter().filter(|s| s.first_ts <= t).copied().collect())
+        Ok(cache
+            .1
+            .iter()
+            .filter(|s| s.first_ts <= t)
+            .copied()
+            .collect())
     }
 
     /// The page of `segment` that holds the entry at `probe` (a page start key), if any.
-    fn page_at(&self, segment: i64, probe: &[u8]) -> StoreResult<Option<(Vec<u8>, Vec<IndexEntry>)>> {
+    fn page_at(
+        &self,
+        segment: i64,
+        probe: &[u8],
+    ) -> StoreResult<Option<(Vec<u8>, Vec<IndexEntry>)>> {
         let row: Option<(Vec<u8>, Vec<u8>)> = self
             .conn
             .prepare_cached(
@@ -60,7 +75,8 @@ impl TraceReader {
         match row {
             None => Ok(None),
             Some((start, data)) => {
-                let entries = decode_page(&data).map_err(|e| self.corrupt("change index page", e.problem))?;
+                let entries =
+                    decode_page(&data).map_err(|e| self.corrupt("change index page", e.problem))?;
                 Ok(Some((start, entries)))
             }
         }
@@ -77,18 +93,27 @@ impl TraceReader {
             .prepare_cached("SELECT data FROM index_pages WHERE segment = ?1 AND start > ?2 AND start <= ?3 ORDER BY start")
             .map_err(self.err("reading the change index"))?;
         let rows = st
-            .query_map(rusqlite::params![segment, lo, hi], |r| r.get::<_, Vec<u8>>(0))
+            .query_map(rusqlite::params![segment, lo, hi], |r| {
+                r.get::<_, Vec<u8>>(0)
+            })
             .map_err(self.err("reading the change index"))?;
         for data in rows {
             let data = data.map_err(self.err("reading the change index"))?;
-            out.extend(decode_page(&data).map_err(|e| self.corrupt("change index page", e.problem))?);
+            out.extend(
+                decode_page(&data).map_err(|e| self.corrupt("change index page", e.problem))?,
+            );
         }
         Ok(out)
     }
 
     /// The last write of `loc` at or before `t`. `since` bounds the search: no write before it
     /// can exist (a call's entry, an object's creation).
-    fn last_write_since(&self, loc: Location, t: Timestamp, since: Timestamp) -> StoreResult<Option<Write>> {
+    fn last_write_since(
+        &self,
+        loc: Location,
+        t: Timestamp,
+        since: Timestamp,
+    ) -> StoreResult<Option<Write>> {
         let key = loc.key();
         let probe = key.page_start(t);
         let mut best: Option<Write> = None;
@@ -96,11 +121,16 @@ impl TraceReader {
             if seg.last_ts < since || best.is_some_and(|b| seg.last_ts <= b.ts) {
                 break;
             }
-            let Some((_, entries)) = self.page_at(seg.id, &probe)? else { continue };
+            let Some((_, entries)) = self.page_at(seg.id, &probe)? else {
+                continue;
+            };
             let found = entries.iter().rev().find(|e| e.key == key && e.ts <= t);
             if let Some(e) = found {
                 if best.is_none_or(|b| e.ts > b.ts) {
-                    best = Some(Write { ts: e.ts, value: e.value });
+                    best = Some(Write {
+                        ts: e.ts,
+                        value: e.value,
+                    });
                 }
             }
         }
@@ -135,7 +165,10 @@ impl TraceReader {
             }
             for e in self.pages_between(seg.id, &lo, &hi)? {
                 if e.key == key {
-                    out.push(Write { ts: e.ts, value: e.value });
+                    out.push(Write {
+                        ts: e.ts,
+                        value: e.value,
+                    });
                 }
             }
         }
@@ -146,14 +179,20 @@ impl TraceReader {
 
     pub fn object(&self, id: ObjectId) -> StoreResult<Option<ObjectInfo>> {
         self.conn
-            .prepare_cached("SELECT class, length, origin, created_ts, node FROM objects WHERE id = ?1")
+            .prepare_cached(
+                "SELECT class, length, origin, created_ts, node FROM objects WHERE id = ?1",
+            )
             .and_then(|mut s| {
                 s.query_row([id.0 as i64], |r| {
                     Ok(ObjectInfo {
                         id,
                         class: ClassId(r.get(0)?),
                         length: r.get(1)?,
-                        origin: if r.get::<_, i64>(2)? == 0 { Origin::Created } else { Origin::FirstSeen },
+                        origin: if r.get::<_, i64>(2)? == 0 {
+                            Origin::Created
+                        } else {
+                            Origin::FirstSeen
+                        },
                         created_ts: r.get::<_, i64>(3)? as u64,
                         node: NodeId(r.get::<_, Option<u32>>(4)?.unwrap_or(0)),
                     })
@@ -187,21 +226,28 @@ impl TraceReader {
 
     /// A local variable (or argument) of a call at `t`; `None` before its first assignment.
     pub fn local_at(&self, node: NodeId, var: VarId, t: Timestamp) -> StoreResult<Option<Value>> {
-        Ok(self.last_write(Location::Local { node, var }, t)?.map(|w| w.value))
+        Ok(self
+            .last_write(Location::Local { node, var }, t)?
+            .map(|w| w.value))
     }
 
     /// An instance field at `t`: its last write, else its default value if application code
     /// created the object by then; `None` when unknown.
-    pub fn field_at(&self, object: ObjectId, field: FieldId, t: Timestamp) -> StoreResult<Option<Value>> {
+    pub fn field_at(
+        &self,
+        object: ObjectId,
+        field: FieldId,
+        t: Timestamp,
+    ) -> StoreResult<Option<Value>> {
         let info = self.object(object)?;
         let since = info.as_ref().map_or(0, |o| o.created_ts);
         if let Some(w) = self.last_write_since(Location::Field { object, field }, t, since)? {
             return Ok(Some(w.value));
         }
         match info {
-            Some(o) if o.origin == Origin::Created && o.created_ts <= t => {
-                Ok(self.field(field)?.map(|f| Value::default_for(&f.descriptor)))
-            }
+            Some(o) if o.origin == Origin::Created && o.created_ts <= t => Ok(self
+                .field(field)?
+                .map(|f| Value::default_for(&f.descriptor))),
             _ => Ok(None),
         }
     }
@@ -212,7 +258,9 @@ impl TraceReader {
         if let Some(w) = self.last_write_since(Location::Static { field }, t, 0)? {
             return Ok(Some(w.value));
         }
-        let Some(f) = self.field(field)? else { return Ok(None) };
+        let Some(f) = self.field(field)? else {
+            return Ok(None);
+        };
         let instrumented = self.class(f.class)?.is_some_and(|c| c.is_instrumented());
         Ok(instrumented.then(|| Value::default_for(&f.descriptor)))
     }
@@ -221,12 +269,21 @@ impl TraceReader {
         if info.origin != Origin::Created || info.created_ts > t {
             return Ok(None);
         }
-        let Some(class) = self.class(info.class)? else { return Ok(None) };
-        Ok(Some(Value::default_for(class.name.strip_suffix("[]").unwrap_or("?"))))
+        let Some(class) = self.class(info.class)? else {
+            return Ok(None);
+        };
+        Ok(Some(Value::default_for(
+            class.name.strip_suffix("[]").unwrap_or("?"),
+        )))
     }
 
     /// An array element at `t`; `None` when unknown or out of bounds.
-    pub fn element_at(&self, array: ObjectId, index: u32, t: Timestamp) -> StoreResult<Option<Value>> {
+    pub fn element_at(
+        &self,
+        array: ObjectId,
+        index: u32,
+        t: Timestamp,
+    ) -> StoreResult<Option<Value>> {
         let info = self.object(array)?;
         if let Some(len) = info.as_ref().and_then(|o| o.length) {
             if index >= len {
@@ -245,7 +302,13 @@ impl TraceReader {
 
     /// Elements `offset .. offset + limit` of an array at `t` (fewer at the array's end);
     /// `None` for an element whose value is unknown.
-    pub fn array_at(&self, array: ObjectId, t: Timestamp, offset: u32, limit: u32) -> StoreResult<Vec<Option<Value>>> {
+    pub fn array_at(
+        &self,
+        array: ObjectId,
+        t: Timestamp,
+        offset: u32,
+        limit: u32,
+    ) -> StoreResult<Vec<Option<Value>>> {
         let info = self.object(array)?;
         let end = match info.as_ref().and_then(|o| o.length) {
             Some(len) => len.min(offset.saturating_add(limit)),
@@ -257,8 +320,18 @@ impl TraceReader {
         let n = (end - offset) as usize;
         let mut best: Vec<Option<Write>> = vec![None; n];
         let since = info.as_ref().map_or(0, |o| o.created_ts);
-        let lo = Location::Element { array, index: offset }.key().page_start(0);
-        let hi = Location::Element { array, index: end - 1 }.key().page_start(u64::MAX);
+        let lo = Location::Element {
+            array,
+            index: offset,
+        }
+        .key()
+        .page_start(0);
+        let hi = Location::Element {
+            array,
+            index: end - 1,
+        }
+        .key()
+        .page_start(u64::MAX);
         let kind = Location::Element { array, index: 0 }.key();
         for seg in self.segments_upto(t)? {
             if seg.last_ts < since {
@@ -275,7 +348,10 @@ impl TraceReader {
                 }
                 let slot = &mut best[(b - offset) as usize];
                 if slot.is_none_or(|w| e.ts > w.ts) {
-                    *slot = Some(Write { ts: e.ts, value: e.value });
+                    *slot = Some(Write {
+                        ts: e.ts,
+                        value: e.value,
+                    });
                 }
             }
         }
@@ -283,6 +359,9 @@ impl TraceReader {
             Some(o) => self.element_default(o, t)?,
             None => None,
         };
-        Ok(best.into_iter().map(|w| w.map(|w| w.value).or(default)).collect())
+        Ok(best
+            .into_iter()
+            .map(|w| w.map(|w| w.value).or(default))
+            .collect())
     }
 }
