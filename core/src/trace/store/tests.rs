@@ -371,6 +371,21 @@ fn merge_sort_values_at_any_timestamp() {
         .count() as u64;
     assert_eq!(children_calls, r.child_count(sort.header.id).unwrap());
     assert!(all.iter().all(|e| e.own == (e.node == sort.header.id)));
+    // The subtree of the last merge is the merge itself; sort's subtree holds every event of
+    // its interval, its children's included.
+    let merge_all = r.node_events(last.header.id, 0, usize::MAX).unwrap();
+    assert_eq!(
+        r.subtree_events(last.header.id, 0, usize::MAX).unwrap(),
+        merge_all
+    );
+    let sub = r.subtree_events(sort.header.id, 0, usize::MAX).unwrap();
+    assert_eq!(
+        sub.len() as u64,
+        sort.header.exit.unwrap() - sort.header.entry + 1
+    );
+    assert!(sub
+        .iter()
+        .any(|e| e.node == last.header.id && e.event.ts == hist[3].ts));
 }
 
 #[test]
@@ -387,12 +402,7 @@ fn values_match_a_model_across_many_segments() {
     let t = s.thread("main");
     s.call(t, m, &[]);
     let objs: Vec<ObjectId> = (0..5).map(|_| s.new_object(t, cls)).collect();
-    let arr = s.new_array(
-        t,
-        arr_cls,
-        50,
-        Some((0..50).map(Value::Long).collect()),
-    );
+    let arr = s.new_array(t, arr_cls, 50, Some((0..50).map(Value::Long).collect()));
     let created = s.ts();
     let mut model: HashMap<Location, Vec<(Timestamp, Value)>> = HashMap::new();
     for i in 0..50 {
@@ -732,4 +742,93 @@ fn opening_what_is_not_a_good_trace_says_why_and_where() {
         let r = TraceReader::open(&good).unwrap();
         assert_eq!(r.info().unwrap().nodes, r.preorder().count() as u64);
     }
+}
+
+/// The recorder process killed with SIGKILL mid-run: the trace opens, every node completed by
+/// the last commit is intact, the open ones are incomplete. The test runs itself as the child.
+#[test]
+fn a_killed_recorder_leaves_an_openable_trace() {
+    const CHILD: &str = "HINDSIGHT_TEST_KILLED_RECORDER_TRACE";
+    if let Ok(path) = std::env::var(CHILD) {
+        let (mut s, t) = {
+            let mut s = StreamBuilder::new();
+            let c = s.class("demo.Loop", true);
+            let m = s.method(c, "step", "(I)I", true, &["i"]);
+            let main = s.method(c, "main", "()V", true, &[]);
+            let t = s.thread("main");
+            s.call(t, main, &[]);
+            for i in 0..100 {
+                s.call(t, m, &[Value::Int(i)]);
+                s.line(t, 5);
+                s.ret(t, Value::Int(i * 2));
+            }
+            (s, t)
+        };
+        s.line(t, 9);
+        let bytes = s.killed();
+        let mut rec = Recorder::create(
+            Path::new(&path),
+            NullSink,
+            WriterConfig {
+                commit_events: 1,
+                ..WriterConfig::default()
+            },
+        )
+        .unwrap();
+        for f in Decoder::new(&bytes[..]).unwrap().map_while(Result::ok) {
+            rec.handle(f).unwrap();
+        }
+        // Waits for the kill with everything committed and the connection open.
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("killed.htrace");
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "trace::store::tests::a_killed_recorder_leaves_an_openable_trace",
+            "--nocapture",
+        ])
+        .env(CHILD, &path)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let ready = loop {
+        let done = TraceReader::open(&path)
+            .ok()
+            .and_then(|r| r.info().ok())
+            .is_some_and(|i| i.complete_nodes >= 100);
+        if done || started.elapsed() > std::time::Duration::from_secs(60) {
+            break done;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(ready, "the child recorder did not commit its nodes");
+    let r = TraceReader::open(&path).unwrap();
+    let info = r.info().unwrap();
+    assert_eq!(
+        (info.status.as_str(), info.complete_nodes),
+        ("recording", 100)
+    );
+    let nodes: Vec<NodeRow> = r.preorder().map(|n| n.unwrap()).collect();
+    assert_eq!(nodes.len(), 103);
+    assert!(nodes
+        .iter()
+        .filter(|n| n.depth == 2)
+        .all(|n| n.header.is_complete()));
+    assert!(nodes
+        .iter()
+        .filter(|n| n.depth < 2)
+        .all(|n| !n.header.is_complete()));
+    let step = &nodes[50];
+    assert_eq!(
+        r.node_detail(step.header.id).unwrap().unwrap().result,
+        Some(NodeResult::Returned(Value::Int(2 * 47)))
+    );
+    assert_eq!(r.node_lines(nodes[2].header.id).unwrap(), vec![9]);
 }

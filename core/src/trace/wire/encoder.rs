@@ -60,7 +60,11 @@ impl<W: Write> Encoder<W> {
             Frame::Method(m) => self.method(m),
             Frame::Field(f) => self.field(f),
             Frame::Thread(t) => self.thread(t),
-            Frame::Events { thread, base_ts, events } => self.events_from(*thread, *base_ts, events),
+            Frame::Events {
+                thread,
+                base_ts,
+                events,
+            } => self.events_from(*thread, *base_ts, events),
             Frame::End { exit_status } => self.end(*exit_status),
             Frame::Warning { message } => self.warning(message),
         }

@@ -110,10 +110,13 @@ impl TraceReader {
 
     /// Walks the events of node `id` from `from` on, in timestamp order: its own events and its
     /// children's call and exit events. `visit` returns `false` to stop.
+    /// With `subtree`, every event of the thread inside the node's interval is visited (own ones
+    /// flagged `true`).
     fn scan_node(
         &self,
         id: NodeId,
         from: Timestamp,
+        subtree: bool,
         mut visit: impl FnMut(&BlockEvent, bool) -> bool,
     ) -> StoreResult<()> {
         let Some(row) = self.node(id)? else {
@@ -125,6 +128,8 @@ impl TraceReader {
         let start = from.max(row.header.entry);
         let end = row.header.exit.unwrap_or(u64::MAX);
         let d = row.depth;
+        // Blocks entirely below the children's level hold nothing a node list shows.
+        let max_min_depth = if subtree { i64::MAX } else { i64::from(d) + 1 };
         let mut blocks: Vec<(i64, u64)> = Vec::new();
         let mut after = start;
         loop {
@@ -139,7 +144,7 @@ impl TraceReader {
                     )
                     .map_err(self.err("finding event blocks"))?;
                 let rows = st
-                    .query_map([i64::from(thread.0), after as i64, i64::from(d) + 1], |r| {
+                    .query_map([i64::from(thread.0), after as i64, max_min_depth], |r| {
                         Ok((
                             r.get::<_, i64>(0)?,
                             r.get::<_, i64>(1)? as u64,
@@ -168,8 +173,11 @@ impl TraceReader {
                         return Ok(());
                     }
                     let own = e.depth == d && e.node == id;
-                    let marker =
-                        e.depth == d + 1 && (e.event.kind.is_call() || e.event.kind.is_exit());
+                    let marker = if subtree {
+                        e.depth > d
+                    } else {
+                        e.depth == d + 1 && (e.event.kind.is_call() || e.event.kind.is_exit())
+                    };
                     if (own || marker) && !visit(e, own) {
                         return Ok(());
                     }
@@ -195,7 +203,31 @@ impl TraceReader {
         if limit == 0 {
             return Ok(out);
         }
-        self.scan_node(id, from, |e, own| {
+        self.scan_node(id, from, false, |e, own| {
+            out.push(NodeEvent {
+                event: e.event.clone(),
+                node: e.node,
+                line: e.line,
+                own,
+            });
+            out.len() < limit
+        })?;
+        Ok(out)
+    }
+
+    /// Up to `limit` events with timestamp `>= from` of node `id` and of every node below it,
+    /// in timestamp order (`own` is `true` for the node's own events).
+    pub fn subtree_events(
+        &self,
+        id: NodeId,
+        from: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<NodeEvent>> {
+        let mut out = Vec::new();
+        if limit == 0 {
+            return Ok(out);
+        }
+        self.scan_node(id, from, true, |e, own| {
             out.push(NodeEvent {
                 event: e.event.clone(),
                 node: e.node,
@@ -210,7 +242,7 @@ impl TraceReader {
     /// The source lines node `id` executed itself (not in its callees), sorted.
     pub fn node_lines(&self, id: NodeId) -> StoreResult<Vec<u32>> {
         let mut lines = std::collections::BTreeSet::new();
-        self.scan_node(id, 0, |e, own| {
+        self.scan_node(id, 0, false, |e, own| {
             if let (true, EventKind::Line(l)) = (own, &e.event.kind) {
                 lines.insert(*l);
             }
