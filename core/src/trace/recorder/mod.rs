@@ -490,9 +490,57 @@ pub fn record<R: Read, S: NodeSink>(
     config: WriterConfig,
 ) -> Result<Summary, RecordError> {
     let mut decoder = Decoder::new(input)?;
-    let mut rec = Recorder::create(trace, sink, config)?;
+    let rec = Recorder::create(trace, sink, config)?;
+    drive(rec, || decoder.next_frame())
+}
+
+/// `record`, with the decoding on a thread of its own so that it overlaps with storing. On a
+/// store error it returns at once; the decoding thread then ends at its next frame.
+pub fn record_threaded<R, S>(
+    input: R,
+    trace: &Path,
+    sink: S,
+    config: WriterConfig,
+) -> Result<Summary, RecordError>
+where
+    R: Read + Send + 'static,
+    S: NodeSink,
+{
+    let mut decoder = Decoder::new(input)?;
+    let rec = Recorder::create(trace, sink, config)?;
+    // Bounded: a slow store holds the decoder back (and through it the agent) instead of
+    // buffering without limit.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Option<Frame>, WireError>>(32);
+    std::thread::Builder::new()
+        .name("hindsight-decoder".into())
+        .spawn(move || loop {
+            let next = decoder.next_frame();
+            let last = !matches!(
+                next,
+                Ok(Some(
+                    Frame::Events { .. }
+                        | Frame::Hello(_)
+                        | Frame::Class(_)
+                        | Frame::Method(_)
+                        | Frame::Field(_)
+                        | Frame::Thread(_)
+                        | Frame::Warning { .. }
+                ))
+            );
+            if tx.send(next).is_err() || last {
+                return;
+            }
+        })
+        .map_err(|source| WireError::Io { offset: 0, source })?;
+    drive(rec, || rx.recv().unwrap_or(Ok(None)))
+}
+
+fn drive<S: NodeSink>(
+    mut rec: Recorder<S>,
+    mut next: impl FnMut() -> Result<Option<Frame>, WireError>,
+) -> Result<Summary, RecordError> {
     loop {
-        match decoder.next_frame() {
+        match next() {
             Ok(Some(Frame::End { exit_status })) => {
                 return Ok(rec.finish(Ending::End { exit_status })?)
             }

@@ -459,3 +459,29 @@ fn headers_stream_to_a_channel_while_recording() {
     assert_eq!(summary.ending, Ending::End { exit_status: 3 });
     assert_eq!(received.len(), 12);
 }
+
+#[test]
+fn threaded_recording_gives_the_same_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.htrace"), dir.path().join("b.htrace"));
+    let (s, _, _) = small_program();
+    let bytes = s.killed();
+    let one = record(&bytes[..], &a, NullSink, WriterConfig::default()).unwrap();
+    let two = record_threaded(
+        std::io::Cursor::new(bytes),
+        &b,
+        NullSink,
+        WriterConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(one, two);
+    let rows = |p: &Path| {
+        TraceReader::open(p)
+            .unwrap()
+            .preorder()
+            .map(|n| n.unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rows(&a), rows(&b));
+    assert_eq!(rows(&a).len(), 6);
+}
