@@ -4,13 +4,14 @@
 //! objects, external calls, two threads), records it into a trace file and reports events per
 //! second, bytes per event, and the median/max time of value and event queries.
 //!
-//! Run: `cargo bench -p hindsight-core --bench ingest -- [EVENTS] [DIR]` (default 10^7 events
-//! in a temporary directory).
+//! Run: `cargo bench -p hindsight-core --bench ingest -- [EVENTS] [DIR] [--threaded]
+//! [--ingest-only]` (default 10^7 events in a temporary directory; `--threaded` decodes on a
+//! thread of its own, `record_threaded`).
 
 use std::time::{Duration, Instant};
 
 use hindsight_core::ids::{NodeId, ObjectId, ThreadId};
-use hindsight_core::trace::recorder::{record, NullSink};
+use hindsight_core::trace::recorder::{record, record_threaded, NullSink};
 use hindsight_core::trace::store::{Location, TraceReader, WriterConfig};
 use hindsight_core::trace::synthetic::StreamBuilder;
 use hindsight_core::trace::wire::{EventKind, Value};
@@ -203,10 +204,21 @@ fn main() {
     );
 
     let cpu0 = cpu_seconds();
-    let (summary, rec_time) =
-        time(|| record(&bytes[..], &path, NullSink, WriterConfig::default()).expect("recording"));
+    let threaded = std::env::args().any(|a| a == "--threaded");
+    let (summary, rec_time) = if threaded {
+        time(|| {
+            record_threaded(
+                std::io::Cursor::new(bytes),
+                &path,
+                NullSink,
+                WriterConfig::default(),
+            )
+            .expect("recording")
+        })
+    } else {
+        time(|| record(&bytes[..], &path, NullSink, WriterConfig::default()).expect("recording"))
+    };
     let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
-    drop(bytes);
     let file_bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     println!(
         "ingest: {} events, {} nodes in {:.2} s",

@@ -515,18 +515,8 @@ where
         .name("hindsight-decoder".into())
         .spawn(move || loop {
             let next = decoder.next_frame();
-            let last = !matches!(
-                next,
-                Ok(Some(
-                    Frame::Events { .. }
-                        | Frame::Hello(_)
-                        | Frame::Class(_)
-                        | Frame::Method(_)
-                        | Frame::Field(_)
-                        | Frame::Thread(_)
-                        | Frame::Warning { .. }
-                ))
-            );
+            // Stop after END, at the end of the stream or at an error.
+            let last = !matches!(&next, Ok(Some(f)) if !matches!(f, Frame::End { .. }));
             if tx.send(next).is_err() || last {
                 return;
             }
