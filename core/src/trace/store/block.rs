@@ -25,6 +25,8 @@ pub struct BlockEvent {
     pub depth: u32,
     /// Source line the node is executing (0 before its first `LINE`).
     pub line: u32,
+    /// Line its caller is executing: for a call or an exit, the call site.
+    pub parent_line: u32,
 }
 
 /// A finished block, ready for the `blocks` table.
@@ -174,6 +176,7 @@ pub fn decode_block(
             node: NodeId::ROOT,
             line: 0,
         });
+        let below = stack.len().checked_sub(2).map_or(0, |i| stack[i].line);
         let be = if event.kind.is_call() {
             let delta = r.varint32("node delta")?;
             prev_node = prev_node.wrapping_add(delta);
@@ -186,6 +189,7 @@ pub fn decode_block(
                 node: NodeId(prev_node),
                 depth: depth + 1,
                 line: 0,
+                parent_line: top.line,
             }
         } else if event.kind.is_exit() {
             if stack.len() > 1 {
@@ -196,6 +200,7 @@ pub fn decode_block(
                 node: top.node,
                 depth,
                 line: top.line,
+                parent_line: below,
             }
         } else {
             if let crate::trace::wire::EventKind::Line(l) = event.kind {
@@ -209,6 +214,7 @@ pub fn decode_block(
                 node: top.node,
                 depth,
                 line,
+                parent_line: below,
             }
         };
         out.push(be);

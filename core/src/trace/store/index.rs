@@ -70,6 +70,11 @@ impl Location {
 }
 
 impl Key {
+    /// The key as one number with the same order.
+    pub fn packed(&self) -> u128 {
+        (u128::from(self.kind) << 96) | (u128::from(self.a) << 32) | u128::from(self.b)
+    }
+
     /// The `index_pages.start` form: big-endian so that SQLite's blob order is key order.
     pub fn page_start(&self, ts: Timestamp) -> Vec<u8> {
         let mut v = Vec::with_capacity(21);
@@ -108,7 +113,8 @@ pub struct Page {
 /// previous group's `a` when the kind is the same; the first `dts` of a group is relative to
 /// `base_ts`, the next ones to the previous entry.
 pub fn build_pages(entries: &mut [IndexEntry], page_bytes: usize) -> Vec<Page> {
-    entries.sort_unstable_by_key(|e| (e.key, e.ts));
+    // One u128 comparison instead of three: kind, a and b packed in key order.
+    entries.sort_unstable_by_key(|e| (e.key.packed(), e.ts));
     let base_ts = entries.iter().map(|e| e.ts).min().unwrap_or(0);
     let mut pages = Vec::new();
     let mut i = 0;

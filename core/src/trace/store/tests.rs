@@ -365,6 +365,15 @@ fn merge_sort_values_at_any_timestamp() {
     assert_eq!(first[..], all[..5]);
     assert_eq!(second[..], all[5..10]);
     assert!(all.windows(2).all(|w| w[0].event.ts < w[1].event.ts));
+    let last_call = all
+        .iter()
+        .find(|e| e.node == last.header.id && e.event.kind.is_call())
+        .unwrap();
+    assert_eq!(
+        (last_call.own, last_call.line),
+        (false, 33),
+        "a child's call shows its call site"
+    );
     let children_calls = all
         .iter()
         .filter(|e| !e.own && e.event.kind.is_call())

@@ -17,7 +17,8 @@ pub struct NodeEvent {
     pub event: Event,
     /// The node that executed it: the node itself, or a child for the child's call and exit.
     pub node: NodeId,
-    /// The line the node was executing (for a child's call, the line of the call site).
+    /// The line the node was executing; for a child's call or exit marker, the line of the call
+    /// site in the node.
     pub line: u32,
     /// `false` for a child's call or exit event, shown as a marker in the parent's list.
     pub own: bool,
@@ -207,7 +208,7 @@ impl TraceReader {
             out.push(NodeEvent {
                 event: e.event.clone(),
                 node: e.node,
-                line: e.line,
+                line: if own { e.line } else { e.parent_line },
                 own,
             });
             out.len() < limit
@@ -231,7 +232,7 @@ impl TraceReader {
             out.push(NodeEvent {
                 event: e.event.clone(),
                 node: e.node,
-                line: e.line,
+                line: if own { e.line } else { e.parent_line },
                 own,
             });
             out.len() < limit
