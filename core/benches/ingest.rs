@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use hindsight_core::ids::{NodeId, ObjectId, ThreadId};
 use hindsight_core::trace::recorder::{record, record_threaded, NullSink};
-use hindsight_core::trace::store::{Location, TraceReader, WriterConfig};
+use hindsight_core::trace::store::{TraceReader, Variable, WriterConfig};
 use hindsight_core::trace::synthetic::StreamBuilder;
 use hindsight_core::trace::wire::{EventKind, Value};
 
@@ -341,7 +341,7 @@ fn main() {
                 let i = rng.below(u64::from(ARRAY_LEN)) as u32;
                 time(|| {
                     reader
-                        .history(Location::Element { array: a, index: i })
+                        .history(Variable::Element { array: a, index: i })
                         .expect("history")
                 })
                 .1

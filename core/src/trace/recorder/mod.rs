@@ -15,7 +15,7 @@ pub use sink::{FnSink, NodeSink, NullSink};
 
 use crate::ids::{FieldId, NodeId, ThreadId, Timestamp};
 use crate::trace::store::{
-    Ending, Location, NodeRow, Outcome, StackEntry, StoreError, TraceWriter, WriteCounts,
+    Ending, NodeRow, Outcome, StackEntry, StoreError, TraceWriter, Variable, WriteCounts,
     WriterConfig,
 };
 use crate::trace::wire::{Decoder, Event, EventKind, Frame, Origin, Value, WireError};
@@ -243,7 +243,7 @@ impl<S: NodeSink> Recorder<S> {
                     let shift = self.arg_shift.get(method.0 as usize).copied().unwrap_or(0);
                     for (k, v) in args.iter().enumerate() {
                         self.store.write(
-                            Location::Local {
+                            Variable::Local {
                                 node: id,
                                 var: k as u32 + shift,
                             },
@@ -312,7 +312,7 @@ impl<S: NodeSink> Recorder<S> {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
                 if in_routine {
                     self.store.write(
-                        Location::Local {
+                        Variable::Local {
                             node: top,
                             var: *var,
                         },
@@ -330,7 +330,7 @@ impl<S: NodeSink> Recorder<S> {
             } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
                 self.store.write(
-                    Location::Field {
+                    Variable::Field {
                         object: *object,
                         field: *field,
                     },
@@ -341,7 +341,7 @@ impl<S: NodeSink> Recorder<S> {
             EventKind::StaticWrite { field, value } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
                 self.store
-                    .write(Location::Static { field: *field }, ts, *value);
+                    .write(Variable::Static { field: *field }, ts, *value);
             }
             EventKind::ArrayWrite {
                 array,
@@ -350,7 +350,7 @@ impl<S: NodeSink> Recorder<S> {
             } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
                 self.store.write(
-                    Location::Element {
+                    Variable::Element {
                         array: *array,
                         index: *index,
                     },
@@ -379,7 +379,7 @@ impl<S: NodeSink> Recorder<S> {
                 if *origin == Origin::FirstSeen {
                     for (k, v) in elements.iter().enumerate() {
                         self.store.write(
-                            Location::Element {
+                            Variable::Element {
                                 array: *array,
                                 index: k as u32,
                             },
@@ -393,13 +393,13 @@ impl<S: NodeSink> Recorder<S> {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
                 if let Some(call) = st.open.last_mut().filter(|_| in_routine) {
                     self.store.write(
-                        Location::Local { node: top, var: 0 },
+                        Variable::Local { node: top, var: 0 },
                         ts,
                         Value::Object(*object),
                     );
                     for (field, wts, value) in call.uninit.drain(..) {
                         self.store.write(
-                            Location::Field {
+                            Variable::Field {
                                 object: *object,
                                 field,
                             },

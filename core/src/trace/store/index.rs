@@ -2,7 +2,7 @@
 //! it changed and the value it got, so that "the value of x at t" is a lookup, not a replay.
 //!
 //! Writes are buffered and flushed at each commit as a *segment*: entries sorted by
-//! (location, timestamp), cut into LZ4-compressed pages keyed by their first (location,
+//! (variable, timestamp), cut into LZ4-compressed pages keyed by their first (variable,
 //! timestamp). A lookup reads one page per segment, newest segments first.
 
 use serde::{Deserialize, Serialize};
@@ -15,7 +15,7 @@ use crate::trace::wire::{
 /// A variable: something a write event changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Location {
+pub enum Variable {
     Static {
         field: FieldId,
     },
@@ -34,7 +34,7 @@ pub enum Location {
     },
 }
 
-/// Sort key of a location: the kind, then two numbers, compared in this order.
+/// Sort key of a variable: the kind, then two numbers, compared in this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Key {
     pub kind: u8,
@@ -42,25 +42,25 @@ pub struct Key {
     pub b: u32,
 }
 
-impl Location {
+impl Variable {
     pub fn key(&self) -> Key {
         match *self {
-            Location::Static { field } => Key {
+            Variable::Static { field } => Key {
                 kind: 0,
                 a: u64::from(field.0),
                 b: 0,
             },
-            Location::Field { object, field } => Key {
+            Variable::Field { object, field } => Key {
                 kind: 1,
                 a: object.0,
                 b: field.0,
             },
-            Location::Element { array, index } => Key {
+            Variable::Element { array, index } => Key {
                 kind: 2,
                 a: array.0,
                 b: index,
             },
-            Location::Local { node, var } => Key {
+            Variable::Local { node, var } => Key {
                 kind: 3,
                 a: u64::from(node.0),
                 b: var,

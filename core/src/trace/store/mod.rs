@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 pub use block::{decode_block, BlockEvent, StackEntry};
 pub use error::StoreError;
-pub use index::{Location, Write};
+pub use index::{Variable, Write};
 pub use reader::{
     Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo,
     TraceReader, Warning,

@@ -248,7 +248,7 @@ fn merge_sort_values_at_any_timestamp() {
 
     // The paper's history of c[2]: 1, 1, 7, 9, the last one in the last merge.
     let hist = r
-        .history(Location::Element {
+        .history(Variable::Element {
             array: m.a,
             index: 2,
         })
@@ -413,10 +413,10 @@ fn values_match_a_model_across_many_segments() {
     let objs: Vec<ObjectId> = (0..5).map(|_| s.new_object(t, cls)).collect();
     let arr = s.new_array(t, arr_cls, 50, Some((0..50).map(Value::Long).collect()));
     let created = s.ts();
-    let mut model: HashMap<Location, Vec<(Timestamp, Value)>> = HashMap::new();
+    let mut model: HashMap<Variable, Vec<(Timestamp, Value)>> = HashMap::new();
     for i in 0..50 {
         model
-            .entry(Location::Element {
+            .entry(Variable::Element {
                 array: arr,
                 index: i,
             })
@@ -429,7 +429,7 @@ fn values_match_a_model_across_many_segments() {
             0 => {
                 let (o, fi) = (objs[rng.below(5) as usize], f[rng.below(2) as usize]);
                 (
-                    Location::Field {
+                    Variable::Field {
                         object: o,
                         field: fi,
                     },
@@ -439,7 +439,7 @@ fn values_match_a_model_across_many_segments() {
             1 => {
                 let i = rng.below(50) as u32;
                 (
-                    Location::Element {
+                    Variable::Element {
                         array: arr,
                         index: i,
                     },
@@ -447,7 +447,7 @@ fn values_match_a_model_across_many_segments() {
                 )
             }
             2 => (
-                Location::Static { field: st },
+                Variable::Static { field: st },
                 s.event(
                     t,
                     EventKind::StaticWrite {
@@ -457,7 +457,7 @@ fn values_match_a_model_across_many_segments() {
                 ),
             ),
             _ => (
-                Location::Local {
+                Variable::Local {
                     node: NodeId(2),
                     var: 0,
                 },
@@ -497,7 +497,7 @@ fn values_match_a_model_across_many_segments() {
     // Fields never written read as their default once the object exists; unknown before.
     let fresh = objs[0];
     let untouched = model.keys().all(|l| {
-        *l != Location::Field {
+        *l != Variable::Field {
             object: fresh,
             field: f[1],
         }
@@ -513,7 +513,7 @@ fn values_match_a_model_across_many_segments() {
     let page = r.array_at(arr, end, 45, 10).unwrap();
     assert_eq!(page.len(), 5);
     for (k, v) in page.iter().enumerate() {
-        let w = &model[&Location::Element {
+        let w = &model[&Variable::Element {
             array: arr,
             index: 45 + k as u32,
         }];
@@ -577,7 +577,7 @@ fn constructors_strings_and_statics() {
         vec![("this$0", Value::Object(o)), ("name", Value::Str(text))]
     );
     assert_eq!(
-        r.history(Location::Field {
+        r.history(Variable::Field {
             object: obj,
             field: this0
         })
@@ -740,7 +740,7 @@ fn opening_what_is_not_a_good_trace_says_why_and_where() {
             let res = r
                 .preorder()
                 .collect::<Result<Vec<_>, _>>()
-                .and_then(|_| r.history(Location::Static { field: FieldId(1) }));
+                .and_then(|_| r.history(Variable::Static { field: FieldId(1) }));
             assert!(res.is_err());
             assert!(res.unwrap_err().to_string().contains("bad.htrace"));
         }

@@ -10,7 +10,7 @@ use rusqlite::{params, Connection, OpenFlags};
 
 use super::block::{BlockBuilder, EncodedBlock, StackEntry};
 use super::error::StoreError;
-use super::index::{build_pages, IndexEntry, Location};
+use super::index::{build_pages, IndexEntry, Variable};
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
 use super::{Ending, NodeRow, Outcome};
 use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
@@ -286,7 +286,7 @@ impl TraceWriter {
     }
 
     /// Records that `loc` got `value` at `ts`.
-    pub fn write(&mut self, loc: Location, ts: Timestamp, value: Value) {
+    pub fn write(&mut self, loc: Variable, ts: Timestamp, value: Value) {
         self.index.push(IndexEntry {
             key: loc.key(),
             ts,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{Segment, TraceReader};
 use crate::ids::{ClassId, FieldId, NodeId, ObjectId, Timestamp};
 use crate::trace::store::error::StoreResult;
-use crate::trace::store::index::{decode_page, IndexEntry, Key, Location, Write};
+use crate::trace::store::index::{decode_page, IndexEntry, Key, Variable, Write};
 use crate::trace::wire::{Origin, Value, VarId};
 
 /// An object or array as created.
@@ -110,7 +110,7 @@ impl TraceReader {
     /// can exist (a call's entry, an object's creation).
     fn last_write_since(
         &self,
-        loc: Location,
+        loc: Variable,
         t: Timestamp,
         since: Timestamp,
     ) -> StoreResult<Option<Write>> {
@@ -138,23 +138,23 @@ impl TraceReader {
     }
 
     /// The last write of `loc` at or before `t` (the write that gave it its value at `t`).
-    pub fn last_write(&self, loc: Location, t: Timestamp) -> StoreResult<Option<Write>> {
+    pub fn last_write(&self, loc: Variable, t: Timestamp) -> StoreResult<Option<Write>> {
         let since = self.lower_bound(loc)?;
         self.last_write_since(loc, t, since)
     }
 
-    fn lower_bound(&self, loc: Location) -> StoreResult<Timestamp> {
+    fn lower_bound(&self, loc: Variable) -> StoreResult<Timestamp> {
         Ok(match loc {
-            Location::Local { node, .. } => self.node(node)?.map_or(0, |n| n.header.entry),
-            Location::Field { object, .. } | Location::Element { array: object, .. } => {
+            Variable::Local { node, .. } => self.node(node)?.map_or(0, |n| n.header.entry),
+            Variable::Field { object, .. } | Variable::Element { array: object, .. } => {
                 self.object(object)?.map_or(0, |o| o.created_ts)
             }
-            Location::Static { .. } => 0,
+            Variable::Static { .. } => 0,
         })
     }
 
     /// Every write of `loc` over the whole run, in time order.
-    pub fn history(&self, loc: Location) -> StoreResult<Vec<Write>> {
+    pub fn history(&self, loc: Variable) -> StoreResult<Vec<Write>> {
         let key = loc.key();
         let (lo, hi) = (key.page_start(0), key.page_start(u64::MAX));
         let since = self.lower_bound(loc)?;
@@ -227,7 +227,7 @@ impl TraceReader {
     /// A local variable (or argument) of a call at `t`; `None` before its first assignment.
     pub fn local_at(&self, node: NodeId, var: VarId, t: Timestamp) -> StoreResult<Option<Value>> {
         Ok(self
-            .last_write(Location::Local { node, var }, t)?
+            .last_write(Variable::Local { node, var }, t)?
             .map(|w| w.value))
     }
 
@@ -241,7 +241,7 @@ impl TraceReader {
     ) -> StoreResult<Option<Value>> {
         let info = self.object(object)?;
         let since = info.as_ref().map_or(0, |o| o.created_ts);
-        if let Some(w) = self.last_write_since(Location::Field { object, field }, t, since)? {
+        if let Some(w) = self.last_write_since(Variable::Field { object, field }, t, since)? {
             return Ok(Some(w.value));
         }
         match info {
@@ -255,7 +255,7 @@ impl TraceReader {
     /// A static field at `t`: its last write, else the default value when its class is
     /// instrumented (its initialiser's writes are recorded); `None` when unknown.
     pub fn static_at(&self, field: FieldId, t: Timestamp) -> StoreResult<Option<Value>> {
-        if let Some(w) = self.last_write_since(Location::Static { field }, t, 0)? {
+        if let Some(w) = self.last_write_since(Variable::Static { field }, t, 0)? {
             return Ok(Some(w.value));
         }
         let Some(f) = self.field(field)? else {
@@ -291,7 +291,7 @@ impl TraceReader {
             }
         }
         let since = info.as_ref().map_or(0, |o| o.created_ts);
-        if let Some(w) = self.last_write_since(Location::Element { array, index }, t, since)? {
+        if let Some(w) = self.last_write_since(Variable::Element { array, index }, t, since)? {
             return Ok(Some(w.value));
         }
         match info {
@@ -320,19 +320,19 @@ impl TraceReader {
         let n = (end - offset) as usize;
         let mut best: Vec<Option<Write>> = vec![None; n];
         let since = info.as_ref().map_or(0, |o| o.created_ts);
-        let lo = Location::Element {
+        let lo = Variable::Element {
             array,
             index: offset,
         }
         .key()
         .page_start(0);
-        let hi = Location::Element {
+        let hi = Variable::Element {
             array,
             index: end - 1,
         }
         .key()
         .page_start(u64::MAX);
-        let kind = Location::Element { array, index: 0 }.key();
+        let kind = Variable::Element { array, index: 0 }.key();
         for seg in self.segments_upto(t)? {
             if seg.last_ts < since {
                 break;
