@@ -510,6 +510,30 @@ fn values_match_a_model_across_many_segments() {
         None,
         "before the object exists"
     );
+    for &o in &objs {
+        let t = rng.below(end + 2);
+        let got = r.object_fields_at(o, t).unwrap();
+        let mut expected = Vec::new();
+        for (k, &field) in f.iter().enumerate() {
+            let w = model
+                .get(&Variable::Field { object: o, field })
+                .and_then(|w| w.iter().rev().find(|w| w.0 <= t));
+            let created = r.object(o).unwrap().unwrap().created_ts <= t;
+            match (w, created) {
+                (Some(w), _) => expected.push((field, w.1)),
+                (None, true) => expected.push((
+                    field,
+                    if k == 0 {
+                        Value::Int(0)
+                    } else {
+                        Value::Long(0)
+                    },
+                )),
+                (None, false) => {}
+            }
+        }
+        assert_eq!(got, expected, "{o:?} at {t}");
+    }
     let page = r.array_at(arr, end, 45, 10).unwrap();
     assert_eq!(page.len(), 5);
     for (k, v) in page.iter().enumerate() {

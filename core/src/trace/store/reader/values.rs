@@ -365,3 +365,59 @@ impl TraceReader {
             .collect())
     }
 }
+
+impl TraceReader {
+    /// The instance fields of an object at `t`: every field written by then with its value,
+    /// plus, for an object created by application code, the other fields its class declares
+    /// (as far as application bytecode named them) at their default value. In field id order.
+    pub fn object_fields_at(
+        &self,
+        object: ObjectId,
+        t: Timestamp,
+    ) -> StoreResult<Vec<(FieldId, Value)>> {
+        let info = self.object(object)?;
+        let since = info.as_ref().map_or(0, |o| o.created_ts);
+        let lo = Variable::Field {
+            object,
+            field: FieldId(0),
+        }
+        .key();
+        let hi = Variable::Field {
+            object,
+            field: FieldId(u32::MAX),
+        }
+        .key();
+        let mut best: std::collections::BTreeMap<u32, Write> = std::collections::BTreeMap::new();
+        for seg in self.segments_upto(t)? {
+            if seg.last_ts < since {
+                break;
+            }
+            for e in self.pages_between(seg.id, &lo.page_start(0), &hi.page_start(u64::MAX))? {
+                if e.key.kind != lo.kind || e.key.a != lo.a || e.ts > t {
+                    continue;
+                }
+                let slot = best.entry(e.key.b).or_insert(Write {
+                    ts: e.ts,
+                    value: e.value,
+                });
+                if e.ts > slot.ts {
+                    *slot = Write {
+                        ts: e.ts,
+                        value: e.value,
+                    };
+                }
+            }
+        }
+        let mut out: std::collections::BTreeMap<u32, Value> =
+            best.into_iter().map(|(f, w)| (f, w.value)).collect();
+        if let Some(o) = info.filter(|o| o.origin == Origin::Created && o.created_ts <= t) {
+            for f in self.fields_of(o.class)? {
+                if !f.is_static() {
+                    out.entry(f.id.0)
+                        .or_insert_with(|| Value::default_for(&f.descriptor));
+                }
+            }
+        }
+        Ok(out.into_iter().map(|(f, v)| (FieldId(f), v)).collect())
+    }
+}
