@@ -65,12 +65,14 @@ pub struct Recorder<S: NodeSink> {
     threads: Vec<Option<ThreadState>>,
     next_node: u32,
     root: NodeHeader,
+    /// The root is started at the first event, whose timestamp is its entry.
+    root_started: bool,
     last_ts: Timestamp,
     recorder_warnings: u64,
 }
 
 impl<S: NodeSink> Recorder<S> {
-    /// Creates the trace file and the root node.
+    /// Creates the trace file; the root node starts with the first event.
     pub fn create(trace: &Path, sink: S, config: WriterConfig) -> Result<Self, StoreError> {
         let store = TraceWriter::create(trace, config)?;
         let root = NodeHeader {
@@ -82,23 +84,31 @@ impl<S: NodeSink> Recorder<S> {
             entry: 0,
             exit: None,
         };
-        let mut r = Recorder {
+        let r = Recorder {
             store,
             sink,
             arg_shift: Vec::new(),
             threads: Vec::new(),
             next_node: 1,
-            root: root.clone(),
+            root,
+            root_started: false,
             last_ts: 0,
             recorder_warnings: 0,
         };
-        r.sink.node(&root);
-        r.store.node_started(NodeRow {
-            header: root,
-            depth: 0,
-            outcome: None,
-        });
         Ok(r)
+    }
+
+    fn start_root(&mut self, entry: Timestamp) {
+        if !self.root_started {
+            self.root_started = true;
+            self.root.entry = entry;
+            self.sink.node(&self.root);
+            self.store.node_started(NodeRow {
+                header: self.root.clone(),
+                depth: 0,
+                outcome: None,
+            });
+        }
     }
 
     pub fn counts(&self) -> &WriteCounts {
@@ -196,6 +206,7 @@ impl<S: NodeSink> Recorder<S> {
             return self.store.string(*string, text);
         }
         let ts = ev.ts;
+        self.start_root(ts);
         self.last_ts = self.last_ts.max(ts);
         let i = thread.0 as usize;
         self.thread_state(thread, ts)?;
@@ -427,6 +438,7 @@ impl<S: NodeSink> Recorder<S> {
     /// Closes the recording. With `END`, thread nodes whose calls all returned and the root
     /// complete; calls still open stay incomplete (and are reported as a warning).
     pub fn finish(mut self, ending: Ending) -> Result<Summary, StoreError> {
+        self.start_root(0);
         let ended = matches!(ending, Ending::End { .. });
         let threads: Vec<ThreadState> = std::mem::take(&mut self.threads)
             .into_iter()

@@ -105,6 +105,12 @@ fn builds_the_tree_and_sends_headers_at_start_and_completion() {
         NodeId(5)
     );
     assert_eq!(r.child_count(NodeId(2)).unwrap(), 2);
+    let root = r.node(NodeId::ROOT).unwrap().unwrap().header;
+    assert_eq!(
+        (root.entry, root.exit),
+        (1, Some(11)),
+        "the root spans the run's events"
+    );
     let a_node = r.node(NodeId(3)).unwrap().unwrap();
     assert_eq!(
         (
