@@ -491,3 +491,67 @@ fn threaded_recording_gives_the_same_trace() {
     assert_eq!(rows(&a), rows(&b));
     assert_eq!(rows(&a).len(), 6);
 }
+
+/// Hands out its bytes a few at a time, then fails like a reset connection.
+struct Trickle {
+    bytes: Vec<u8>,
+    pos: usize,
+    fail_at_end: bool,
+}
+
+impl std::io::Read for Trickle {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.pos == self.bytes.len() {
+            if self.fail_at_end {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::ConnectionReset,
+                    "connection reset by peer",
+                ));
+            }
+            return Ok(0);
+        }
+        let n = buf.len().min(3).min(self.bytes.len() - self.pos);
+        buf[..n].copy_from_slice(&self.bytes[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn short_reads_and_a_reset_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.htrace"), dir.path().join("b.htrace"));
+    let (s, _, _) = small_program();
+    let bytes = s.end(0);
+    let whole = record(
+        Trickle {
+            bytes: bytes.clone(),
+            pos: 0,
+            fail_at_end: false,
+        },
+        &a,
+        NullSink,
+        WriterConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(whole.ending, Ending::End { exit_status: 0 });
+    assert_eq!(whole.complete_nodes, 6);
+    // Without END and with a reset at the end: truncated, nothing lost.
+    let cut = bytes[..bytes.len() - 6].to_vec();
+    let reset = record(
+        Trickle {
+            bytes: cut,
+            pos: 0,
+            fail_at_end: true,
+        },
+        &b,
+        NullSink,
+        WriterConfig::default(),
+    )
+    .unwrap();
+    assert!(
+        matches!(&reset.ending, Ending::Truncated { detail } if detail.contains("reset")),
+        "{reset:?}"
+    );
+    assert_eq!(reset.complete_nodes, 4);
+}
