@@ -117,41 +117,99 @@ pub fn build_pages(entries: &mut [IndexEntry], page_bytes: usize) -> Vec<Page> {
     entries.sort_unstable_by_key(|e| (e.key.packed(), e.ts));
     let base_ts = entries.iter().map(|e| e.ts).min().unwrap_or(0);
     let mut pages = Vec::new();
-    let mut i = 0;
-    let mut raw = Vec::new();
-    while i < entries.len() {
-        raw.clear();
-        let start = entries[i].key.page_start(entries[i].ts);
-        put_varint(&mut raw, base_ts);
-        let mut prev: Option<Key> = None;
-        while i < entries.len() && raw.len() < page_bytes {
-            let key = entries[i].key;
-            let mut n = 1;
-            while i + n < entries.len() && entries[i + n].key == key && n < 256 {
-                n += 1;
-            }
-            raw.push(key.kind);
-            match prev {
-                Some(p) if p.kind == key.kind => put_varint(&mut raw, key.a - p.a),
-                _ => put_varint(&mut raw, key.a),
-            }
-            put_varint(&mut raw, u64::from(key.b));
-            put_varint(&mut raw, n as u64);
-            let mut prev_ts = base_ts;
-            for e in &entries[i..i + n] {
-                put_varint(&mut raw, e.ts - prev_ts);
-                put_value(&mut raw, &e.value);
-                prev_ts = e.ts;
-            }
-            prev = Some(key);
-            i += n;
+    let mut w = PageWriter::new(base_ts, page_bytes);
+    for e in entries.iter() {
+        if let Some(p) = w.push(e) {
+            pages.push(p);
         }
-        pages.push(Page {
-            start,
-            data: lz4_flex::compress_prepend_size(&raw),
-        });
     }
+    pages.extend(w.finish());
     pages
+}
+
+/// Cuts a stream of entries, sorted by (key, timestamp), into pages (encoding above).
+pub struct PageWriter {
+    base_ts: Timestamp,
+    page_bytes: usize,
+    raw: Vec<u8>,
+    start: Option<Vec<u8>>,
+    prev: Option<Key>,
+    /// The open group: entries of one key not yet written.
+    group: Vec<IndexEntry>,
+}
+
+/// Entries of one key per group at most, so that `n` stays a one- or two-byte varint.
+const MAX_GROUP: usize = 256;
+
+impl PageWriter {
+    /// `base_ts` must not exceed any entry's timestamp.
+    pub fn new(base_ts: Timestamp, page_bytes: usize) -> Self {
+        PageWriter {
+            base_ts,
+            page_bytes,
+            raw: Vec::new(),
+            start: None,
+            prev: None,
+            group: Vec::new(),
+        }
+    }
+
+    /// Adds the next entry; returns a page when one is full.
+    pub fn push(&mut self, e: &IndexEntry) -> Option<Page> {
+        let mut page = None;
+        if self.group.first().is_some_and(|g| g.key != e.key) || self.group.len() >= MAX_GROUP {
+            self.close_group();
+            if self.raw.len() >= self.page_bytes {
+                page = self.take_page();
+            }
+        }
+        if self.start.is_none() {
+            self.start = Some(e.key.page_start(e.ts));
+            put_varint(&mut self.raw, self.base_ts);
+        }
+        self.group.push(*e);
+        page
+    }
+
+    fn close_group(&mut self) {
+        let Some(first) = self.group.first() else {
+            return;
+        };
+        let key = first.key;
+        let raw = &mut self.raw;
+        raw.push(key.kind);
+        match self.prev {
+            Some(p) if p.kind == key.kind => put_varint(raw, key.a - p.a),
+            _ => put_varint(raw, key.a),
+        }
+        put_varint(raw, u64::from(key.b));
+        put_varint(raw, self.group.len() as u64);
+        let mut prev_ts = self.base_ts;
+        for e in &self.group {
+            put_varint(raw, e.ts - prev_ts);
+            put_value(raw, &e.value);
+            prev_ts = e.ts;
+        }
+        self.prev = Some(key);
+        self.group.clear();
+    }
+
+    fn take_page(&mut self) -> Option<Page> {
+        let start = self.start.take()?;
+        let page = Page {
+            start,
+            data: lz4_flex::compress_prepend_size(&self.raw),
+        };
+        self.raw.clear();
+        self.prev = None;
+        Some(page)
+    }
+
+    /// The last, partly filled page.
+    pub fn finish(mut self) -> Option<Page> {
+        self.close_group();
+        self.take_page()
+    }
 }
 
 /// Decodes a page into its entries, in (key, timestamp) order.
