@@ -30,6 +30,8 @@ pub struct WriterConfig {
     pub index_entries: usize,
     /// Raw size of an index page.
     pub page_bytes: usize,
+    /// Index segments of one level merged into one of the next level (0 or 1: never).
+    pub merge_fan_in: usize,
 }
 
 impl Default for WriterConfig {
@@ -40,6 +42,7 @@ impl Default for WriterConfig {
             block_bytes: 32 * 1024,
             index_entries: 1 << 20,
             page_bytes: 4096,
+            merge_fan_in: 8,
         }
     }
 }
@@ -367,7 +370,7 @@ impl TraceWriter {
         let last = entries.iter().map(|e| e.ts).max().unwrap_or(0);
         self.exec(
             "storing an index segment",
-            "INSERT INTO segments(first_ts, last_ts, writes) VALUES (?1, ?2, ?3)",
+            "INSERT INTO segments(level, first_ts, last_ts, writes) VALUES (0, ?1, ?2, ?3)",
             params![first as i64, last as i64, entries.len() as i64],
         )?;
         let segment = self.conn.last_insert_rowid();
@@ -380,7 +383,12 @@ impl TraceWriter {
         }
         entries.clear();
         self.index = entries;
-        Ok(())
+        super::compact::compact(
+            &self.conn,
+            &self.path,
+            self.config.merge_fan_in,
+            self.config.page_bytes,
+        )
     }
 
     /// Commits if the interval has passed or the buffers are full; call after each frame.
