@@ -1,7 +1,9 @@
-//! Keeps the number of index segments logarithmic in the run's length: when `fan_in` segments
-//! of one level exist, they are merged into one segment of the next level (a streaming k-way
-//! merge holding one decoded page per segment), inside the writer's current transaction.
-//! A value lookup reads one page per segment, so fewer segments mean faster lookups.
+//! Keeps index segments few: a lookup reads one page per segment. Each commit adds a segment,
+//! so a long, slow run (few writes per commit) would pile up small segments. When `fan_in`
+//! small segments (at most `small` writes each) exist at one level, they are merged into one
+//! segment of the next level (a streaming k-way merge holding one decoded page per segment),
+//! inside the writer's current transaction. Big segments, as a busy run produces, are never
+//! rewritten, so recording at full speed pays nothing.
 
 use std::collections::VecDeque;
 use std::path::Path;
@@ -19,37 +21,38 @@ struct Cursor {
     done: bool,
 }
 
-/// Merges full levels until none is full.
+/// Merges small segments level by level while a level holds `fan_in` of them.
 pub fn compact(
     conn: &Connection,
     path: &Path,
     fan_in: usize,
+    small: u64,
     page_bytes: usize,
 ) -> Result<(), StoreError> {
     if fan_in < 2 {
         return Ok(());
     }
     let err = |action| move |e| StoreError::sqlite(path, action, e);
-    let mut level = 0i64;
-    loop {
+    for level in 0..16i64 {
         let ids: Vec<(i64, i64, i64, i64)> = {
             let mut st = conn
-                .prepare_cached("SELECT id, first_ts, last_ts, writes FROM segments WHERE level = ?1 ORDER BY id LIMIT ?2")
+                .prepare_cached("SELECT id, first_ts, last_ts, writes FROM segments WHERE level = ?1 AND writes <= ?3
+                     ORDER BY id LIMIT ?2")
                 .map_err(err("reading index segments"))?;
             let rows = st
-                .query_map(params![level, fan_in as i64], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-                })
+                .query_map(
+                    params![level, fan_in as i64, small.min(i64::MAX as u64) as i64],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                )
                 .map_err(err("reading index segments"))?;
             rows.collect::<Result<_, _>>()
                 .map_err(err("reading index segments"))?
         };
-        if ids.len() < fan_in {
-            return Ok(());
+        if ids.len() == fan_in {
+            merge(conn, path, level + 1, &ids, page_bytes)?;
         }
-        merge(conn, path, level + 1, &ids, page_bytes)?;
-        level += 1;
     }
+    Ok(())
 }
 
 fn merge(

@@ -482,9 +482,14 @@ fn values_match_a_model_across_many_segments() {
     record_to(&s.end(0), &path, config);
     let (segments, max_level): (i64, i64) = rusqlite::Connection::open(&path)
         .unwrap()
-        .query_row("SELECT count(*), max(level) FROM segments", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row("SELECT count(*), max(level) FROM segments", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .unwrap();
-    assert!(max_level >= 1 && segments < 8 + 8, "segments were merged: {segments} left, level {max_level}");
+    assert!(
+        max_level >= 1 && segments < 8 + 8,
+        "segments were merged: {segments} left, level {max_level}"
+    );
     let r = TraceReader::open(&path).unwrap();
     for (loc, writes) in &model {
         let hist: Vec<(Timestamp, Value)> = r

@@ -30,8 +30,11 @@ pub struct WriterConfig {
     pub index_entries: usize,
     /// Raw size of an index page.
     pub page_bytes: usize,
-    /// Index segments of one level merged into one of the next level (0 or 1: never).
+    /// This many small index segments of one level are merged into one of the next level
+    /// (0 or 1: never).
     pub merge_fan_in: usize,
+    /// A segment with at most this many writes is small (see `merge_fan_in`).
+    pub merge_small_writes: u64,
 }
 
 impl Default for WriterConfig {
@@ -43,6 +46,7 @@ impl Default for WriterConfig {
             index_entries: 1 << 20,
             page_bytes: 4096,
             merge_fan_in: 8,
+            merge_small_writes: 128 * 1024,
         }
     }
 }
@@ -387,6 +391,7 @@ impl TraceWriter {
             &self.conn,
             &self.path,
             self.config.merge_fan_in,
+            self.config.merge_small_writes,
             self.config.page_bytes,
         )
     }
