@@ -555,3 +555,39 @@ fn short_reads_and_a_reset_connection() {
     );
     assert_eq!(reset.complete_nodes, 4);
 }
+
+#[test]
+fn many_nodes_are_stored_in_batches_without_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.Many", true);
+    let main = s.method(c, "main", "()V", true, &[]);
+    let f = s.method(c, "f", "(I)I", true, &["i"]);
+    let t = s.thread("main");
+    s.call(t, main, &[]);
+    for i in 0..1000 {
+        s.call(t, f, &[Value::Int(i)]);
+        if i % 3 == 0 {
+            s.call(t, f, &[Value::Int(-i)]);
+            s.ret(t, Value::Int(i));
+        }
+        s.ret(t, Value::Int(2 * i));
+    }
+    s.ret(t, Value::Void);
+    let (summary, _) = record_bytes(&s.end(0), &path);
+    assert_eq!((summary.nodes, summary.complete_nodes), (1337, 1337));
+    let r = TraceReader::open(&path).unwrap();
+    let rows: Vec<_> = r.preorder().map(|n| n.unwrap()).collect();
+    assert_eq!(rows.len(), 1337);
+    assert!(rows
+        .iter()
+        .enumerate()
+        .all(|(i, n)| n.header.id.0 as usize == i && n.header.is_complete()));
+    assert_eq!(r.child_count(NodeId(2)).unwrap(), 1000);
+    let last = r.children(NodeId(2), 999, 1).unwrap().remove(0);
+    assert_eq!(
+        r.node_detail(last.header.id).unwrap().unwrap().result,
+        Some(NodeResult::Returned(Value::Int(1998)))
+    );
+}

@@ -71,6 +71,8 @@ pub struct TraceWriter {
     /// Nodes started since the last commit and not written yet (most complete before a commit
     /// and are then written once).
     pending_open: std::collections::HashMap<NodeId, NodeRow>,
+    /// Completed nodes waiting for a multi-row insert.
+    node_batch: Vec<NodeRow>,
     events_since_commit: u64,
     last_commit: Instant,
     started: Instant,
@@ -115,6 +117,7 @@ impl TraceWriter {
             blocks: Vec::new(),
             index: Vec::new(),
             pending_open: Default::default(),
+            node_batch: Vec::with_capacity(NODE_BATCH),
             events_since_commit: 0,
             last_commit: now,
             started: now,
@@ -311,40 +314,56 @@ impl TraceWriter {
     pub fn node_completed(&mut self, row: &NodeRow) -> Result<(), StoreError> {
         self.counts.complete_nodes += 1;
         // Most nodes start and complete between two commits: one plain insert.
-        let written_open = self.pending_open.remove(&row.header.id).is_none();
-        self.insert_node(row, written_open)
+        if self.pending_open.remove(&row.header.id).is_none() {
+            // Written open at an earlier commit: replace that row.
+            return self.insert_node(row, true);
+        }
+        self.node_batch.push(row.clone());
+        if self.node_batch.len() >= NODE_BATCH {
+            self.flush_nodes()?;
+        }
+        Ok(())
+    }
+
+    /// Inserts the batched nodes, `NODE_BATCH` rows per statement (far less per-row work in
+    /// SQLite than one statement per row).
+    fn flush_nodes(&mut self) -> Result<(), StoreError> {
+        let batch = std::mem::take(&mut self.node_batch);
+        let mut chunks = batch.chunks_exact(NODE_BATCH);
+        for chunk in &mut chunks {
+            let sql = node_insert_sql(NODE_BATCH);
+            let mut st = self
+                .conn
+                .prepare_cached(&sql)
+                .map_err(self.err("storing nodes"))?;
+            let mut k = 1;
+            for row in chunk {
+                for v in node_values(row) {
+                    st.raw_bind_parameter(k, v)
+                        .map_err(self.err("storing nodes"))?;
+                    k += 1;
+                }
+            }
+            st.raw_execute().map_err(self.err("storing nodes"))?;
+        }
+        for row in chunks.remainder() {
+            self.insert_node(row, false)?;
+        }
+        self.node_batch = batch;
+        self.node_batch.clear();
+        Ok(())
     }
 
     fn insert_node(&self, row: &NodeRow, replace: bool) -> Result<(), StoreError> {
-        let h = &row.header;
-        let kind = match h.kind {
-            NodeKind::Root => schema::KIND_ROOT,
-            NodeKind::Thread => schema::KIND_THREAD,
-            NodeKind::Routine => schema::KIND_ROUTINE,
-            NodeKind::External => schema::KIND_EXTERNAL,
+        let sql = if replace {
+            "INSERT OR REPLACE INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+        } else {
+            "INSERT INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
         };
-        let outcome = row.outcome.map(|o| match o {
-            Outcome::Returned => 0,
-            Outcome::Threw => 1,
-        });
         self.exec(
             "storing a node",
-            if replace {
-                "INSERT OR REPLACE INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-            } else {
-                "INSERT INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-            },
-            params![
-                h.id.0,
-                h.parent.map(|p| p.0),
-                kind,
-                h.method.map(|m| m.0),
-                h.thread.map(|t| t.0),
-                row.depth,
-                h.entry as i64,
-                h.exit.map(|e| e as i64),
-                outcome
-            ],
+            sql,
+            rusqlite::params_from_iter(node_values(row)),
         )
     }
 
@@ -416,6 +435,7 @@ impl TraceWriter {
             }
         }
         self.flush_index()?;
+        self.flush_nodes()?;
         let open: Vec<NodeRow> = self.pending_open.drain().map(|(_, r)| r).collect();
         for row in &open {
             self.insert_node(row, false)?;
@@ -464,4 +484,45 @@ impl TraceWriter {
             .execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;");
         Ok(self.counts.clone())
     }
+}
+
+/// Completed nodes per multi-row insert (9 parameters each, well under SQLite's limit).
+const NODE_BATCH: usize = 128;
+
+fn node_insert_sql(rows: usize) -> String {
+    let mut sql = String::from("INSERT INTO nodes VALUES ");
+    for i in 0..rows {
+        sql.push_str(if i == 0 {
+            "(?,?,?,?,?,?,?,?,?)"
+        } else {
+            ",(?,?,?,?,?,?,?,?,?)"
+        });
+    }
+    sql
+}
+
+/// A node's columns in `nodes` order.
+fn node_values(row: &NodeRow) -> [Option<i64>; 9] {
+    let h = &row.header;
+    let kind = match h.kind {
+        NodeKind::Root => schema::KIND_ROOT,
+        NodeKind::Thread => schema::KIND_THREAD,
+        NodeKind::Routine => schema::KIND_ROUTINE,
+        NodeKind::External => schema::KIND_EXTERNAL,
+    };
+    let outcome = row.outcome.map(|o| match o {
+        Outcome::Returned => 0,
+        Outcome::Threw => 1,
+    });
+    [
+        Some(i64::from(h.id.0)),
+        h.parent.map(|p| i64::from(p.0)),
+        Some(kind),
+        h.method.map(|m| i64::from(m.0)),
+        h.thread.map(|t| i64::from(t.0)),
+        Some(i64::from(row.depth)),
+        Some(h.entry as i64),
+        h.exit.map(|e| e as i64),
+        outcome,
+    ]
 }
