@@ -103,7 +103,7 @@ impl TraceWriter {
         let conn = Connection::open_with_flags(path, flags)
             .map_err(|e| StoreError::sqlite(path, "creating the trace", e))?;
         let setup = format!(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA application_id = {APPLICATION_ID};
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 8192; PRAGMA application_id = {APPLICATION_ID};
              BEGIN; {} INSERT INTO meta VALUES ('format_version', {FORMAT_VERSION}), ('status', 'recording'); COMMIT; BEGIN;",
             schema::CREATE
         );
