@@ -877,3 +877,11 @@ fn a_killed_recorder_leaves_an_openable_trace() {
     );
     assert_eq!(r.node_lines(nodes[2].header.id).unwrap(), vec![9]);
 }
+
+#[test]
+fn readers_and_recorders_can_move_between_threads() {
+    fn send<T: Send>() {}
+    send::<TraceReader>();
+    send::<TraceWriter>();
+    send::<Recorder<std::sync::mpsc::Sender<crate::tree::NodeHeader>>>();
+}

@@ -1,7 +1,7 @@
 //! Events from the blocks: the event at a timestamp, a node's events by pages, the lines a
 //! node executed itself.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rusqlite::OptionalExtension;
 
@@ -41,13 +41,13 @@ impl TraceReader {
         first_ts: u64,
         stack: &[u8],
         data: &[u8],
-    ) -> StoreResult<Rc<Vec<BlockEvent>>> {
+    ) -> StoreResult<Arc<Vec<BlockEvent>>> {
         if let Some((cached, events)) = &*self.block_cache.borrow() {
             if *cached == id {
                 return Ok(events.clone());
             }
         }
-        let events = Rc::new(
+        let events = Arc::new(
             decode_block(stack, data, first_ts)
                 .map_err(|e| self.corrupt(&format!("event block {id}"), e.problem))?,
         );
@@ -55,7 +55,7 @@ impl TraceReader {
         Ok(events)
     }
 
-    fn load_block(&self, id: i64) -> StoreResult<Rc<Vec<BlockEvent>>> {
+    fn load_block(&self, id: i64) -> StoreResult<Arc<Vec<BlockEvent>>> {
         if let Some((cached, events)) = &*self.block_cache.borrow() {
             if *cached == id {
                 return Ok(events.clone());

@@ -66,7 +66,7 @@ pub struct TraceReader {
     /// Index segments, newest `last_ts` first; reloaded when new ones were committed.
     segments: RefCell<(i64, Vec<Segment>)>,
     /// The last decoded block (paging through events decodes each block once).
-    block_cache: RefCell<Option<(i64, std::rc::Rc<Vec<super::block::BlockEvent>>)>>,
+    block_cache: RefCell<Option<(i64, std::sync::Arc<Vec<super::block::BlockEvent>>)>>,
 }
 
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
