@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 pub use run::{record, record_threaded};
 pub use sink::{FnSink, NodeSink, NullSink};
 
-use crate::ids::{FieldId, NodeId, ThreadId, Timestamp};
+use std::collections::{BTreeMap, HashMap};
+
+use crate::ids::{FieldId, MethodId, NodeId, ThreadId, Timestamp};
 use crate::trace::store::{
     Ending, NodeRow, Outcome, StackEntry, StoreError, TraceWriter, Variable, WriteCounts,
     WriterConfig,
@@ -62,8 +64,9 @@ pub struct Recorder<S: NodeSink> {
     sink: S,
     /// By method id: how many var ids the `CALL` values are shifted by (1 for a constructor,
     /// whose `this` comes with `THIS`).
-    arg_shift: Vec<u32>,
-    threads: Vec<Option<ThreadState>>,
+    arg_shift: HashMap<MethodId, u32>,
+    /// Ordered so that `finish` completes threads in a stable order.
+    threads: BTreeMap<ThreadId, ThreadState>,
     next_node: u32,
     root: NodeHeader,
     /// The root is started at the first event, whose timestamp is its entry.
@@ -88,8 +91,8 @@ impl<S: NodeSink> Recorder<S> {
         let r = Recorder {
             store,
             sink,
-            arg_shift: Vec::new(),
-            threads: Vec::new(),
+            arg_shift: HashMap::new(),
+            threads: BTreeMap::new(),
             next_node: 1,
             root,
             root_started: false,
@@ -135,11 +138,7 @@ impl<S: NodeSink> Recorder<S> {
             Frame::Hello(h) => self.store.hello(&h)?,
             Frame::Class(c) => self.store.class(&c)?,
             Frame::Method(m) => {
-                let i = m.id.0 as usize;
-                if i >= self.arg_shift.len() {
-                    self.arg_shift.resize(i + 1, 0);
-                }
-                self.arg_shift[i] = m.arg_var(0);
+                self.arg_shift.insert(m.id, m.arg_var(0));
                 self.store.method(&m)?;
             }
             Frame::Field(f) => self.store.field(&f)?,
@@ -149,9 +148,14 @@ impl<S: NodeSink> Recorder<S> {
                 self.store.warning(ts, "agent", &message)?;
             }
             Frame::Events { thread, events, .. } => {
-                for ev in &events {
-                    self.event(thread, ev)?;
+                // Taken out for the frame so that the store, the sink and the state can be
+                // borrowed together.
+                let mut st = self.threads.remove(&thread);
+                let r = self.events(thread, &mut st, &events);
+                if let Some(st) = st {
+                    self.threads.insert(thread, st);
                 }
+                r?;
                 self.store.maybe_commit()?;
             }
             Frame::End { .. } => {}
@@ -165,57 +169,52 @@ impl<S: NodeSink> Recorder<S> {
         id
     }
 
-    fn thread_state(
-        &mut self,
-        thread: ThreadId,
-        ts: Timestamp,
-    ) -> Result<&mut ThreadState, StoreError> {
-        let i = thread.0 as usize;
-        if i >= self.threads.len() {
-            self.threads.resize_with(i + 1, || None);
-        }
-        if self.threads[i].is_none() {
-            let id = self.new_node();
-            let header = NodeHeader {
-                id,
-                parent: Some(NodeId::ROOT),
-                kind: NodeKind::Thread,
-                method: None,
-                thread: Some(thread),
-                entry: ts,
-                exit: None,
-            };
-            self.sink.node(&header);
-            self.store.node_started(NodeRow {
-                header: header.clone(),
-                depth: 0,
-                outcome: None,
-            });
-            self.store.thread_node(thread, id)?;
-            self.threads[i] = Some(ThreadState {
-                header,
-                stack: vec![StackEntry { node: id, line: 0 }],
-                open: Vec::new(),
-                last_ts: ts,
-            });
-        }
-        Ok(self.threads[i].as_mut().expect("created above"))
+    fn new_thread(&mut self, thread: ThreadId, ts: Timestamp) -> Result<ThreadState, StoreError> {
+        let id = self.new_node();
+        let header = NodeHeader {
+            id,
+            parent: Some(NodeId::ROOT),
+            kind: NodeKind::Thread,
+            method: None,
+            thread: Some(thread),
+            entry: ts,
+            exit: None,
+        };
+        self.sink.node(&header);
+        self.store.node_started(NodeRow {
+            header: header.clone(),
+            depth: 0,
+            outcome: None,
+        });
+        self.store.thread_node(thread, id)?;
+        Ok(ThreadState {
+            header,
+            stack: vec![StackEntry { node: id, line: 0 }],
+            open: Vec::new(),
+            last_ts: ts,
+        })
     }
 
-    fn event(&mut self, thread: ThreadId, ev: &Event) -> Result<(), StoreError> {
-        if let EventKind::String { string, text } = &ev.kind {
-            return self.store.string(*string, text);
+    fn events(
+        &mut self,
+        thread: ThreadId,
+        st: &mut Option<ThreadState>,
+        events: &[Event],
+    ) -> Result<(), StoreError> {
+        for ev in events {
+            if let EventKind::String { string, text } = &ev.kind {
+                self.store.string(*string, text)?;
+                continue;
+            }
+            self.start_root(ev.ts);
+            self.last_ts = self.last_ts.max(ev.ts);
+            let state = match st {
+                Some(state) => state,
+                None => st.insert(self.new_thread(thread, ev.ts)?),
+            };
+            self.apply(thread, state, ev)?;
         }
-        let ts = ev.ts;
-        self.start_root(ts);
-        self.last_ts = self.last_ts.max(ts);
-        let i = thread.0 as usize;
-        self.thread_state(thread, ts)?;
-        // Taken out so that the store, the sink and the state can be borrowed together.
-        let mut st = self.threads[i].take().expect("created above");
-        let r = self.apply(thread, &mut st, ev);
-        self.threads[i] = Some(st);
-        r
+        Ok(())
     }
 
     fn apply(
@@ -252,7 +251,7 @@ impl<S: NodeSink> Recorder<S> {
                     exit: None,
                 };
                 if routine {
-                    let shift = self.arg_shift.get(method.0 as usize).copied().unwrap_or(0);
+                    let shift = self.arg_shift.get(method).copied().unwrap_or(0);
                     for (k, v) in args.iter().enumerate() {
                         self.store.write(
                             Variable::Local {
@@ -441,11 +440,8 @@ impl<S: NodeSink> Recorder<S> {
     pub fn finish(mut self, ending: Ending) -> Result<Summary, StoreError> {
         self.start_root(0);
         let ended = matches!(ending, Ending::End { .. });
-        let threads: Vec<ThreadState> = std::mem::take(&mut self.threads)
-            .into_iter()
-            .flatten()
-            .collect();
-        for st in threads {
+        let threads = std::mem::take(&mut self.threads);
+        for st in threads.into_values() {
             if !st.open.is_empty() {
                 let msg = format!(
                     "thread {} ended with {} call(s) still open (nodes {}..); they stay incomplete",

@@ -591,3 +591,61 @@ fn many_nodes_are_stored_in_batches_without_loss() {
         Some(NodeResult::Returned(Value::Int(1998)))
     );
 }
+
+#[test]
+fn huge_ids_from_the_stream_index_nothing() {
+    use crate::trace::wire::{ClassDef, Encoder, Hello, MethodDef};
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let big = u32::MAX - 1;
+    let mut enc = Encoder::new(Vec::new()).unwrap();
+    let hello = Hello {
+        pid: 1,
+        start_ms: 0,
+        vm: String::new(),
+        command: String::new(),
+        agent_version: String::new(),
+    };
+    enc.hello(&hello).unwrap();
+    enc.class(&ClassDef {
+        id: crate::ids::ClassId(big),
+        name: "X".into(),
+        source_file: String::new(),
+        flags: 1,
+    })
+    .unwrap();
+    let m = MethodDef {
+        id: MethodId(big),
+        class: crate::ids::ClassId(big),
+        name: "m".into(),
+        descriptor: "()V".into(),
+        access: 8,
+        flags: 1,
+        hash: [0; 16],
+        first_line: 0,
+        last_line: 0,
+        vars: vec![],
+    };
+    enc.method(&m).unwrap();
+    let t = ThreadId(big);
+    let ev = |ts, kind| Event { ts, kind };
+    enc.events(
+        t,
+        &[
+            ev(
+                1,
+                EventKind::Call {
+                    method: MethodId(big),
+                    args: vec![],
+                },
+            ),
+            ev(2, EventKind::Return(Value::Void)),
+        ],
+    )
+    .unwrap();
+    enc.end(0).unwrap();
+    let (summary, _) = record_bytes(&enc.into_inner(), &path);
+    assert_eq!(summary.complete_nodes, 3);
+    let r = TraceReader::open(&path).unwrap();
+    assert_eq!(r.node(NodeId(2)).unwrap().unwrap().header.thread, Some(t));
+}

@@ -66,7 +66,11 @@ pub struct TraceWriter {
     path: PathBuf,
     config: WriterConfig,
     /// Indexed by thread id.
-    blocks: Vec<Option<BlockBuilder>>,
+    /// One builder per thread, found through `slots` (thread ids come from the stream, so they
+    /// index nothing directly), with the last thread's slot cached.
+    blocks: Vec<BlockBuilder>,
+    slots: std::collections::HashMap<ThreadId, usize>,
+    last_slot: Option<(ThreadId, usize)>,
     index: Vec<IndexEntry>,
     /// Nodes started since the last commit and not written yet (most complete before a commit
     /// and are then written once).
@@ -115,6 +119,8 @@ impl TraceWriter {
             path: path.to_path_buf(),
             config,
             blocks: Vec::new(),
+            slots: Default::default(),
+            last_slot: None,
             index: Vec::new(),
             pending_open: Default::default(),
             node_batch: Vec::with_capacity(NODE_BATCH),
@@ -278,11 +284,19 @@ impl TraceWriter {
         ev: &Event,
         call_node: Option<NodeId>,
     ) -> Result<(), StoreError> {
-        let i = thread.0 as usize;
-        if i >= self.blocks.len() {
-            self.blocks.resize_with(i + 1, || None);
-        }
-        let b = self.blocks[i].get_or_insert_with(|| BlockBuilder::new(thread));
+        let i = match self.last_slot {
+            Some((t, i)) if t == thread => i,
+            _ => {
+                let n = self.blocks.len();
+                let i = *self.slots.entry(thread).or_insert(n);
+                if i == n {
+                    self.blocks.push(BlockBuilder::new(thread));
+                }
+                self.last_slot = Some((thread, i));
+                i
+            }
+        };
+        let b = &mut self.blocks[i];
         b.push(stack, depth, ev, call_node);
         self.counts.events += 1;
         self.counts.last_ts = self.counts.last_ts.max(ev.ts);
@@ -430,7 +444,7 @@ impl TraceWriter {
     /// Flushes every buffer and commits: afterwards a reader (or a crash) sees everything so far.
     pub fn commit(&mut self) -> Result<(), StoreError> {
         for i in 0..self.blocks.len() {
-            if let Some(block) = self.blocks[i].as_mut().and_then(BlockBuilder::take) {
+            if let Some(block) = self.blocks[i].take() {
                 self.insert_block(&block)?;
             }
         }
