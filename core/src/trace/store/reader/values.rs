@@ -23,6 +23,9 @@ pub struct ObjectInfo {
     pub node: NodeId,
 }
 
+/// Most elements `array_at` returns at once.
+pub const MAX_PAGE: u32 = 1 << 16;
+
 impl TraceReader {
     /// Index segments that may hold writes at or before `t`, newest last write first.
     fn segments_upto(&self, t: Timestamp) -> StoreResult<Vec<Segment>> {
@@ -300,8 +303,8 @@ impl TraceReader {
         }
     }
 
-    /// Elements `offset .. offset + limit` of an array at `t` (fewer at the array's end);
-    /// `None` for an element whose value is unknown.
+    /// Elements `offset .. offset + limit` of an array at `t` (fewer at the array's end, and at
+    /// most `MAX_PAGE` per call); `None` for an element whose value is unknown.
     pub fn array_at(
         &self,
         array: ObjectId,
@@ -310,6 +313,7 @@ impl TraceReader {
         limit: u32,
     ) -> StoreResult<Vec<Option<Value>>> {
         let info = self.object(array)?;
+        let limit = limit.min(MAX_PAGE);
         let end = match info.as_ref().and_then(|o| o.length) {
             Some(len) => len.min(offset.saturating_add(limit)),
             None => offset.saturating_add(limit),
