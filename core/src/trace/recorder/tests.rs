@@ -292,6 +292,20 @@ fn callbacks_hang_under_their_external_node() {
         (ext.header.kind, ext.header.method, ext.outcome),
         (NodeKind::External, Some(sort), Some(Outcome::Returned))
     );
+    let ext_detail = r.node_detail(NodeId(3)).unwrap().unwrap();
+    assert_eq!(
+        ext_detail.this,
+        Some(Value::Object(ObjectId(1))),
+        "an instance method's receiver"
+    );
+    assert_eq!(
+        ext_detail
+            .args
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect::<Vec<_>>(),
+        ["arg0"]
+    );
     let kids = r.children(NodeId(3), 0, 10).unwrap();
     assert_eq!(
         kids.iter()

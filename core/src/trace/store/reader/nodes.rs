@@ -46,7 +46,8 @@ fn row_to_node(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
 /// An argument of a call, by position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Argument {
-    /// The variable's name (`arg0`... when the method has no LocalVariableTable).
+    /// The variable's name; `arg0`, `arg1`... (receiver not counted) for a method of
+    /// uninstrumented code or one without its variables.
     pub name: String,
     pub value: Value,
 }
@@ -219,7 +220,10 @@ impl TraceReader {
                         .as_ref()
                         .filter(|_| h.kind == NodeKind::Routine)
                         .and_then(|m| m.vars.get(m.arg_var(i) as usize))
-                        .map_or_else(|| format!("arg{i}"), |v| v.name.clone());
+                        .map_or_else(
+                            || format!("arg{}", i - usize::from(receiver)),
+                            |v| v.name.clone(),
+                        );
                     detail.args.push(Argument { name, value: v });
                 }
             }
