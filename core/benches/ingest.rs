@@ -1,1 +1,402 @@
-fn main() {}
+//! Ingest and query benchmark of the trace store (issue 2 item 10, issue 3 item 9).
+//!
+//! Builds a synthetic stream of realistic events (calls, lines, local/field/array writes,
+//! objects, external calls, two threads), records it into a trace file and reports events per
+//! second, bytes per event, and the median/max time of value and event queries.
+//!
+//! Run: `cargo bench -p hindsight-core --bench ingest -- [EVENTS] [DIR] [--threaded]
+//! [--ingest-only]` (default 10^7 events in a temporary directory; `--threaded` decodes on a
+//! thread of its own, `record_threaded`).
+
+use std::time::{Duration, Instant};
+
+use hindsight_core::ids::{NodeId, ObjectId, ThreadId};
+use hindsight_core::trace::recorder::{record, record_threaded, NullSink};
+use hindsight_core::trace::store::{TraceReader, Variable, WriterConfig};
+use hindsight_core::trace::synthetic::StreamBuilder;
+use hindsight_core::trace::wire::{EventKind, Value};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+const ARRAYS: u64 = 20;
+const ARRAY_LEN: u32 = 1000;
+
+struct Program {
+    objects: Vec<ObjectId>,
+    arrays: Vec<ObjectId>,
+}
+
+/// Writes `n` events or a little more; proportions as in CPU-bound Java code.
+fn generate(n: u64) -> (Vec<u8>, Program) {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut s = StreamBuilder::new();
+    let cls = s.class("bench.Work", true);
+    let arr_cls = s.class("int[]", false);
+    let jdk = s.class("java.lang.Math", false);
+    let fields: Vec<_> = (0..4)
+        .map(|i| s.field(cls, &format!("f{i}"), "I", false))
+        .collect();
+    let stat = s.field(cls, "COUNT", "I", true);
+    let methods: Vec<_> = (0..40)
+        .map(|i| {
+            s.method(
+                cls,
+                &format!("m{i}"),
+                "(II)I",
+                true,
+                &["a", "b", "i", "j", "k", "x"],
+            )
+        })
+        .collect();
+    let ext = s.external_method(jdk, "max", "(II)I");
+    let threads: Vec<ThreadId> = vec![s.thread("main"), s.thread("worker")];
+    let mut depth = [0u32; 2];
+    let mut arrays = Vec::new();
+    for _ in 0..ARRAYS {
+        arrays.push(s.new_array(threads[0], arr_cls, ARRAY_LEN, None));
+    }
+    let mut objects: Vec<ObjectId> = Vec::new();
+    let mut count = 0u64;
+    let mut since_flush = [0u32; 2];
+    while count < n {
+        let ti = usize::from(rng.below(10) == 0);
+        let t = threads[ti];
+        let small = Value::Int(rng.below(100) as i32);
+        if depth[ti] == 0 {
+            s.call(t, methods[0], &[small, small]);
+            depth[ti] = 1;
+            count += 1;
+            continue;
+        }
+        let p = rng.below(100);
+        match p {
+            0..=34 => {
+                s.line(t, 10 + rng.below(40) as u32);
+            }
+            35..=59 => {
+                s.local(t, rng.below(6) as u32, small);
+            }
+            60..=69 => {
+                let a = arrays[rng.below(ARRAYS) as usize];
+                s.array_write(
+                    t,
+                    a,
+                    rng.below(u64::from(ARRAY_LEN)) as u32,
+                    Value::Int(rng.below(1_000_000) as i32),
+                );
+            }
+            70..=77 if !objects.is_empty() => {
+                let o =
+                    objects[objects.len() - 1 - rng.below(objects.len().min(5000) as u64) as usize];
+                s.field_write(t, o, fields[rng.below(4) as usize], small);
+            }
+            78..=85 if depth[ti] < 14 => {
+                let m = methods[rng.below(methods.len() as u64) as usize];
+                s.call(t, m, &[small, Value::Int(rng.below(1000) as i32)]);
+                depth[ti] += 1;
+            }
+            86..=94 if depth[ti] > 1 => {
+                s.ret(t, small);
+                depth[ti] -= 1;
+            }
+            95..=97 => objects.push(s.new_object(t, cls)),
+            98 => {
+                s.event(
+                    t,
+                    EventKind::ExtCall {
+                        method: ext,
+                        args: vec![small, small],
+                    },
+                );
+                s.event(t, EventKind::ExtReturn(small));
+                count += 1;
+            }
+            _ => {
+                s.event(
+                    t,
+                    EventKind::StaticWrite {
+                        field: stat,
+                        value: small,
+                    },
+                );
+            }
+        }
+        count += 1;
+        since_flush[ti] += 1;
+        if since_flush[ti] >= 4096 {
+            s.flush(t);
+            since_flush[ti] = 0;
+        }
+    }
+    for (ti, &t) in threads.iter().enumerate() {
+        for _ in 0..depth[ti] {
+            s.ret(t, Value::Void);
+        }
+    }
+    (s.end(0), Program { objects, arrays })
+}
+
+fn stats(name: &str, mut times: Vec<Duration>) {
+    times.sort();
+    let med = times[times.len() / 2];
+    let max = times[times.len() - 1];
+    println!(
+        "  {name:<34} median {:>8.3} ms   max {:>8.3} ms   ({} queries)",
+        ms(med),
+        ms(max),
+        times.len()
+    );
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn time<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let t = Instant::now();
+    let r = f();
+    (r, t.elapsed())
+}
+
+/// CPU seconds (user + system) of this process so far, from /proc (Linux); wall time is noisy
+/// on a shared machine.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+fn main() {
+    let ingest_only = std::env::args().any(|a| a == "--ingest-only");
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let n: u64 = args
+        .first()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(10_000_000);
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let dir = args
+        .get(1)
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| tmp.path().to_path_buf());
+    let path = dir.join("bench.htrace");
+
+    let ((bytes, prog), gen_time) = time(|| generate(n));
+    println!(
+        "generated {} bytes of wire stream in {:.2} s",
+        bytes.len(),
+        gen_time.as_secs_f64()
+    );
+
+    let cpu0 = cpu_seconds();
+    let threaded = std::env::args().any(|a| a == "--threaded");
+    let (summary, rec_time) = if threaded {
+        time(|| {
+            record_threaded(
+                std::io::Cursor::new(bytes),
+                &path,
+                NullSink,
+                WriterConfig::default(),
+            )
+            .expect("recording")
+        })
+    } else {
+        time(|| record(&bytes[..], &path, NullSink, WriterConfig::default()).expect("recording"))
+    };
+    let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
+    let file_bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    println!(
+        "ingest: {} events, {} nodes in {:.2} s",
+        summary.events,
+        summary.nodes,
+        rec_time.as_secs_f64()
+    );
+    println!(
+        "  events/s       {:.0}",
+        summary.events as f64 / rec_time.as_secs_f64()
+    );
+    if let Some(cpu) = cpu {
+        println!(
+            "  events/cpu-s   {:.0}   ({cpu:.2} s of CPU)",
+            summary.events as f64 / cpu
+        );
+    }
+    println!("  trace bytes    {file_bytes}");
+    println!(
+        "  bytes/event    {:.2}",
+        file_bytes as f64 / summary.events as f64
+    );
+
+    if ingest_only {
+        return;
+    }
+    let (reader, open_time) = time(|| TraceReader::open(&path).expect("open"));
+    println!("queries (open {:.2} ms):", ms(open_time));
+    let info = reader.info().expect("info");
+    let last_ts = info.last_ts;
+    let nodes = info.nodes as u32;
+    let mut rng = Rng(99);
+    let rounds = 200;
+    let pick_call = |rng: &mut Rng| loop {
+        let id = NodeId(3 + rng.below(u64::from(nodes - 3)) as u32);
+        if let Some(n) = reader.node(id).expect("node") {
+            if n.header.method.is_some() {
+                return n;
+            }
+        }
+    };
+    let samples: Vec<_> = (0..rounds).map(|_| pick_call(&mut rng)).collect();
+    stats(
+        "node detail",
+        samples
+            .iter()
+            .map(|n| time(|| reader.node_detail(n.header.id).expect("detail")).1)
+            .collect(),
+    );
+    stats(
+        "local of a node at its exit",
+        samples
+            .iter()
+            .map(|n| {
+                time(|| {
+                    reader
+                        .local_at(n.header.id, 5, n.header.exit.unwrap_or(last_ts))
+                        .expect("local")
+                })
+                .1
+            })
+            .collect(),
+    );
+    stats(
+        "array element at t",
+        (0..rounds)
+            .map(|_| {
+                let a = prog.arrays[rng.below(ARRAYS) as usize];
+                let (i, t) = (rng.below(u64::from(ARRAY_LEN)) as u32, rng.below(last_ts));
+                time(|| reader.element_at(a, i, t).expect("element")).1
+            })
+            .collect(),
+    );
+    stats(
+        "array page of 100 at t",
+        (0..rounds)
+            .map(|_| {
+                let a = prog.arrays[rng.below(ARRAYS) as usize];
+                let (i, t) = (
+                    rng.below(u64::from(ARRAY_LEN - 100)) as u32,
+                    rng.below(last_ts),
+                );
+                time(|| reader.array_at(a, t, i, 100).expect("array")).1
+            })
+            .collect(),
+    );
+    stats(
+        "object field at t",
+        (0..rounds)
+            .map(|_| {
+                let o = prog.objects[rng.below(prog.objects.len() as u64) as usize];
+                let t = rng.below(last_ts);
+                time(|| {
+                    reader
+                        .field_at(o, hindsight_core::ids::FieldId(1 + rng.below(4) as u32), t)
+                        .expect("field")
+                })
+                .1
+            })
+            .collect(),
+    );
+    stats(
+        "static field at t",
+        (0..rounds)
+            .map(|_| {
+                time(|| {
+                    reader
+                        .static_at(hindsight_core::ids::FieldId(5), rng.below(last_ts))
+                        .expect("static")
+                })
+                .1
+            })
+            .collect(),
+    );
+    stats(
+        "history of an array element",
+        (0..rounds)
+            .map(|_| {
+                let a = prog.arrays[rng.below(ARRAYS) as usize];
+                let i = rng.below(u64::from(ARRAY_LEN)) as u32;
+                time(|| {
+                    reader
+                        .history(Variable::Element { array: a, index: i })
+                        .expect("history")
+                })
+                .1
+            })
+            .collect(),
+    );
+    stats(
+        "page of 100 events of a node",
+        samples
+            .iter()
+            .map(|n| time(|| reader.node_events(n.header.id, 0, 100).expect("events")).1)
+            .collect(),
+    );
+    let top = reader
+        .children(
+            reader.children(NodeId::ROOT, 0, 1).expect("threads")[0]
+                .header
+                .id,
+            0,
+            1,
+        )
+        .expect("calls")[0]
+        .clone();
+    stats(
+        "page of 100 events, top node, at t",
+        (0..rounds)
+            .map(|_| {
+                let from = top.header.entry
+                    + rng.below(top.header.exit.unwrap_or(last_ts) - top.header.entry);
+                time(|| {
+                    reader
+                        .node_events(top.header.id, from, 100)
+                        .expect("events")
+                })
+                .1
+            })
+            .collect(),
+    );
+    stats(
+        "event at t",
+        (0..rounds)
+            .map(|_| time(|| reader.event_at(rng.below(last_ts)).expect("event")).1)
+            .collect(),
+    );
+    stats(
+        "100 children of the top node",
+        (0..rounds)
+            .map(|_| {
+                time(|| {
+                    reader
+                        .children(top.header.id, rng.below(1000), 100)
+                        .expect("children")
+                })
+                .1
+            })
+            .collect(),
+    );
+}

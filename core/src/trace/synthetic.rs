@@ -4,7 +4,8 @@
 
 use crate::ids::{ClassId, FieldId, MethodId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::trace::wire::{
-    ClassDef, Encoder, Event, EventKind, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value, VarDef, ACC_STATIC,
+    ClassDef, Encoder, Event, EventKind, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value,
+    VarDef, ACC_STATIC,
 };
 
 pub struct StreamBuilder {
@@ -29,9 +30,25 @@ impl StreamBuilder {
     /// A stream with its header and `HELLO` frame.
     pub fn new() -> Self {
         let mut enc = Encoder::new(Vec::new()).expect("writing to a Vec");
-        let hello = Hello { pid: 4242, start_ms: 1_700_000_000_000, vm: "synthetic".into(), command: "Synthetic".into(), agent_version: "test".into() };
+        let hello = Hello {
+            pid: 4242,
+            start_ms: 1_700_000_000_000,
+            vm: "synthetic".into(),
+            command: "Synthetic".into(),
+            agent_version: "test".into(),
+        };
         enc.hello(&hello).expect("writing to a Vec");
-        StreamBuilder { enc, pending: Vec::new(), ts: 0, classes: 0, methods: 0, fields: 0, threads: 0, objects: 0, strings: 0 }
+        StreamBuilder {
+            enc,
+            pending: Vec::new(),
+            ts: 0,
+            classes: 0,
+            methods: 0,
+            fields: 0,
+            threads: 0,
+            objects: 0,
+            strings: 0,
+        }
     }
 
     /// The timestamp of the last event.
@@ -43,19 +60,52 @@ impl StreamBuilder {
         self.classes += 1;
         let id = ClassId(self.classes);
         let source_file = format!("{}.java", name.rsplit('.').next().unwrap_or(name));
-        self.enc.class(&ClassDef { id, name: name.into(), source_file, flags: u8::from(instrumented) }).expect("vec");
+        self.enc
+            .class(&ClassDef {
+                id,
+                name: name.into(),
+                source_file,
+                flags: u8::from(instrumented),
+            })
+            .expect("vec");
         id
     }
 
     /// An instrumented method; `vars` are its local variables in var id order (arguments
     /// first, `this` included for instance methods).
-    pub fn method(&mut self, class: ClassId, name: &str, descriptor: &str, is_static: bool, vars: &[&str]) -> MethodId {
+    pub fn method(
+        &mut self,
+        class: ClassId,
+        name: &str,
+        descriptor: &str,
+        is_static: bool,
+        vars: &[&str],
+    ) -> MethodId {
         self.methods += 1;
         let id = MethodId(self.methods);
-        let vars = vars.iter().enumerate().map(|(i, v)| VarDef { slot: i as u32, name: (*v).into(), descriptor: "I".into() }).collect();
+        let vars = vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| VarDef {
+                slot: i as u32,
+                name: (*v).into(),
+                descriptor: "I".into(),
+            })
+            .collect();
         let access = if is_static { ACC_STATIC | 1 } else { 1 };
         let hash = [self.methods as u8; 16];
-        let m = MethodDef { id, class, name: name.into(), descriptor: descriptor.into(), access, flags: 1, hash, first_line: 1, last_line: 99, vars };
+        let m = MethodDef {
+            id,
+            class,
+            name: name.into(),
+            descriptor: descriptor.into(),
+            access,
+            flags: 1,
+            hash,
+            first_line: 1,
+            last_line: 99,
+            vars,
+        };
         self.enc.method(&m).expect("vec");
         id
     }
@@ -64,22 +114,53 @@ impl StreamBuilder {
     pub fn external_method(&mut self, class: ClassId, name: &str, descriptor: &str) -> MethodId {
         self.methods += 1;
         let id = MethodId(self.methods);
-        let m = MethodDef { id, class, name: name.into(), descriptor: descriptor.into(), access: 1, flags: 0, hash: [0; 16], first_line: 0, last_line: 0, vars: vec![] };
+        let m = MethodDef {
+            id,
+            class,
+            name: name.into(),
+            descriptor: descriptor.into(),
+            access: 1,
+            flags: 0,
+            hash: [0; 16],
+            first_line: 0,
+            last_line: 0,
+            vars: vec![],
+        };
         self.enc.method(&m).expect("vec");
         id
     }
 
-    pub fn field(&mut self, class: ClassId, name: &str, descriptor: &str, is_static: bool) -> FieldId {
+    pub fn field(
+        &mut self,
+        class: ClassId,
+        name: &str,
+        descriptor: &str,
+        is_static: bool,
+    ) -> FieldId {
         self.fields += 1;
         let id = FieldId(self.fields);
-        self.enc.field(&FieldDef { id, class, name: name.into(), descriptor: descriptor.into(), flags: u8::from(is_static) }).expect("vec");
+        self.enc
+            .field(&FieldDef {
+                id,
+                class,
+                name: name.into(),
+                descriptor: descriptor.into(),
+                flags: u8::from(is_static),
+            })
+            .expect("vec");
         id
     }
 
     pub fn thread(&mut self, name: &str) -> ThreadId {
         self.threads += 1;
         let id = ThreadId(self.threads);
-        self.enc.thread(&ThreadDef { id, java_id: u64::from(self.threads), name: name.into() }).expect("vec");
+        self.enc
+            .thread(&ThreadDef {
+                id,
+                java_id: u64::from(self.threads),
+                name: name.into(),
+            })
+            .expect("vec");
         id
     }
 
@@ -98,7 +179,13 @@ impl StreamBuilder {
     }
 
     pub fn call(&mut self, t: ThreadId, method: MethodId, args: &[Value]) -> Timestamp {
-        self.event(t, EventKind::Call { method, args: args.to_vec() })
+        self.event(
+            t,
+            EventKind::Call {
+                method,
+                args: args.to_vec(),
+            },
+        )
     }
     pub fn ret(&mut self, t: ThreadId, v: Value) -> Timestamp {
         self.event(t, EventKind::Return(v))
@@ -112,31 +199,79 @@ impl StreamBuilder {
     pub fn local(&mut self, t: ThreadId, var: u32, value: Value) -> Timestamp {
         self.event(t, EventKind::Local { var, value })
     }
-    pub fn array_write(&mut self, t: ThreadId, array: ObjectId, index: u32, value: Value) -> Timestamp {
-        self.event(t, EventKind::ArrayWrite { array, index, value })
+    pub fn array_write(
+        &mut self,
+        t: ThreadId,
+        array: ObjectId,
+        index: u32,
+        value: Value,
+    ) -> Timestamp {
+        self.event(
+            t,
+            EventKind::ArrayWrite {
+                array,
+                index,
+                value,
+            },
+        )
     }
-    pub fn field_write(&mut self, t: ThreadId, object: ObjectId, field: FieldId, value: Value) -> Timestamp {
-        self.event(t, EventKind::FieldWrite { object, field, value })
+    pub fn field_write(
+        &mut self,
+        t: ThreadId,
+        object: ObjectId,
+        field: FieldId,
+        value: Value,
+    ) -> Timestamp {
+        self.event(
+            t,
+            EventKind::FieldWrite {
+                object,
+                field,
+                value,
+            },
+        )
     }
 
     /// A new object created by application code.
     pub fn new_object(&mut self, t: ThreadId, class: ClassId) -> ObjectId {
         self.objects += 1;
         let object = ObjectId(self.objects);
-        self.event(t, EventKind::NewObject { object, class, origin: Origin::Created });
+        self.event(
+            t,
+            EventKind::NewObject {
+                object,
+                class,
+                origin: Origin::Created,
+            },
+        );
         object
     }
 
     /// A new array: created by application code (all defaults) when `elements` is `None`,
     /// first seen with these elements otherwise.
-    pub fn new_array(&mut self, t: ThreadId, class: ClassId, length: u32, elements: Option<Vec<Value>>) -> ObjectId {
+    pub fn new_array(
+        &mut self,
+        t: ThreadId,
+        class: ClassId,
+        length: u32,
+        elements: Option<Vec<Value>>,
+    ) -> ObjectId {
         self.objects += 1;
         let array = ObjectId(self.objects);
         let (origin, elements) = match elements {
             Some(e) => (Origin::FirstSeen, e),
             None => (Origin::Created, Vec::new()),
         };
-        self.event(t, EventKind::NewArray { array, class, length, origin, elements });
+        self.event(
+            t,
+            EventKind::NewArray {
+                array,
+                class,
+                length,
+                origin,
+                elements,
+            },
+        );
         array
     }
 
@@ -144,7 +279,13 @@ impl StreamBuilder {
     pub fn string(&mut self, t: ThreadId, text: &str) -> StringId {
         self.strings += 1;
         let string = StringId(self.strings);
-        self.event(t, EventKind::String { string, text: text.into() });
+        self.event(
+            t,
+            EventKind::String {
+                string,
+                text: text.into(),
+            },
+        );
         string
     }
 

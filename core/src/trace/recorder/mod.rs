@@ -1,21 +1,27 @@
 //! The recorder: turns decoded frames into execution nodes as they arrive (per-thread call
 //! stacks), sends node headers to a `NodeSink`, and writes everything to the trace store.
 
+mod run;
 mod sink;
 
 #[cfg(test)]
 mod tests;
 
-use std::io::Read;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub use run::{record, record_threaded};
 pub use sink::{FnSink, NodeSink, NullSink};
 
-use crate::ids::{FieldId, NodeId, ThreadId, Timestamp};
-use crate::trace::store::{Ending, Location, NodeRow, Outcome, StackEntry, StoreError, TraceWriter, WriteCounts, WriterConfig};
-use crate::trace::wire::{Decoder, Event, EventKind, Frame, Origin, Value, WireError};
+use std::collections::{BTreeMap, HashMap};
+
+use crate::ids::{FieldId, MethodId, NodeId, ThreadId, Timestamp};
+use crate::trace::store::{
+    Ending, NodeRow, Outcome, StackEntry, StoreError, TraceWriter, Variable, WriteCounts,
+    WriterConfig,
+};
+use crate::trace::wire::{Event, EventKind, Frame, Origin, Value, WireError};
 use crate::tree::{NodeHeader, NodeKind};
 
 #[derive(Debug, thiserror::Error)]
@@ -58,32 +64,55 @@ pub struct Recorder<S: NodeSink> {
     sink: S,
     /// By method id: how many var ids the `CALL` values are shifted by (1 for a constructor,
     /// whose `this` comes with `THIS`).
-    arg_shift: Vec<u32>,
-    threads: Vec<Option<ThreadState>>,
+    arg_shift: HashMap<MethodId, u32>,
+    /// Ordered so that `finish` completes threads in a stable order.
+    threads: BTreeMap<ThreadId, ThreadState>,
     next_node: u32,
     root: NodeHeader,
+    /// The root is started at the first event, whose timestamp is its entry.
+    root_started: bool,
     last_ts: Timestamp,
     recorder_warnings: u64,
 }
 
 impl<S: NodeSink> Recorder<S> {
-    /// Creates the trace file and the root node.
+    /// Creates the trace file; the root node starts with the first event.
     pub fn create(trace: &Path, sink: S, config: WriterConfig) -> Result<Self, StoreError> {
         let store = TraceWriter::create(trace, config)?;
-        let root = NodeHeader { id: NodeId::ROOT, parent: None, kind: NodeKind::Root, method: None, thread: None, entry: 0, exit: None };
-        let mut r = Recorder {
+        let root = NodeHeader {
+            id: NodeId::ROOT,
+            parent: None,
+            kind: NodeKind::Root,
+            method: None,
+            thread: None,
+            entry: 0,
+            exit: None,
+        };
+        let r = Recorder {
             store,
             sink,
-            arg_shift: Vec::new(),
-            threads: Vec::new(),
+            arg_shift: HashMap::new(),
+            threads: BTreeMap::new(),
             next_node: 1,
-            root: root.clone(),
+            root,
+            root_started: false,
             last_ts: 0,
             recorder_warnings: 0,
         };
-        r.sink.node(&root);
-        r.store.node_started(NodeRow { header: root, depth: 0, outcome: None });
         Ok(r)
+    }
+
+    fn start_root(&mut self, entry: Timestamp) {
+        if !self.root_started {
+            self.root_started = true;
+            self.root.entry = entry;
+            self.sink.node(&self.root);
+            self.store.node_started(NodeRow {
+                header: self.root.clone(),
+                depth: 0,
+                outcome: None,
+            });
+        }
     }
 
     pub fn counts(&self) -> &WriteCounts {
@@ -109,11 +138,7 @@ impl<S: NodeSink> Recorder<S> {
             Frame::Hello(h) => self.store.hello(&h)?,
             Frame::Class(c) => self.store.class(&c)?,
             Frame::Method(m) => {
-                let i = m.id.0 as usize;
-                if i >= self.arg_shift.len() {
-                    self.arg_shift.resize(i + 1, 0);
-                }
-                self.arg_shift[i] = m.arg_var(0);
+                self.arg_shift.insert(m.id, m.arg_var(0));
                 self.store.method(&m)?;
             }
             Frame::Field(f) => self.store.field(&f)?,
@@ -123,9 +148,14 @@ impl<S: NodeSink> Recorder<S> {
                 self.store.warning(ts, "agent", &message)?;
             }
             Frame::Events { thread, events, .. } => {
-                for ev in &events {
-                    self.event(thread, ev)?;
+                // Taken out for the frame so that the store, the sink and the state can be
+                // borrowed together.
+                let mut st = self.threads.remove(&thread);
+                let r = self.events(thread, &mut st, &events);
+                if let Some(st) = st {
+                    self.threads.insert(thread, st);
                 }
+                r?;
                 self.store.maybe_commit()?;
             }
             Frame::End { .. } => {}
@@ -139,77 +169,130 @@ impl<S: NodeSink> Recorder<S> {
         id
     }
 
-    fn thread_state(&mut self, thread: ThreadId, ts: Timestamp) -> Result<&mut ThreadState, StoreError> {
-        let i = thread.0 as usize;
-        if i >= self.threads.len() {
-            self.threads.resize_with(i + 1, || None);
-        }
-        if self.threads[i].is_none() {
-            let id = self.new_node();
-            let header =
-                NodeHeader { id, parent: Some(NodeId::ROOT), kind: NodeKind::Thread, method: None, thread: Some(thread), entry: ts, exit: None };
-            self.sink.node(&header);
-            self.store.node_started(NodeRow { header: header.clone(), depth: 0, outcome: None });
-            self.store.thread_node(thread, id)?;
-            self.threads[i] = Some(ThreadState { header, stack: vec![StackEntry { node: id, line: 0 }], open: Vec::new(), last_ts: ts });
-        }
-        Ok(self.threads[i].as_mut().expect("created above"))
+    fn new_thread(&mut self, thread: ThreadId, ts: Timestamp) -> Result<ThreadState, StoreError> {
+        let id = self.new_node();
+        let header = NodeHeader {
+            id,
+            parent: Some(NodeId::ROOT),
+            kind: NodeKind::Thread,
+            method: None,
+            thread: Some(thread),
+            entry: ts,
+            exit: None,
+        };
+        self.sink.node(&header);
+        self.store.node_started(NodeRow {
+            header: header.clone(),
+            depth: 0,
+            outcome: None,
+        });
+        self.store.thread_node(thread, id)?;
+        Ok(ThreadState {
+            header,
+            stack: vec![StackEntry { node: id, line: 0 }],
+            open: Vec::new(),
+            last_ts: ts,
+        })
     }
 
-    fn event(&mut self, thread: ThreadId, ev: &Event) -> Result<(), StoreError> {
-        if let EventKind::String { string, text } = &ev.kind {
-            return self.store.string(*string, text);
+    fn events(
+        &mut self,
+        thread: ThreadId,
+        st: &mut Option<ThreadState>,
+        events: &[Event],
+    ) -> Result<(), StoreError> {
+        for ev in events {
+            if let EventKind::String { string, text } = &ev.kind {
+                self.store.string(*string, text)?;
+                continue;
+            }
+            self.start_root(ev.ts);
+            self.last_ts = self.last_ts.max(ev.ts);
+            let state = match st {
+                Some(state) => state,
+                None => st.insert(self.new_thread(thread, ev.ts)?),
+            };
+            self.apply(thread, state, ev)?;
         }
-        let ts = ev.ts;
-        self.last_ts = self.last_ts.max(ts);
-        let i = thread.0 as usize;
-        self.thread_state(thread, ts)?;
-        // Taken out so that the store, the sink and the state can be borrowed together.
-        let mut st = self.threads[i].take().expect("created above");
-        let r = self.apply(thread, &mut st, ev);
-        self.threads[i] = Some(st);
-        r
+        Ok(())
     }
 
-    fn apply(&mut self, thread: ThreadId, st: &mut ThreadState, ev: &Event) -> Result<(), StoreError> {
+    fn apply(
+        &mut self,
+        thread: ThreadId,
+        st: &mut ThreadState,
+        ev: &Event,
+    ) -> Result<(), StoreError> {
         let ts = ev.ts;
         st.last_ts = ts;
         let top = st.stack.last().map_or(st.header.id, |e| e.node);
         let depth = (st.stack.len() - 1) as u32;
-        let in_routine = st.open.last().is_some_and(|c| c.row.header.kind == NodeKind::Routine);
+        let in_routine = st
+            .open
+            .last()
+            .is_some_and(|c| c.row.header.kind == NodeKind::Routine);
         match &ev.kind {
             EventKind::Call { method, args } | EventKind::ExtCall { method, args } => {
                 let id = self.new_node();
                 let routine = matches!(ev.kind, EventKind::Call { .. });
-                self.store.event(thread, &st.stack, depth + 1, ev, Some(id))?;
+                self.store
+                    .event(thread, &st.stack, depth + 1, ev, Some(id))?;
                 let header = NodeHeader {
                     id,
                     parent: Some(top),
-                    kind: if routine { NodeKind::Routine } else { NodeKind::External },
+                    kind: if routine {
+                        NodeKind::Routine
+                    } else {
+                        NodeKind::External
+                    },
                     method: Some(*method),
                     thread: Some(thread),
                     entry: ts,
                     exit: None,
                 };
                 if routine {
-                    let shift = self.arg_shift.get(method.0 as usize).copied().unwrap_or(0);
+                    let shift = self.arg_shift.get(method).copied().unwrap_or(0);
                     for (k, v) in args.iter().enumerate() {
-                        self.store.write(Location::Local { node: id, var: k as u32 + shift }, ts, *v);
+                        self.store.write(
+                            Variable::Local {
+                                node: id,
+                                var: k as u32 + shift,
+                            },
+                            ts,
+                            *v,
+                        );
                     }
                 }
                 self.sink.node(&header);
-                let row = NodeRow { header, depth: depth + 1, outcome: None };
+                let row = NodeRow {
+                    header,
+                    depth: depth + 1,
+                    outcome: None,
+                };
                 self.store.node_started(row.clone());
                 st.stack.push(StackEntry { node: id, line: 0 });
-                st.open.push(OpenCall { row, uninit: Vec::new() });
+                st.open.push(OpenCall {
+                    row,
+                    uninit: Vec::new(),
+                });
             }
-            EventKind::Return(_) | EventKind::Unwind(_) | EventKind::ExtReturn(_) | EventKind::ExtUnwind(_) => {
+            EventKind::Return(_)
+            | EventKind::Unwind(_)
+            | EventKind::ExtReturn(_)
+            | EventKind::ExtUnwind(_) => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
                 let Some(mut call) = st.open.pop() else {
-                    return self.warn(Some(ts), &format!("{} at timestamp {ts} in thread {thread} with no call open; ignored", ev.kind.name()));
+                    return self.warn(
+                        Some(ts),
+                        &format!(
+                            "{} at timestamp {ts} in thread {thread} with no call open; ignored",
+                            ev.kind.name()
+                        ),
+                    );
                 };
                 st.stack.pop();
-                let external_exit = matches!(ev.kind, EventKind::ExtReturn(_) | EventKind::ExtUnwind(_));
+                let external_exit =
+                    matches!(ev.kind, EventKind::ExtReturn(_) | EventKind::ExtUnwind(_));
                 if external_exit != (call.row.header.kind == NodeKind::External) {
                     let msg = format!(
                         "{} at timestamp {ts} in thread {thread} closes node {}, a {:?} call; closed anyway",
@@ -220,8 +303,13 @@ impl<S: NodeSink> Recorder<S> {
                     self.warn(Some(ts), &msg)?;
                 }
                 call.row.header.exit = Some(ts);
-                call.row.outcome =
-                    Some(if matches!(ev.kind, EventKind::Unwind(_) | EventKind::ExtUnwind(_)) { Outcome::Threw } else { Outcome::Returned });
+                call.row.outcome = Some(
+                    if matches!(ev.kind, EventKind::Unwind(_) | EventKind::ExtUnwind(_)) {
+                        Outcome::Threw
+                    } else {
+                        Outcome::Returned
+                    },
+                );
                 self.sink.node(&call.row.header);
                 self.store.node_completed(&call.row)?;
             }
@@ -234,42 +322,101 @@ impl<S: NodeSink> Recorder<S> {
             EventKind::Local { var, value } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
                 if in_routine {
-                    self.store.write(Location::Local { node: top, var: *var }, ts, *value);
+                    self.store.write(
+                        Variable::Local {
+                            node: top,
+                            var: *var,
+                        },
+                        ts,
+                        *value,
+                    );
                 } else {
                     self.warn(Some(ts), &format!("LOCAL at timestamp {ts} in thread {thread} outside any instrumented call"))?;
                 }
             }
-            EventKind::FieldWrite { object, field, value } => {
+            EventKind::FieldWrite {
+                object,
+                field,
+                value,
+            } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
-                self.store.write(Location::Field { object: *object, field: *field }, ts, *value);
+                self.store.write(
+                    Variable::Field {
+                        object: *object,
+                        field: *field,
+                    },
+                    ts,
+                    *value,
+                );
             }
             EventKind::StaticWrite { field, value } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
-                self.store.write(Location::Static { field: *field }, ts, *value);
+                self.store
+                    .write(Variable::Static { field: *field }, ts, *value);
             }
-            EventKind::ArrayWrite { array, index, value } => {
+            EventKind::ArrayWrite {
+                array,
+                index,
+                value,
+            } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
-                self.store.write(Location::Element { array: *array, index: *index }, ts, *value);
+                self.store.write(
+                    Variable::Element {
+                        array: *array,
+                        index: *index,
+                    },
+                    ts,
+                    *value,
+                );
             }
-            EventKind::NewObject { object, class, origin } => {
+            EventKind::NewObject {
+                object,
+                class,
+                origin,
+            } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
                 self.store.object(*object, *class, None, *origin, ts, top)?;
             }
-            EventKind::NewArray { array, class, length, origin, elements } => {
+            EventKind::NewArray {
+                array,
+                class,
+                length,
+                origin,
+                elements,
+            } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
-                self.store.object(*array, *class, Some(*length), *origin, ts, top)?;
+                self.store
+                    .object(*array, *class, Some(*length), *origin, ts, top)?;
                 if *origin == Origin::FirstSeen {
                     for (k, v) in elements.iter().enumerate() {
-                        self.store.write(Location::Element { array: *array, index: k as u32 }, ts, *v);
+                        self.store.write(
+                            Variable::Element {
+                                array: *array,
+                                index: k as u32,
+                            },
+                            ts,
+                            *v,
+                        );
                     }
                 }
             }
             EventKind::This(object) => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
                 if let Some(call) = st.open.last_mut().filter(|_| in_routine) {
-                    self.store.write(Location::Local { node: top, var: 0 }, ts, Value::Object(*object));
+                    self.store.write(
+                        Variable::Local { node: top, var: 0 },
+                        ts,
+                        Value::Object(*object),
+                    );
                     for (field, wts, value) in call.uninit.drain(..) {
-                        self.store.write(Location::Field { object: *object, field }, wts, value);
+                        self.store.write(
+                            Variable::Field {
+                                object: *object,
+                                field,
+                            },
+                            wts,
+                            value,
+                        );
                     }
                 }
             }
@@ -280,7 +427,9 @@ impl<S: NodeSink> Recorder<S> {
                     None => self.warn(Some(ts), &format!("FIELD_WRITE_UNINIT at timestamp {ts} in thread {thread} outside a constructor"))?,
                 }
             }
-            EventKind::Throw(_) | EventKind::Catch(_) => self.store.event(thread, &st.stack, depth, ev, None)?,
+            EventKind::Throw(_) | EventKind::Catch(_) => {
+                self.store.event(thread, &st.stack, depth, ev, None)?
+            }
             EventKind::String { .. } => {}
         }
         Ok(())
@@ -289,9 +438,10 @@ impl<S: NodeSink> Recorder<S> {
     /// Closes the recording. With `END`, thread nodes whose calls all returned and the root
     /// complete; calls still open stay incomplete (and are reported as a warning).
     pub fn finish(mut self, ending: Ending) -> Result<Summary, StoreError> {
+        self.start_root(0);
         let ended = matches!(ending, Ending::End { .. });
-        let threads: Vec<ThreadState> = std::mem::take(&mut self.threads).into_iter().flatten().collect();
-        for st in threads {
+        let threads = std::mem::take(&mut self.threads);
+        for st in threads.into_values() {
             if !st.open.is_empty() {
                 let msg = format!(
                     "thread {} ended with {} call(s) still open (nodes {}..); they stay incomplete",
@@ -304,17 +454,28 @@ impl<S: NodeSink> Recorder<S> {
                 let mut header = st.header.clone();
                 header.exit = Some(st.last_ts);
                 self.sink.node(&header);
-                self.store.node_completed(&NodeRow { header, depth: 0, outcome: None })?;
+                self.store.node_completed(&NodeRow {
+                    header,
+                    depth: 0,
+                    outcome: None,
+                })?;
             }
         }
         if ended {
             let mut root = self.root.clone();
             root.exit = Some(self.last_ts);
             self.sink.node(&root);
-            self.store.node_completed(&NodeRow { header: root, depth: 0, outcome: None })?;
+            self.store.node_completed(&NodeRow {
+                header: root,
+                depth: 0,
+                outcome: None,
+            })?;
         }
         if self.recorder_warnings > MAX_STORED_WARNINGS {
-            let msg = format!("{} more recorder warnings were not stored", self.recorder_warnings - MAX_STORED_WARNINGS);
+            let msg = format!(
+                "{} more recorder warnings were not stored",
+                self.recorder_warnings - MAX_STORED_WARNINGS
+            );
             self.store.warning(None, "recorder", &msg)?;
         }
         let counts = self.store.finish(&ending)?;
@@ -325,34 +486,5 @@ impl<S: NodeSink> Recorder<S> {
             complete_nodes: counts.complete_nodes,
             warnings: counts.warnings,
         })
-    }
-}
-
-/// Records a whole stream into a new trace file at `trace`. A stream with a wrong header is an
-/// error (no trace is created); a truncated or malformed stream still gives a trace with
-/// everything before the problem, and the summary says how it ended.
-pub fn record<R: Read, S: NodeSink>(input: R, trace: &Path, sink: S, config: WriterConfig) -> Result<Summary, RecordError> {
-    let mut decoder = Decoder::new(input)?;
-    let mut rec = Recorder::create(trace, sink, config)?;
-    loop {
-        match decoder.next_frame() {
-            Ok(Some(Frame::End { exit_status })) => return Ok(rec.finish(Ending::End { exit_status })?),
-            Ok(Some(frame)) => rec.handle(frame)?,
-            Ok(None) => {
-                let detail = "the stream ended without an END frame".to_string();
-                return Ok(rec.finish(Ending::Truncated { detail })?);
-            }
-            // A connection reset is how a killed JVM looks from here.
-            Err(e @ (WireError::Truncated { .. } | WireError::Io { .. })) => {
-                let detail = e.to_string();
-                rec.warn(None, &detail)?;
-                return Ok(rec.finish(Ending::Truncated { detail })?);
-            }
-            Err(e) => {
-                let detail = e.to_string();
-                rec.warn(None, &detail)?;
-                return Ok(rec.finish(Ending::Malformed { detail })?);
-            }
-        }
     }
 }

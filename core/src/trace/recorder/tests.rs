@@ -6,12 +6,13 @@ use crate::trace::store::{NodeResult, TraceReader};
 use crate::trace::synthetic::StreamBuilder;
 
 fn trace_path(dir: &tempfile::TempDir) -> PathBuf {
-    dir.path().join("run.hstrace")
+    dir.path().join("run.htrace")
 }
 
 fn record_bytes(bytes: &[u8], path: &Path) -> (Summary, Vec<NodeHeader>) {
     let mut headers = Vec::new();
-    let summary = record(bytes, path, &mut headers, WriterConfig::default()).expect("recording succeeds");
+    let summary =
+        record(bytes, path, &mut headers, WriterConfig::default()).expect("recording succeeds");
     (summary, headers)
 }
 
@@ -52,7 +53,11 @@ fn builds_the_tree_and_sends_headers_at_start_and_completion() {
     assert_eq!(summary.ending, Ending::End { exit_status: 0 });
     assert_eq!((summary.nodes, summary.complete_nodes), (6, 6));
     // root, thread, main, a, b, b: started in this order.
-    let started: Vec<_> = headers.iter().filter(|h| h.exit.is_none()).map(|h| (h.id.0, h.kind, h.method)).collect();
+    let started: Vec<_> = headers
+        .iter()
+        .filter(|h| h.exit.is_none())
+        .map(|h| (h.id.0, h.kind, h.method))
+        .collect();
     assert_eq!(
         started,
         vec![
@@ -64,25 +69,79 @@ fn builds_the_tree_and_sends_headers_at_start_and_completion() {
             (5, NodeKind::Routine, Some(b)),
         ]
     );
-    let completed: Vec<u32> = headers.iter().filter(|h| h.exit.is_some()).map(|h| h.id.0).collect();
+    let completed: Vec<u32> = headers
+        .iter()
+        .filter(|h| h.exit.is_some())
+        .map(|h| h.id.0)
+        .collect();
     assert_eq!(completed, vec![4, 3, 5, 2, 1, 0]);
 
     let r = TraceReader::open(&path).unwrap();
-    let parents: Vec<_> = r.preorder().map(|n| n.unwrap()).map(|n| (n.header.id.0, n.header.parent.map(|p| p.0), n.depth)).collect();
-    assert_eq!(parents, vec![(0, None, 0), (1, Some(0), 0), (2, Some(1), 1), (3, Some(2), 2), (4, Some(3), 3), (5, Some(2), 2)]);
-    let kids: Vec<u32> = r.children(NodeId(2), 0, 10).unwrap().iter().map(|n| n.header.id.0).collect();
+    let parents: Vec<_> = r
+        .preorder()
+        .map(|n| n.unwrap())
+        .map(|n| (n.header.id.0, n.header.parent.map(|p| p.0), n.depth))
+        .collect();
+    assert_eq!(
+        parents,
+        vec![
+            (0, None, 0),
+            (1, Some(0), 0),
+            (2, Some(1), 1),
+            (3, Some(2), 2),
+            (4, Some(3), 3),
+            (5, Some(2), 2)
+        ]
+    );
+    let kids: Vec<u32> = r
+        .children(NodeId(2), 0, 10)
+        .unwrap()
+        .iter()
+        .map(|n| n.header.id.0)
+        .collect();
     assert_eq!(kids, vec![3, 5]);
-    assert_eq!(r.children(NodeId(2), 1, 10).unwrap()[0].header.id, NodeId(5));
+    assert_eq!(
+        r.children(NodeId(2), 1, 10).unwrap()[0].header.id,
+        NodeId(5)
+    );
     assert_eq!(r.child_count(NodeId(2)).unwrap(), 2);
+    let root = r.node(NodeId::ROOT).unwrap().unwrap().header;
+    assert_eq!(
+        (root.entry, root.exit),
+        (1, Some(11)),
+        "the root spans the run's events"
+    );
     let a_node = r.node(NodeId(3)).unwrap().unwrap();
-    assert_eq!((a_node.header.entry, a_node.header.exit, a_node.header.thread), (3, Some(7), Some(t)));
+    assert_eq!(
+        (
+            a_node.header.entry,
+            a_node.header.exit,
+            a_node.header.thread
+        ),
+        (3, Some(7), Some(t))
+    );
     let d = r.node_detail(NodeId(3)).unwrap().unwrap();
-    assert_eq!(d.args, vec![crate::trace::store::Argument { name: "x".into(), value: Value::Int(1) }]);
+    assert_eq!(
+        d.args,
+        vec![crate::trace::store::Argument {
+            name: "x".into(),
+            value: Value::Int(1)
+        }]
+    );
     assert_eq!(d.result, Some(NodeResult::Returned(Value::Int(5))));
     assert_eq!(r.node_lines(NodeId(2)).unwrap(), vec![3, 4]);
     assert_eq!(r.node_lines(NodeId(3)).unwrap(), vec![7]);
     let info = r.info().unwrap();
-    assert_eq!((info.status.as_str(), info.exit_status, info.events, info.nodes, info.complete_nodes), ("complete", Some(0), 11, 6, 6));
+    assert_eq!(
+        (
+            info.status.as_str(),
+            info.exit_status,
+            info.events,
+            info.nodes,
+            info.complete_nodes
+        ),
+        ("complete", Some(0), 11, 6, 6)
+    );
 }
 
 #[test]
@@ -106,16 +165,41 @@ fn exceptions_unwind_several_frames_and_are_caught() {
     s.event(t, EventKind::Catch(Value::Object(exc)));
     s.ret(t, Value::Int(-1));
     let (_, headers) = record_bytes(&s.end(0), &path);
-    assert!(headers.iter().all(|h| h.kind != NodeKind::Routine || headers.iter().any(|x| x.id == h.id && x.exit.is_some())));
+    assert!(headers
+        .iter()
+        .all(|h| h.kind != NodeKind::Routine
+            || headers.iter().any(|x| x.id == h.id && x.exit.is_some())));
     let r = TraceReader::open(&path).unwrap();
     let outcome = |id| r.node(NodeId(id)).unwrap().unwrap().outcome;
-    assert_eq!((outcome(2), outcome(3), outcome(4)), (Some(Outcome::Returned), Some(Outcome::Threw), Some(Outcome::Threw)));
-    assert_eq!(r.node_detail(NodeId(3)).unwrap().unwrap().result, Some(NodeResult::Threw(Value::Object(exc))));
-    assert_eq!(r.class_name_of(&Value::Object(exc)).unwrap().as_deref(), Some("java.lang.IllegalStateException"));
+    assert_eq!(
+        (outcome(2), outcome(3), outcome(4)),
+        (
+            Some(Outcome::Returned),
+            Some(Outcome::Threw),
+            Some(Outcome::Threw)
+        )
+    );
+    assert_eq!(
+        r.node_detail(NodeId(3)).unwrap().unwrap().result,
+        Some(NodeResult::Threw(Value::Object(exc)))
+    );
+    assert_eq!(
+        r.class_name_of(&Value::Object(exc)).unwrap().as_deref(),
+        Some("java.lang.IllegalStateException")
+    );
     // f's own events: its call, the child g's call and unwind markers, its catch and return.
     let evs = r.node_events(NodeId(2), 0, 100).unwrap();
     let names: Vec<(&str, bool)> = evs.iter().map(|e| (e.event.kind.name(), e.own)).collect();
-    assert_eq!(names, vec![("CALL", true), ("CALL", false), ("UNWIND", false), ("CATCH", true), ("RETURN", true)]);
+    assert_eq!(
+        names,
+        vec![
+            ("CALL", true),
+            ("CALL", false),
+            ("UNWIND", false),
+            ("CATCH", true),
+            ("RETURN", true)
+        ]
+    );
 }
 
 #[test]
@@ -143,10 +227,18 @@ fn interleaved_threads_get_their_own_subtrees() {
     let r = TraceReader::open(&path).unwrap();
     let threads: Vec<_> = r.children(NodeId::ROOT, 0, 10).unwrap();
     assert_eq!(threads.len(), 2);
-    assert_eq!(threads[0].header.thread, Some(t2), "thread nodes are numbered in arrival order");
+    assert_eq!(
+        threads[0].header.thread,
+        Some(t2),
+        "thread nodes are numbered in arrival order"
+    );
     for th in &threads {
         let tid = th.header.thread.unwrap();
-        let sub: Vec<_> = r.preorder().map(|n| n.unwrap()).filter(|n| n.header.thread == Some(tid)).collect();
+        let sub: Vec<_> = r
+            .preorder()
+            .map(|n| n.unwrap())
+            .filter(|n| n.header.thread == Some(tid))
+            .collect();
         assert_eq!(sub.len(), 3);
         assert_eq!(sub[1].header.parent, Some(th.header.id));
         assert_eq!(sub[2].header.parent, Some(sub[1].header.id));
@@ -155,7 +247,9 @@ fn interleaved_threads_get_their_own_subtrees() {
     }
     let at = r.event_at(4).unwrap().unwrap();
     assert_eq!((at.thread, at.depth), (t2, 2));
-    assert!(headers.iter().any(|h| h.kind == NodeKind::Thread && h.exit.is_some()));
+    assert!(headers
+        .iter()
+        .any(|h| h.kind == NodeKind::Thread && h.exit.is_some()));
 }
 
 #[test]
@@ -170,23 +264,69 @@ fn callbacks_hang_under_their_external_node() {
     let sort = s.external_method(jdk, "sort", "(Ljava/util/List;Ljava/util/Comparator;)V");
     let t = s.thread("main");
     s.call(t, main, &[]);
-    s.event(t, EventKind::ExtCall { method: sort, args: vec![Value::Object(ObjectId(1)), Value::Object(ObjectId(2))] });
-    s.call(t, cmp, &[Value::Object(ObjectId(2)), Value::Int(3), Value::Int(1)]);
+    s.event(
+        t,
+        EventKind::ExtCall {
+            method: sort,
+            args: vec![Value::Object(ObjectId(1)), Value::Object(ObjectId(2))],
+        },
+    );
+    s.call(
+        t,
+        cmp,
+        &[Value::Object(ObjectId(2)), Value::Int(3), Value::Int(1)],
+    );
     s.ret(t, Value::Int(1));
-    s.call(t, cmp, &[Value::Object(ObjectId(2)), Value::Int(1), Value::Int(2)]);
+    s.call(
+        t,
+        cmp,
+        &[Value::Object(ObjectId(2)), Value::Int(1), Value::Int(2)],
+    );
     s.ret(t, Value::Int(-1));
     s.event(t, EventKind::ExtReturn(Value::Void));
     s.ret(t, Value::Void);
     record_bytes(&s.end(0), &path);
     let r = TraceReader::open(&path).unwrap();
     let ext = r.node(NodeId(3)).unwrap().unwrap();
-    assert_eq!((ext.header.kind, ext.header.method, ext.outcome), (NodeKind::External, Some(sort), Some(Outcome::Returned)));
+    assert_eq!(
+        (ext.header.kind, ext.header.method, ext.outcome),
+        (NodeKind::External, Some(sort), Some(Outcome::Returned))
+    );
+    let ext_detail = r.node_detail(NodeId(3)).unwrap().unwrap();
+    assert_eq!(
+        ext_detail.this,
+        Some(Value::Object(ObjectId(1))),
+        "an instance method's receiver"
+    );
+    assert_eq!(
+        ext_detail
+            .args
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect::<Vec<_>>(),
+        ["arg0"]
+    );
     let kids = r.children(NodeId(3), 0, 10).unwrap();
-    assert_eq!(kids.iter().map(|k| (k.header.kind, k.header.method)).collect::<Vec<_>>(), vec![(NodeKind::Routine, Some(cmp)); 2]);
+    assert_eq!(
+        kids.iter()
+            .map(|k| (k.header.kind, k.header.method))
+            .collect::<Vec<_>>(),
+        vec![(NodeKind::Routine, Some(cmp)); 2]
+    );
     let d = r.node_detail(kids[0].header.id).unwrap().unwrap();
     assert_eq!(d.this, Some(Value::Object(ObjectId(2))));
-    assert_eq!(d.args.iter().map(|a| (a.name.as_str(), a.value)).collect::<Vec<_>>(), vec![("x", Value::Int(3)), ("y", Value::Int(1))]);
-    assert_eq!(r.local_at(kids[0].header.id, 2, kids[0].header.entry).unwrap(), Some(Value::Int(1)));
+    assert_eq!(
+        d.args
+            .iter()
+            .map(|a| (a.name.as_str(), a.value))
+            .collect::<Vec<_>>(),
+        vec![("x", Value::Int(3)), ("y", Value::Int(1))]
+    );
+    assert_eq!(
+        r.local_at(kids[0].header.id, 2, kids[0].header.entry)
+            .unwrap(),
+        Some(Value::Int(1))
+    );
 }
 
 #[test]
@@ -198,19 +338,36 @@ fn a_killed_stream_leaves_open_nodes_incomplete_and_the_rest_intact() {
     s.call(t, a, &[Value::Int(10)]);
     s.line(t, 8);
     let (summary, headers) = record_bytes(&s.killed(), &path);
-    assert!(matches!(summary.ending, Ending::Truncated { .. }), "{summary:?}");
-    assert_eq!(headers.iter().filter(|h| h.id.0 >= 6).count(), 2, "open nodes are sent once");
+    assert!(
+        matches!(summary.ending, Ending::Truncated { .. }),
+        "{summary:?}"
+    );
+    assert_eq!(
+        headers.iter().filter(|h| h.id.0 >= 6).count(),
+        2,
+        "open nodes are sent once"
+    );
     let r = TraceReader::open(&path).unwrap();
     assert_eq!(r.info().unwrap().status, "truncated");
     for id in 2..=5 {
         assert!(r.node(NodeId(id)).unwrap().unwrap().header.is_complete());
     }
     for id in [0, 1, 6, 7] {
-        assert!(!r.node(NodeId(id)).unwrap().unwrap().header.is_complete(), "node {id}");
+        assert!(
+            !r.node(NodeId(id)).unwrap().unwrap().header.is_complete(),
+            "node {id}"
+        );
     }
-    assert_eq!(r.node(NodeId(7)).unwrap().unwrap().header.parent, Some(NodeId(6)));
+    assert_eq!(
+        r.node(NodeId(7)).unwrap().unwrap().header.parent,
+        Some(NodeId(6))
+    );
     assert_eq!(r.node_lines(NodeId(7)).unwrap(), vec![8]);
-    assert!(r.warnings().unwrap().iter().any(|w| w.message.contains("2 call(s) still open")));
+    assert!(r
+        .warnings()
+        .unwrap()
+        .iter()
+        .any(|w| w.message.contains("2 call(s) still open")));
 }
 
 #[test]
@@ -223,7 +380,10 @@ fn a_frame_cut_in_the_middle_keeps_what_came_before() {
     s.ret(t, Value::Int(0));
     let bytes = s.killed();
     let (summary, _) = record_bytes(&bytes[..bytes.len() - 3], &path);
-    assert!(matches!(&summary.ending, Ending::Truncated { detail } if detail.contains("cut")), "{summary:?}");
+    assert!(
+        matches!(&summary.ending, Ending::Truncated { detail } if detail.contains("cut")),
+        "{summary:?}"
+    );
     let r = TraceReader::open(&path).unwrap();
     assert!(r.node(NodeId(5)).unwrap().unwrap().header.is_complete());
     assert!(r.node(NodeId(6)).unwrap().is_none());
@@ -237,7 +397,10 @@ fn malformed_input_stops_with_a_warning_and_keeps_the_trace() {
     let mut bytes = s.killed();
     bytes.extend_from_slice(&[3, 0, 0, 0, 0x06, 0xff, 0xff]);
     let (summary, _) = record_bytes(&bytes, &path);
-    assert!(matches!(&summary.ending, Ending::Malformed { detail } if detail.contains("malformed EVENTS frame")), "{summary:?}");
+    assert!(
+        matches!(&summary.ending, Ending::Malformed { detail } if detail.contains("malformed EVENTS frame")),
+        "{summary:?}"
+    );
     let r = TraceReader::open(&path).unwrap();
     assert_eq!(r.info().unwrap().status, "malformed");
     assert_eq!(r.node(NodeId(2)).unwrap().unwrap().header.exit, Some(11));
@@ -247,8 +410,20 @@ fn malformed_input_stops_with_a_warning_and_keeps_the_trace() {
 fn a_wrong_version_creates_no_trace() {
     let dir = tempfile::tempdir().unwrap();
     let path = trace_path(&dir);
-    let err = record(&b"HSWIRE\x07\x00"[..], &path, NullSink, WriterConfig::default()).unwrap_err();
-    assert!(matches!(err, RecordError::Wire(WireError::UnsupportedVersion { found: 7, .. })), "{err}");
+    let err = record(
+        &b"HSWIRE\x07\x00"[..],
+        &path,
+        NullSink,
+        WriterConfig::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            RecordError::Wire(WireError::UnsupportedVersion { found: 7, .. })
+        ),
+        "{err}"
+    );
     assert!(!path.exists());
 }
 
@@ -267,13 +442,27 @@ fn a_stack_mismatch_is_a_stored_warning() {
     let (summary, _) = record_bytes(&s.end(0), &path);
     assert_eq!(summary.complete_nodes, 3);
     let r = TraceReader::open(&path).unwrap();
-    let w: Vec<String> = r.warnings().unwrap().into_iter().map(|w| w.message).collect();
-    assert!(w[0].contains("RETURN at timestamp 1") && w[0].contains("no call open"), "{w:?}");
-    assert!(w[1].contains("EXT_RETURN at timestamp 3") && w[1].contains("closed anyway"), "{w:?}");
+    let w: Vec<String> = r
+        .warnings()
+        .unwrap()
+        .into_iter()
+        .map(|w| w.message)
+        .collect();
+    assert!(
+        w[0].contains("RETURN at timestamp 1") && w[0].contains("no call open"),
+        "{w:?}"
+    );
+    assert!(
+        w[1].contains("EXT_RETURN at timestamp 3") && w[1].contains("closed anyway"),
+        "{w:?}"
+    );
     assert!(w[2].contains("LOCAL at timestamp 4"), "{w:?}");
     // The reader replays the same stack: m's events are its call and the mismatched exit.
     let evs = r.node_events(NodeId(2), 0, 10).unwrap();
-    assert_eq!(evs.iter().map(|e| e.event.ts).collect::<Vec<_>>(), vec![2, 3]);
+    assert_eq!(
+        evs.iter().map(|e| e.event.ts).collect::<Vec<_>>(),
+        vec![2, 3]
+    );
 }
 
 #[test]
@@ -283,9 +472,194 @@ fn headers_stream_to_a_channel_while_recording() {
     let (tx, rx) = std::sync::mpsc::channel();
     let (s, _, _) = small_program();
     let bytes = s.end(3);
-    let handle = std::thread::spawn(move || record(&bytes[..], &path, tx, WriterConfig::default()).unwrap());
+    let handle =
+        std::thread::spawn(move || record(&bytes[..], &path, tx, WriterConfig::default()).unwrap());
     let received: Vec<NodeHeader> = rx.iter().collect();
     let summary = handle.join().unwrap();
     assert_eq!(summary.ending, Ending::End { exit_status: 3 });
     assert_eq!(received.len(), 12);
+}
+
+#[test]
+fn threaded_recording_gives_the_same_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.htrace"), dir.path().join("b.htrace"));
+    let (s, _, _) = small_program();
+    let bytes = s.killed();
+    let one = record(&bytes[..], &a, NullSink, WriterConfig::default()).unwrap();
+    let two = record_threaded(
+        std::io::Cursor::new(bytes),
+        &b,
+        NullSink,
+        WriterConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(one, two);
+    let rows = |p: &Path| {
+        TraceReader::open(p)
+            .unwrap()
+            .preorder()
+            .map(|n| n.unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rows(&a), rows(&b));
+    assert_eq!(rows(&a).len(), 6);
+}
+
+/// Hands out its bytes a few at a time, then fails like a reset connection.
+struct Trickle {
+    bytes: Vec<u8>,
+    pos: usize,
+    fail_at_end: bool,
+}
+
+impl std::io::Read for Trickle {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.pos == self.bytes.len() {
+            if self.fail_at_end {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::ConnectionReset,
+                    "connection reset by peer",
+                ));
+            }
+            return Ok(0);
+        }
+        let n = buf.len().min(3).min(self.bytes.len() - self.pos);
+        buf[..n].copy_from_slice(&self.bytes[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn short_reads_and_a_reset_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.htrace"), dir.path().join("b.htrace"));
+    let (s, _, _) = small_program();
+    let bytes = s.end(0);
+    let whole = record(
+        Trickle {
+            bytes: bytes.clone(),
+            pos: 0,
+            fail_at_end: false,
+        },
+        &a,
+        NullSink,
+        WriterConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(whole.ending, Ending::End { exit_status: 0 });
+    assert_eq!(whole.complete_nodes, 6);
+    // Without END and with a reset at the end: truncated, nothing lost.
+    let cut = bytes[..bytes.len() - 6].to_vec();
+    let reset = record(
+        Trickle {
+            bytes: cut,
+            pos: 0,
+            fail_at_end: true,
+        },
+        &b,
+        NullSink,
+        WriterConfig::default(),
+    )
+    .unwrap();
+    assert!(
+        matches!(&reset.ending, Ending::Truncated { detail } if detail.contains("reset")),
+        "{reset:?}"
+    );
+    assert_eq!(reset.complete_nodes, 4);
+}
+
+#[test]
+fn many_nodes_are_stored_in_batches_without_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.Many", true);
+    let main = s.method(c, "main", "()V", true, &[]);
+    let f = s.method(c, "f", "(I)I", true, &["i"]);
+    let t = s.thread("main");
+    s.call(t, main, &[]);
+    for i in 0..1000 {
+        s.call(t, f, &[Value::Int(i)]);
+        if i % 3 == 0 {
+            s.call(t, f, &[Value::Int(-i)]);
+            s.ret(t, Value::Int(i));
+        }
+        s.ret(t, Value::Int(2 * i));
+    }
+    s.ret(t, Value::Void);
+    let (summary, _) = record_bytes(&s.end(0), &path);
+    assert_eq!((summary.nodes, summary.complete_nodes), (1337, 1337));
+    let r = TraceReader::open(&path).unwrap();
+    let rows: Vec<_> = r.preorder().map(|n| n.unwrap()).collect();
+    assert_eq!(rows.len(), 1337);
+    assert!(rows
+        .iter()
+        .enumerate()
+        .all(|(i, n)| n.header.id.0 as usize == i && n.header.is_complete()));
+    assert_eq!(r.child_count(NodeId(2)).unwrap(), 1000);
+    let last = r.children(NodeId(2), 999, 1).unwrap().remove(0);
+    assert_eq!(
+        r.node_detail(last.header.id).unwrap().unwrap().result,
+        Some(NodeResult::Returned(Value::Int(1998)))
+    );
+}
+
+#[test]
+fn huge_ids_from_the_stream_index_nothing() {
+    use crate::trace::wire::{ClassDef, Encoder, Hello, MethodDef};
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let big = u32::MAX - 1;
+    let mut enc = Encoder::new(Vec::new()).unwrap();
+    let hello = Hello {
+        pid: 1,
+        start_ms: 0,
+        vm: String::new(),
+        command: String::new(),
+        agent_version: String::new(),
+    };
+    enc.hello(&hello).unwrap();
+    enc.class(&ClassDef {
+        id: crate::ids::ClassId(big),
+        name: "X".into(),
+        source_file: String::new(),
+        flags: 1,
+    })
+    .unwrap();
+    let m = MethodDef {
+        id: MethodId(big),
+        class: crate::ids::ClassId(big),
+        name: "m".into(),
+        descriptor: "()V".into(),
+        access: 8,
+        flags: 1,
+        hash: [0; 16],
+        first_line: 0,
+        last_line: 0,
+        vars: vec![],
+    };
+    enc.method(&m).unwrap();
+    let t = ThreadId(big);
+    let ev = |ts, kind| Event { ts, kind };
+    enc.events(
+        t,
+        &[
+            ev(
+                1,
+                EventKind::Call {
+                    method: MethodId(big),
+                    args: vec![],
+                },
+            ),
+            ev(2, EventKind::Return(Value::Void)),
+        ],
+    )
+    .unwrap();
+    enc.end(0).unwrap();
+    let (summary, _) = record_bytes(&enc.into_inner(), &path);
+    assert_eq!(summary.complete_nodes, 3);
+    let r = TraceReader::open(&path).unwrap();
+    assert_eq!(r.node(NodeId(2)).unwrap().unwrap().header.thread, Some(t));
 }

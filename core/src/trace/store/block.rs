@@ -1,9 +1,11 @@
-//! Event blocks: a thread's events in timestamp order, encoded as on the wire plus the node id
-//! of each call, compressed with LZ4. A block also keeps the thread's call stack at its start, so
+//! Event blocks: a thread's events in timestamp order, encoded as on the wire (but `dts == 1`
+//! folded into the op byte) plus the node id of each call, compressed with LZ4. A block also keeps the thread's call stack at its start, so
 //! any block decodes on its own into events with their node, depth and current line.
 
 use crate::ids::{NodeId, ThreadId, Timestamp};
-use crate::trace::wire::{put_event, put_varint, read_event, ByteReader, Event, ParseError, ParseResult};
+use crate::trace::wire::{
+    put_event, put_varint, read_event_ext, ByteReader, Event, ParseError, ParseResult, DTS_ONE,
+};
 
 /// One open call of a thread's stack: its node and the line it is executing. Entry 0 is the
 /// thread node.
@@ -23,6 +25,8 @@ pub struct BlockEvent {
     pub depth: u32,
     /// Source line the node is executing (0 before its first `LINE`).
     pub line: u32,
+    /// Line its caller is executing: for a call or an exit, the call site.
+    pub parent_line: u32,
 }
 
 /// A finished block, ready for the `blocks` table.
@@ -68,7 +72,13 @@ impl BlockBuilder {
 
     /// Appends `ev`; `stack` is the thread's stack before the event, `depth` the event's depth,
     /// `call_node` the node a call event opens.
-    pub fn push(&mut self, stack: &[StackEntry], depth: u32, ev: &Event, call_node: Option<NodeId>) {
+    pub fn push(
+        &mut self,
+        stack: &[StackEntry],
+        depth: u32,
+        ev: &Event,
+        call_node: Option<NodeId>,
+    ) {
         if self.count == 0 {
             self.first_ts = ev.ts;
             self.last_ts = ev.ts;
@@ -76,9 +86,18 @@ impl BlockBuilder {
             encode_stack(&mut self.start_stack, stack);
             self.prev_node = 0;
         }
+        let at = self.raw.len();
         put_event(&mut self.raw, ev, self.last_ts);
+        if ev.ts.wrapping_sub(self.last_ts) == 1 {
+            // op, dts = 1 (one byte), fields -> op | DTS_ONE, fields
+            self.raw[at] |= DTS_ONE;
+            self.raw.remove(at + 1);
+        }
         if let Some(node) = call_node {
-            put_varint(&mut self.raw, u64::from(node.0.wrapping_sub(self.prev_node)));
+            put_varint(
+                &mut self.raw,
+                u64::from(node.0.wrapping_sub(self.prev_node)),
+            );
             self.prev_node = node.0;
         }
         self.last_ts = ev.ts;
@@ -120,38 +139,69 @@ pub fn decode_stack(bytes: &[u8]) -> ParseResult<Vec<StackEntry>> {
     let n = r.count("stack depth", 2)?;
     let mut stack = Vec::with_capacity(n + 8);
     for _ in 0..n {
-        stack.push(StackEntry { node: NodeId(r.varint32("node id")?), line: r.varint32("line")? });
+        stack.push(StackEntry {
+            node: NodeId(r.varint32("node id")?),
+            line: r.varint32("line")?,
+        });
     }
     Ok(stack)
 }
 
 /// Decompresses and decodes a block, replaying its calls and exits from the start stack.
 /// An exit with only the thread node open pops nothing (the recorder did the same and warned).
-pub fn decode_block(start_stack: &[u8], data: &[u8], first_ts: Timestamp) -> ParseResult<Vec<BlockEvent>> {
+pub fn decode_block(
+    start_stack: &[u8],
+    data: &[u8],
+    first_ts: Timestamp,
+) -> ParseResult<Vec<BlockEvent>> {
     let mut stack = decode_stack(start_stack)?;
     if stack.is_empty() {
-        return Err(ParseError { at: 0, problem: "block starts with an empty stack".into() });
+        return Err(ParseError {
+            at: 0,
+            problem: "block starts with an empty stack".into(),
+        });
     }
-    let raw = lz4_flex::decompress_size_prepended(data)
-        .map_err(|e| ParseError { at: 0, problem: format!("block does not decompress: {e}") })?;
+    let raw = lz4_flex::decompress_size_prepended(data).map_err(|e| ParseError {
+        at: 0,
+        problem: format!("block does not decompress: {e}"),
+    })?;
     let mut r = ByteReader::new(&raw);
     let mut out = Vec::new();
     let mut ts = first_ts;
     let mut prev_node = 0u32;
     while !r.is_empty() {
-        let event = read_event(&mut r, &mut ts, out.is_empty())?;
+        let event = read_event_ext(&mut r, &mut ts, out.is_empty(), true)?;
         let depth = (stack.len() - 1) as u32;
-        let top = *stack.last().unwrap_or(&StackEntry { node: NodeId::ROOT, line: 0 });
+        let top = *stack.last().unwrap_or(&StackEntry {
+            node: NodeId::ROOT,
+            line: 0,
+        });
+        let below = stack.len().checked_sub(2).map_or(0, |i| stack[i].line);
         let be = if event.kind.is_call() {
             let delta = r.varint32("node delta")?;
             prev_node = prev_node.wrapping_add(delta);
-            stack.push(StackEntry { node: NodeId(prev_node), line: 0 });
-            BlockEvent { event, node: NodeId(prev_node), depth: depth + 1, line: 0 }
+            stack.push(StackEntry {
+                node: NodeId(prev_node),
+                line: 0,
+            });
+            BlockEvent {
+                event,
+                node: NodeId(prev_node),
+                depth: depth + 1,
+                line: 0,
+                parent_line: top.line,
+            }
         } else if event.kind.is_exit() {
             if stack.len() > 1 {
                 stack.pop();
             }
-            BlockEvent { event, node: top.node, depth, line: top.line }
+            BlockEvent {
+                event,
+                node: top.node,
+                depth,
+                line: top.line,
+                parent_line: below,
+            }
         } else {
             if let crate::trace::wire::EventKind::Line(l) = event.kind {
                 if let Some(t) = stack.last_mut() {
@@ -159,7 +209,13 @@ pub fn decode_block(start_stack: &[u8], data: &[u8], first_ts: Timestamp) -> Par
                 }
             }
             let line = stack.last().map_or(0, |t| t.line);
-            BlockEvent { event, node: top.node, depth, line }
+            BlockEvent {
+                event,
+                node: top.node,
+                depth,
+                line,
+                parent_line: below,
+            }
         };
         out.push(be);
     }

@@ -7,7 +7,11 @@ pub enum StoreError {
     #[error("{path}: not a Hindsight trace ({detail})")]
     NotATrace { path: PathBuf, detail: String },
     #[error("{path}: trace format version {found}, this Hindsight reads version {supported}; record the run again or use a matching hindsight")]
-    WrongVersion { path: PathBuf, found: i64, supported: i64 },
+    WrongVersion {
+        path: PathBuf,
+        found: i64,
+        supported: i64,
+    },
     #[error("{path}: the trace file is truncated or corrupt ({detail}); record the run again")]
     Corrupt { path: PathBuf, detail: String },
     #[error("{path}: {action} failed: {source}")]
@@ -28,13 +32,27 @@ pub enum StoreError {
 
 impl StoreError {
     /// Wraps an SQLite error, recognising the ones that mean a damaged file.
-    pub(crate) fn sqlite(path: &std::path::Path, action: &'static str, source: rusqlite::Error) -> StoreError {
+    pub(crate) fn sqlite(
+        path: &std::path::Path,
+        action: &'static str,
+        source: rusqlite::Error,
+    ) -> StoreError {
         use rusqlite::ErrorCode;
         let path = path.to_path_buf();
         match source.sqlite_error_code() {
-            Some(ErrorCode::NotADatabase) => StoreError::NotATrace { path, detail: "not an SQLite database".into() },
-            Some(ErrorCode::DatabaseCorrupt) => StoreError::Corrupt { path, detail: source.to_string() },
-            _ => StoreError::Sqlite { path, action, source },
+            Some(ErrorCode::NotADatabase) => StoreError::NotATrace {
+                path,
+                detail: "not an SQLite database".into(),
+            },
+            Some(ErrorCode::DatabaseCorrupt) => StoreError::Corrupt {
+                path,
+                detail: source.to_string(),
+            },
+            _ => StoreError::Sqlite {
+                path,
+                action,
+                source,
+            },
         }
     }
 }

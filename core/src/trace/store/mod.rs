@@ -2,6 +2,7 @@
 //! `TraceWriter` while the program runs and read by `TraceReader`, also while it is written.
 
 mod block;
+mod compact;
 mod error;
 mod index;
 mod reader;
@@ -15,8 +16,11 @@ use serde::{Deserialize, Serialize};
 
 pub use block::{decode_block, BlockEvent, StackEntry};
 pub use error::StoreError;
-pub use index::{Location, Write};
-pub use reader::{Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo, TraceReader, Warning};
+pub use index::{Variable, Write};
+pub use reader::{
+    Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo,
+    TraceReader, Warning,
+};
 pub use writer::{TraceWriter, WriteCounts, WriterConfig};
 
 use crate::tree::NodeHeader;

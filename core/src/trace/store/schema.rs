@@ -26,11 +26,11 @@ CREATE TABLE objects(id INTEGER PRIMARY KEY, class INTEGER NOT NULL, length INTE
 CREATE TABLE nodes(id INTEGER PRIMARY KEY, parent INTEGER, kind INTEGER NOT NULL, method INTEGER, thread INTEGER,
     depth INTEGER NOT NULL, entry_ts INTEGER NOT NULL, exit_ts INTEGER, outcome INTEGER);
 CREATE INDEX nodes_by_parent ON nodes(parent, id);
-CREATE INDEX nodes_by_thread ON nodes(thread, id);
 CREATE TABLE blocks(id INTEGER PRIMARY KEY, thread INTEGER NOT NULL, first_ts INTEGER NOT NULL, last_ts INTEGER NOT NULL,
     count INTEGER NOT NULL, min_depth INTEGER NOT NULL, start_stack BLOB NOT NULL, data BLOB NOT NULL);
 CREATE INDEX blocks_by_thread ON blocks(thread, last_ts);
-CREATE TABLE segments(id INTEGER PRIMARY KEY, first_ts INTEGER NOT NULL, last_ts INTEGER NOT NULL, writes INTEGER NOT NULL);
+CREATE TABLE segments(id INTEGER PRIMARY KEY, level INTEGER NOT NULL, first_ts INTEGER NOT NULL, last_ts INTEGER NOT NULL,
+    writes INTEGER NOT NULL);
 CREATE TABLE index_pages(id INTEGER PRIMARY KEY, segment INTEGER NOT NULL, start BLOB NOT NULL, data BLOB NOT NULL);
 CREATE UNIQUE INDEX index_pages_by_start ON index_pages(segment, start);
 CREATE TABLE warnings(id INTEGER PRIMARY KEY, ts INTEGER, source TEXT NOT NULL, message TEXT NOT NULL);

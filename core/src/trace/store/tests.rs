@@ -33,9 +33,28 @@ impl MergeSort {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn merge(&mut self, a: ObjectId, mut la: i32, ra: i32, b: ObjectId, mut lb: i32, rb: i32, c: ObjectId, mut lc: i32) {
+    fn merge(
+        &mut self,
+        a: ObjectId,
+        mut la: i32,
+        ra: i32,
+        b: ObjectId,
+        mut lb: i32,
+        rb: i32,
+        c: ObjectId,
+        mut lc: i32,
+    ) {
         let t = self.t;
-        let args = [Value::Object(a), Value::Int(la), Value::Int(ra), Value::Object(b), Value::Int(lb), Value::Int(rb), Value::Object(c), Value::Int(lc)];
+        let args = [
+            Value::Object(a),
+            Value::Int(la),
+            Value::Int(ra),
+            Value::Object(b),
+            Value::Int(lb),
+            Value::Int(rb),
+            Value::Object(c),
+            Value::Int(lc),
+        ];
         self.s.call(t, self.merge, &args);
         loop {
             self.s.line(t, 9);
@@ -91,7 +110,16 @@ impl MergeSort {
 
     fn distribute(&mut self, a: ObjectId, b: ObjectId, c: ObjectId, l: i32) {
         let t = self.t;
-        self.s.call(t, self.distribute, &[Value::Object(a), Value::Object(b), Value::Object(c), Value::Int(l)]);
+        self.s.call(
+            t,
+            self.distribute,
+            &[
+                Value::Object(a),
+                Value::Object(b),
+                Value::Object(c),
+                Value::Int(l),
+            ],
+        );
         self.s.line(t, 18);
         let mut i = 0;
         self.local(4, i);
@@ -122,10 +150,30 @@ impl MergeSort {
         let int_array = s.class("int[]", false);
         let main = s.method(cls, "main", "([Ljava/lang/String;)V", true, &["args", "a"]);
         let sort = s.method(cls, "sort", "([I)V", true, &["a", "b", "c", "size", "i"]);
-        let merge = s.method(cls, "merge", "([III[III[II)V", true, &["a", "la", "ra", "b", "lb", "rb", "c", "lc"]);
-        let distribute = s.method(cls, "distribute", "([I[I[II)V", true, &["a", "b", "c", "l", "i", "j", "k"]);
+        let merge = s.method(
+            cls,
+            "merge",
+            "([III[III[II)V",
+            true,
+            &["a", "la", "ra", "b", "lb", "rb", "c", "lc"],
+        );
+        let distribute = s.method(
+            cls,
+            "distribute",
+            "([I[I[II)V",
+            true,
+            &["a", "b", "c", "l", "i", "j", "k"],
+        );
         let t = s.thread("main");
-        let mut m = MergeSort { s, t, heap: HashMap::new(), merge, distribute, c2_writes: Vec::new(), a: ObjectId(0) };
+        let mut m = MergeSort {
+            s,
+            t,
+            heap: HashMap::new(),
+            merge,
+            distribute,
+            c2_writes: Vec::new(),
+            a: ObjectId(0),
+        };
         m.s.call(t, main, &[Value::Null]);
         m.s.line(t, 38);
         let a = m.s.new_array(t, int_array, 4, None);
@@ -165,7 +213,7 @@ impl MergeSort {
         m.s.ret(t, Value::Void);
         m.s.line(t, 42);
         m.s.ret(t, Value::Void);
-        let s = std::mem::replace(&mut m.s, StreamBuilder::new());
+        let s = std::mem::take(&mut m.s);
         (s.end(0), m)
     }
 }
@@ -177,52 +225,135 @@ fn record_to(bytes: &[u8], path: &Path, config: WriterConfig) {
 #[test]
 fn merge_sort_values_at_any_timestamp() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mergesort.hstrace");
+    let path = dir.path().join("mergesort.htrace");
     let (bytes, m) = MergeSort::run();
     // Tiny commits and pages: lookups must cross many index segments and pages.
-    let config = WriterConfig { commit_events: 7, page_bytes: 48, block_bytes: 64, ..WriterConfig::default() };
+    let config = WriterConfig {
+        commit_events: 7,
+        page_bytes: 48,
+        block_bytes: 64,
+        ..WriterConfig::default()
+    };
     record_to(&bytes, &path, config);
     let r = TraceReader::open(&path).unwrap();
     assert!(r.info().unwrap().status == "complete");
-    let merges: Vec<NodeRow> = r.preorder().map(|n| n.unwrap()).filter(|n| n.header.method == Some(m.merge)).collect();
+    let merges: Vec<NodeRow> = r
+        .preorder()
+        .map(|n| n.unwrap())
+        .filter(|n| n.header.method == Some(m.merge))
+        .collect();
     assert_eq!(merges.len(), 3);
+    let by_method = r.nodes_of_method(m.merge, 1, 10).unwrap();
+    assert_eq!(by_method, merges[1..]);
     let last = &merges[2];
     let (entry, exit) = (last.header.entry, last.header.exit.unwrap());
 
     // The paper's history of c[2]: 1, 1, 7, 9, the last one in the last merge.
-    let hist = r.history(Location::Element { array: m.a, index: 2 }).unwrap();
-    assert_eq!(hist.iter().map(|w| w.value).collect::<Vec<_>>(), [1, 1, 7, 9].map(Value::Int));
-    assert_eq!(hist.iter().map(|w| (w.ts, match w.value { Value::Int(i) => i, _ => 0 })).collect::<Vec<_>>(), m.c2_writes);
+    let hist = r
+        .history(Variable::Element {
+            array: m.a,
+            index: 2,
+        })
+        .unwrap();
+    assert_eq!(
+        hist.iter().map(|w| w.value).collect::<Vec<_>>(),
+        [1, 1, 7, 9].map(Value::Int)
+    );
+    assert_eq!(
+        hist.iter()
+            .map(|w| (
+                w.ts,
+                match w.value {
+                    Value::Int(i) => i,
+                    _ => 0,
+                }
+            ))
+            .collect::<Vec<_>>(),
+        m.c2_writes
+    );
     let last_write = hist[3];
     assert!(last_write.ts > entry && last_write.ts < exit);
     let at = r.event_at(last_write.ts).unwrap().unwrap();
     assert_eq!((at.node, at.line), (last.header.id, 12));
 
     // Locals of the last merge at entry and exit: la, lb, lc changed.
-    let var = |name: &str| ["a", "la", "ra", "b", "lb", "rb", "c", "lc"].iter().position(|v| *v == name).unwrap() as u32;
+    let var = |name: &str| {
+        ["a", "la", "ra", "b", "lb", "rb", "c", "lc"]
+            .iter()
+            .position(|v| *v == name)
+            .unwrap() as u32
+    };
     let local = |name, t| r.local_at(last.header.id, var(name), t).unwrap();
-    assert_eq!((local("la", entry), local("lb", entry), local("lc", entry)), (Some(Value::Int(0)), Some(Value::Int(0)), Some(Value::Int(0))));
-    assert_eq!((local("la", exit), local("lb", exit), local("lc", exit)), (Some(Value::Int(2)), Some(Value::Int(3)), Some(Value::Int(3))));
+    assert_eq!(
+        (local("la", entry), local("lb", entry), local("lc", entry)),
+        (
+            Some(Value::Int(0)),
+            Some(Value::Int(0)),
+            Some(Value::Int(0))
+        )
+    );
+    assert_eq!(
+        (local("la", exit), local("lb", exit), local("lc", exit)),
+        (
+            Some(Value::Int(2)),
+            Some(Value::Int(3)),
+            Some(Value::Int(3))
+        )
+    );
     assert_eq!(local("ra", exit), Some(Value::Int(2)));
     assert_eq!(local("c", exit), Some(Value::Object(m.a)));
     // c's content at entry and exit, and c[2] before and after each write of the last merge.
-    let ints = |v: Vec<Option<Value>>| v.into_iter().map(|x| match x { Some(Value::Int(i)) => i, other => panic!("{other:?}") }).collect::<Vec<_>>();
-    assert_eq!(ints(r.array_at(m.a, entry, 0, 100).unwrap()), vec![4, 9, 1, 7]);
-    assert_eq!(ints(r.array_at(m.a, exit, 0, 100).unwrap()), vec![1, 4, 9, 7]);
+    let ints = |v: Vec<Option<Value>>| {
+        v.into_iter()
+            .map(|x| match x {
+                Some(Value::Int(i)) => i,
+                other => panic!("{other:?}"),
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        ints(r.array_at(m.a, entry, 0, 100).unwrap()),
+        vec![4, 9, 1, 7]
+    );
+    assert_eq!(
+        ints(r.array_at(m.a, exit, 0, 100).unwrap()),
+        vec![1, 4, 9, 7]
+    );
     assert_eq!(ints(r.array_at(m.a, exit, 1, 2).unwrap()), vec![4, 9]);
-    assert_eq!(r.element_at(m.a, 2, hist[2].ts - 1).unwrap(), Some(Value::Int(1)));
-    assert_eq!(r.element_at(m.a, 2, hist[2].ts).unwrap(), Some(Value::Int(7)));
-    assert_eq!(r.element_at(m.a, 2, hist[3].ts - 1).unwrap(), Some(Value::Int(7)));
+    assert_eq!(
+        r.element_at(m.a, 2, hist[2].ts - 1).unwrap(),
+        Some(Value::Int(1))
+    );
+    assert_eq!(
+        r.element_at(m.a, 2, hist[2].ts).unwrap(),
+        Some(Value::Int(7))
+    );
+    assert_eq!(
+        r.element_at(m.a, 2, hist[3].ts - 1).unwrap(),
+        Some(Value::Int(7))
+    );
     assert_eq!(r.element_at(m.a, 2, u64::MAX).unwrap(), Some(Value::Int(9)));
     assert_eq!(r.element_at(m.a, 4, exit).unwrap(), None, "out of bounds");
     // Before main's initialiser, the new array holds defaults.
-    assert_eq!(r.element_at(m.a, 2, hist[0].ts - 1).unwrap(), Some(Value::Int(0)));
-    assert_eq!(r.class_name_of(&Value::Object(m.a)).unwrap().as_deref(), Some("int[]"));
+    assert_eq!(
+        r.element_at(m.a, 2, hist[0].ts - 1).unwrap(),
+        Some(Value::Int(0))
+    );
+    assert_eq!(
+        r.class_name_of(&Value::Object(m.a)).unwrap().as_deref(),
+        Some("int[]")
+    );
 
     // The dynamic buggy code of the last merge: lines it ran itself; 14 never ran.
-    assert_eq!(r.node_lines(last.header.id).unwrap(), vec![9, 10, 11, 12, 13, 15]);
+    assert_eq!(
+        r.node_lines(last.header.id).unwrap(),
+        vec![9, 10, 11, 12, 13, 15]
+    );
     let d = r.node_detail(last.header.id).unwrap().unwrap();
-    assert_eq!(d.args.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["a", "la", "ra", "b", "lb", "rb", "c", "lc"]);
+    assert_eq!(
+        d.args.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
+        ["a", "la", "ra", "b", "lb", "rb", "c", "lc"]
+    );
     assert_eq!(d.this, None);
     assert_eq!(d.result, Some(NodeResult::Returned(Value::Void)));
 
@@ -230,19 +361,48 @@ fn merge_sort_values_at_any_timestamp() {
     let sort = r.node(last.header.parent.unwrap()).unwrap().unwrap();
     let all = r.node_events(sort.header.id, 0, usize::MAX).unwrap();
     let first = r.node_events(sort.header.id, 0, 5).unwrap();
-    let second = r.node_events(sort.header.id, first[4].event.ts + 1, 5).unwrap();
+    let second = r
+        .node_events(sort.header.id, first[4].event.ts + 1, 5)
+        .unwrap();
     assert_eq!(first[..], all[..5]);
     assert_eq!(second[..], all[5..10]);
     assert!(all.windows(2).all(|w| w[0].event.ts < w[1].event.ts));
-    let children_calls = all.iter().filter(|e| !e.own && e.event.kind.is_call()).count() as u64;
+    let last_call = all
+        .iter()
+        .find(|e| e.node == last.header.id && e.event.kind.is_call())
+        .unwrap();
+    assert_eq!(
+        (last_call.own, last_call.line),
+        (false, 33),
+        "a child's call shows its call site"
+    );
+    let children_calls = all
+        .iter()
+        .filter(|e| !e.own && e.event.kind.is_call())
+        .count() as u64;
     assert_eq!(children_calls, r.child_count(sort.header.id).unwrap());
     assert!(all.iter().all(|e| e.own == (e.node == sort.header.id)));
+    // The subtree of the last merge is the merge itself; sort's subtree holds every event of
+    // its interval, its children's included.
+    let merge_all = r.node_events(last.header.id, 0, usize::MAX).unwrap();
+    assert_eq!(
+        r.subtree_events(last.header.id, 0, usize::MAX).unwrap(),
+        merge_all
+    );
+    let sub = r.subtree_events(sort.header.id, 0, usize::MAX).unwrap();
+    assert_eq!(
+        sub.len() as u64,
+        sort.header.exit.unwrap() - sort.header.entry + 1
+    );
+    assert!(sub
+        .iter()
+        .any(|e| e.node == last.header.id && e.event.ts == hist[3].ts));
 }
 
 #[test]
 fn values_match_a_model_across_many_segments() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("model.hstrace");
+    let path = dir.path().join("model.htrace");
     let mut rng = crate::trace::wire::tests_rng(77);
     let mut s = StreamBuilder::new();
     let cls = s.class("demo.Box", true);
@@ -253,25 +413,58 @@ fn values_match_a_model_across_many_segments() {
     let t = s.thread("main");
     s.call(t, m, &[]);
     let objs: Vec<ObjectId> = (0..5).map(|_| s.new_object(t, cls)).collect();
-    let arr = s.new_array(t, arr_cls, 50, Some((0..50).map(|i| Value::Long(i)).collect()));
+    let arr = s.new_array(t, arr_cls, 50, Some((0..50).map(Value::Long).collect()));
     let created = s.ts();
-    let mut model: HashMap<Location, Vec<(Timestamp, Value)>> = HashMap::new();
+    let mut model: HashMap<Variable, Vec<(Timestamp, Value)>> = HashMap::new();
     for i in 0..50 {
-        model.entry(Location::Element { array: arr, index: i }).or_default().push((created, Value::Long(i64::from(i))));
+        model
+            .entry(Variable::Element {
+                array: arr,
+                index: i,
+            })
+            .or_default()
+            .push((created, Value::Long(i64::from(i))));
     }
     for step in 0..3000 {
         let v = Value::Int(rng.below(1000) as i32);
         let (loc, ts) = match rng.below(4) {
             0 => {
                 let (o, fi) = (objs[rng.below(5) as usize], f[rng.below(2) as usize]);
-                (Location::Field { object: o, field: fi }, s.field_write(t, o, fi, v))
+                (
+                    Variable::Field {
+                        object: o,
+                        field: fi,
+                    },
+                    s.field_write(t, o, fi, v),
+                )
             }
             1 => {
                 let i = rng.below(50) as u32;
-                (Location::Element { array: arr, index: i }, s.array_write(t, arr, i, v))
+                (
+                    Variable::Element {
+                        array: arr,
+                        index: i,
+                    },
+                    s.array_write(t, arr, i, v),
+                )
             }
-            2 => (Location::Static { field: st }, s.event(t, EventKind::StaticWrite { field: st, value: v })),
-            _ => (Location::Local { node: NodeId(2), var: 0 }, s.local(t, 0, v)),
+            2 => (
+                Variable::Static { field: st },
+                s.event(
+                    t,
+                    EventKind::StaticWrite {
+                        field: st,
+                        value: v,
+                    },
+                ),
+            ),
+            _ => (
+                Variable::Local {
+                    node: NodeId(2),
+                    var: 0,
+                },
+                s.local(t, 0, v),
+            ),
         };
         model.entry(loc).or_default().push((ts, v));
         if step % 100 == 0 {
@@ -281,11 +474,30 @@ fn values_match_a_model_across_many_segments() {
     }
     s.ret(t, Value::Void);
     let end = s.ts();
-    let config = WriterConfig { commit_events: 150, page_bytes: 200, ..WriterConfig::default() };
+    let config = WriterConfig {
+        commit_events: 150,
+        page_bytes: 200,
+        ..WriterConfig::default()
+    };
     record_to(&s.end(0), &path, config);
+    let (segments, max_level): (i64, i64) = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT count(*), max(level) FROM segments", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert!(
+        max_level >= 1 && segments < 8 + 8,
+        "segments were merged: {segments} left, level {max_level}"
+    );
     let r = TraceReader::open(&path).unwrap();
     for (loc, writes) in &model {
-        let hist: Vec<(Timestamp, Value)> = r.history(*loc).unwrap().into_iter().map(|w| (w.ts, w.value)).collect();
+        let hist: Vec<(Timestamp, Value)> = r
+            .history(*loc)
+            .unwrap()
+            .into_iter()
+            .map(|w| (w.ts, w.value))
+            .collect();
         assert_eq!(&hist, writes, "{loc:?}");
         for _ in 0..20 {
             let t = rng.below(end + 2);
@@ -296,15 +508,51 @@ fn values_match_a_model_across_many_segments() {
     }
     // Fields never written read as their default once the object exists; unknown before.
     let fresh = objs[0];
-    let untouched = model.keys().all(|l| *l != Location::Field { object: fresh, field: f[1] });
+    let untouched = model.keys().all(|l| {
+        *l != Variable::Field {
+            object: fresh,
+            field: f[1],
+        }
+    });
     if untouched {
         assert_eq!(r.field_at(fresh, f[1], end).unwrap(), Some(Value::Long(0)));
     }
-    assert_eq!(r.field_at(fresh, f[0], 1).unwrap(), None, "before the object exists");
+    assert_eq!(
+        r.field_at(fresh, f[0], 1).unwrap(),
+        None,
+        "before the object exists"
+    );
+    for &o in &objs {
+        let t = rng.below(end + 2);
+        let got = r.object_fields_at(o, t).unwrap();
+        let mut expected = Vec::new();
+        for (k, &field) in f.iter().enumerate() {
+            let w = model
+                .get(&Variable::Field { object: o, field })
+                .and_then(|w| w.iter().rev().find(|w| w.0 <= t));
+            let created = r.object(o).unwrap().unwrap().created_ts <= t;
+            match (w, created) {
+                (Some(w), _) => expected.push((field, w.1)),
+                (None, true) => expected.push((
+                    field,
+                    if k == 0 {
+                        Value::Int(0)
+                    } else {
+                        Value::Long(0)
+                    },
+                )),
+                (None, false) => {}
+            }
+        }
+        assert_eq!(got, expected, "{o:?} at {t}");
+    }
     let page = r.array_at(arr, end, 45, 10).unwrap();
     assert_eq!(page.len(), 5);
     for (k, v) in page.iter().enumerate() {
-        let w = &model[&Location::Element { array: arr, index: 45 + k as u32 }];
+        let w = &model[&Variable::Element {
+            array: arr,
+            index: 45 + k as u32,
+        }];
         assert_eq!(*v, w.last().map(|x| x.1));
     }
 }
@@ -312,39 +560,98 @@ fn values_match_a_model_across_many_segments() {
 #[test]
 fn constructors_strings_and_statics() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("ctor.hstrace");
+    let path = dir.path().join("ctor.htrace");
     let mut s = StreamBuilder::new();
     let outer = s.class("demo.Outer", true);
     let inner = s.class("demo.Outer$Inner", true);
     let this0 = s.field(inner, "this$0", "Ldemo/Outer;", false);
     let name = s.field(inner, "name", "Ljava/lang/String;", false);
     let count = s.field(inner, "COUNT", "I", true);
-    let ctor = s.method(inner, "<init>", "(Ldemo/Outer;Ljava/lang/String;)V", false, &["this", "this$0", "name"]);
+    let ctor = s.method(
+        inner,
+        "<init>",
+        "(Ldemo/Outer;Ljava/lang/String;)V",
+        false,
+        &["this", "this$0", "name"],
+    );
     let t = s.thread("main");
     let o = s.new_object(t, outer);
     let text = s.string(t, "héllo wörld");
     s.call(t, ctor, &[Value::Object(o), Value::Str(text)]);
-    let uninit_ts = s.event(t, EventKind::FieldWriteUninit { field: this0, value: Value::Object(o) });
+    let uninit_ts = s.event(
+        t,
+        EventKind::FieldWriteUninit {
+            field: this0,
+            value: Value::Object(o),
+        },
+    );
     let obj = s.new_object(t, inner);
     s.event(t, EventKind::This(obj));
     s.field_write(t, obj, name, Value::Str(text));
-    s.event(t, EventKind::StaticWrite { field: count, value: Value::Boxed(crate::trace::wire::Primitive::Int(1)) });
+    s.event(
+        t,
+        EventKind::StaticWrite {
+            field: count,
+            value: Value::Boxed(crate::trace::wire::Primitive::Int(1)),
+        },
+    );
     s.ret(t, Value::Void);
     record_to(&s.end(0), &path, WriterConfig::default());
     let r = TraceReader::open(&path).unwrap();
-    let node = r.preorder().map(|n| n.unwrap()).find(|n| n.header.method == Some(ctor)).unwrap();
+    let node = r
+        .preorder()
+        .map(|n| n.unwrap())
+        .find(|n| n.header.method == Some(ctor))
+        .unwrap();
     let d = r.node_detail(node.header.id).unwrap().unwrap();
     assert_eq!(d.this, Some(Value::Object(obj)));
-    assert_eq!(d.args.iter().map(|a| (a.name.as_str(), a.value)).collect::<Vec<_>>(), vec![("this$0", Value::Object(o)), ("name", Value::Str(text))]);
-    assert_eq!(r.history(Location::Field { object: obj, field: this0 }).unwrap()[0].ts, uninit_ts);
-    assert_eq!(r.field_at(obj, name, u64::MAX).unwrap(), Some(Value::Str(text)));
+    assert_eq!(
+        d.args
+            .iter()
+            .map(|a| (a.name.as_str(), a.value))
+            .collect::<Vec<_>>(),
+        vec![("this$0", Value::Object(o)), ("name", Value::Str(text))]
+    );
+    assert_eq!(
+        r.history(Variable::Field {
+            object: obj,
+            field: this0
+        })
+        .unwrap()[0]
+            .ts,
+        uninit_ts
+    );
+    assert_eq!(
+        r.field_at(obj, name, u64::MAX).unwrap(),
+        Some(Value::Str(text))
+    );
     assert_eq!(r.string(text).unwrap().as_deref(), Some("héllo wörld"));
-    assert_eq!(r.class_name_of(&Value::Str(text)).unwrap().as_deref(), Some("java.lang.String"));
-    assert_eq!(r.static_at(count, 1).unwrap(), Some(Value::Int(0)), "default before the initialiser");
-    assert_eq!(r.static_at(count, u64::MAX).unwrap(), Some(Value::Boxed(crate::trace::wire::Primitive::Int(1))));
+    assert_eq!(
+        r.class_name_of(&Value::Str(text)).unwrap().as_deref(),
+        Some("java.lang.String")
+    );
+    assert_eq!(
+        r.static_at(count, 1).unwrap(),
+        Some(Value::Int(0)),
+        "default before the initialiser"
+    );
+    assert_eq!(
+        r.static_at(count, u64::MAX).unwrap(),
+        Some(Value::Boxed(crate::trace::wire::Primitive::Int(1)))
+    );
     let m = r.method(ctor).unwrap().unwrap();
-    assert_eq!((m.hash, m.vars.len(), r.class(m.class).unwrap().unwrap().name.as_str()), ([ctor.0 as u8; 16], 3, "demo.Outer$Inner"));
-    assert_eq!(r.methods_named("demo.Outer$Inner", "<init>").unwrap(), vec![ctor]);
+    assert_eq!(
+        (
+            m.hash,
+            m.vars.len(),
+            r.class(m.class).unwrap().unwrap().name.as_str()
+        ),
+        ([ctor.0 as u8; 16], 3, "demo.Outer$Inner")
+    );
+    assert_eq!(
+        r.methods_named("demo.Outer$Inner", "<init>").unwrap(),
+        vec![ctor]
+    );
     assert_eq!(r.fields_of(inner).unwrap().len(), 3);
     assert_eq!(r.field(count).unwrap().unwrap().name, "COUNT");
 }
@@ -352,11 +659,26 @@ fn constructors_strings_and_statics() {
 #[test]
 fn a_trace_is_readable_while_it_is_written() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("live.hstrace");
+    let path = dir.path().join("live.htrace");
     let (bytes, _) = MergeSort::run();
-    let frames: Vec<_> = Decoder::new(&bytes[..]).unwrap().map(|f| f.unwrap()).collect();
-    let mut rec = Recorder::create(&path, NullSink, WriterConfig { commit_events: 1, ..WriterConfig::default() }).unwrap();
-    let (events_frame, _) = frames.iter().enumerate().find(|(_, f)| matches!(f, crate::trace::wire::Frame::Events { .. })).unwrap();
+    let frames: Vec<_> = Decoder::new(&bytes[..])
+        .unwrap()
+        .map(|f| f.unwrap())
+        .collect();
+    let mut rec = Recorder::create(
+        &path,
+        NullSink,
+        WriterConfig {
+            commit_events: 1,
+            ..WriterConfig::default()
+        },
+    )
+    .unwrap();
+    let (events_frame, _) = frames
+        .iter()
+        .enumerate()
+        .find(|(_, f)| matches!(f, crate::trace::wire::Frame::Events { .. }))
+        .unwrap();
     for f in &frames[..events_frame] {
         rec.handle(f.clone()).unwrap();
     }
@@ -364,19 +686,29 @@ fn a_trace_is_readable_while_it_is_written() {
     assert_eq!(r.info().unwrap().status, "recording");
     assert_eq!(r.node(NodeId(2)).unwrap(), None);
     rec.handle(frames[events_frame].clone()).unwrap();
-    let main = r.node(NodeId(2)).unwrap().expect("main is visible after the commit");
+    let main = r
+        .node(NodeId(2))
+        .unwrap()
+        .expect("main is visible after the commit");
     assert!(main.header.is_complete());
     assert_eq!(r.info().unwrap().status, "recording");
     rec.finish(Ending::End { exit_status: 0 }).unwrap();
     assert_eq!(r.info().unwrap().status, "complete");
     drop(r);
-    assert_eq!(TraceReader::open(&path).unwrap().info().unwrap().exit_status, Some(0));
+    assert_eq!(
+        TraceReader::open(&path)
+            .unwrap()
+            .info()
+            .unwrap()
+            .exit_status,
+        Some(0)
+    );
 }
 
 #[test]
 fn opening_what_is_not_a_good_trace_says_why_and_where() {
     let dir = tempfile::tempdir().unwrap();
-    let good = dir.path().join("good.hstrace");
+    let good = dir.path().join("good.htrace");
     let (bytes, _) = MergeSort::run();
     record_to(&bytes, &good, WriterConfig::default());
     let open_err = |p: &Path| TraceReader::open(p).err().expect("an error").to_string();
@@ -384,45 +716,69 @@ fn opening_what_is_not_a_good_trace_says_why_and_where() {
     let text = dir.path().join("notes.txt");
     std::fs::write(&text, "just some text, long enough to fill a header").unwrap();
     let e = open_err(&text);
-    assert!(e.contains("notes.txt") && e.contains("not an SQLite database"), "{e}");
+    assert!(
+        e.contains("notes.txt") && e.contains("not an SQLite database"),
+        "{e}"
+    );
 
-    let empty = dir.path().join("empty.hstrace");
+    let empty = dir.path().join("empty.htrace");
     std::fs::write(&empty, "").unwrap();
     assert!(open_err(&empty).contains("empty"));
 
-    let missing = dir.path().join("missing.hstrace");
-    assert!(open_err(&missing).contains("missing.hstrace"));
+    let missing = dir.path().join("missing.htrace");
+    assert!(open_err(&missing).contains("missing.htrace"));
 
     let other = dir.path().join("other.db");
-    rusqlite::Connection::open(&other).unwrap().execute_batch("CREATE TABLE t(x); INSERT INTO t VALUES (1);").unwrap();
+    rusqlite::Connection::open(&other)
+        .unwrap()
+        .execute_batch("CREATE TABLE t(x); INSERT INTO t VALUES (1);")
+        .unwrap();
     let e = open_err(&other);
-    assert!(e.contains("other.db") && e.contains("not a Hindsight trace"), "{e}");
+    assert!(
+        e.contains("other.db") && e.contains("not a Hindsight trace"),
+        "{e}"
+    );
 
-    let old = dir.path().join("old.hstrace");
+    let old = dir.path().join("old.htrace");
     std::fs::copy(&good, &old).unwrap();
-    rusqlite::Connection::open(&old).unwrap().execute("UPDATE meta SET value = 99 WHERE key = 'format_version'", []).unwrap();
+    rusqlite::Connection::open(&old)
+        .unwrap()
+        .execute(
+            "UPDATE meta SET value = 99 WHERE key = 'format_version'",
+            [],
+        )
+        .unwrap();
     let e = open_err(&old);
-    assert!(e.contains("old.hstrace") && e.contains("format version 99"), "{e}");
+    assert!(
+        e.contains("old.htrace") && e.contains("format version 99"),
+        "{e}"
+    );
 
-    let cut = dir.path().join("cut.hstrace");
+    let cut = dir.path().join("cut.htrace");
     let full = std::fs::read(&good).unwrap();
     std::fs::write(&cut, &full[..full.len() / 2]).unwrap();
     let e = open_err(&cut);
-    assert!(e.contains("cut.hstrace") && e.contains("truncated or corrupt"), "{e}");
+    assert!(
+        e.contains("cut.htrace") && e.contains("truncated or corrupt"),
+        "{e}"
+    );
 
     // A corrupt page inside: queries fail with an error, never a panic.
-    let bad = dir.path().join("bad.hstrace");
+    let bad = dir.path().join("bad.htrace");
     let mut bytes = full.clone();
     for b in bytes[4096..].iter_mut() {
         *b ^= 0x5a;
     }
     std::fs::write(&bad, &bytes).unwrap();
     match TraceReader::open(&bad) {
-        Err(e) => assert!(e.to_string().contains("bad.hstrace"), "{e}"),
+        Err(e) => assert!(e.to_string().contains("bad.htrace"), "{e}"),
         Ok(r) => {
-            let res = r.preorder().collect::<Result<Vec<_>, _>>().and_then(|_| r.history(Location::Static { field: FieldId(1) }));
+            let res = r
+                .preorder()
+                .collect::<Result<Vec<_>, _>>()
+                .and_then(|_| r.history(Variable::Static { field: FieldId(1) }));
             assert!(res.is_err());
-            assert!(res.unwrap_err().to_string().contains("bad.hstrace"));
+            assert!(res.unwrap_err().to_string().contains("bad.htrace"));
         }
     }
 
@@ -431,4 +787,101 @@ fn opening_what_is_not_a_good_trace_says_why_and_where() {
         let r = TraceReader::open(&good).unwrap();
         assert_eq!(r.info().unwrap().nodes, r.preorder().count() as u64);
     }
+}
+
+/// The recorder process killed with SIGKILL mid-run: the trace opens, every node completed by
+/// the last commit is intact, the open ones are incomplete. The test runs itself as the child.
+#[test]
+fn a_killed_recorder_leaves_an_openable_trace() {
+    const CHILD: &str = "HINDSIGHT_TEST_KILLED_RECORDER_TRACE";
+    if let Ok(path) = std::env::var(CHILD) {
+        let (mut s, t) = {
+            let mut s = StreamBuilder::new();
+            let c = s.class("demo.Loop", true);
+            let m = s.method(c, "step", "(I)I", true, &["i"]);
+            let main = s.method(c, "main", "()V", true, &[]);
+            let t = s.thread("main");
+            s.call(t, main, &[]);
+            for i in 0..100 {
+                s.call(t, m, &[Value::Int(i)]);
+                s.line(t, 5);
+                s.ret(t, Value::Int(i * 2));
+            }
+            (s, t)
+        };
+        s.line(t, 9);
+        let bytes = s.killed();
+        let mut rec = Recorder::create(
+            Path::new(&path),
+            NullSink,
+            WriterConfig {
+                commit_events: 1,
+                ..WriterConfig::default()
+            },
+        )
+        .unwrap();
+        for f in Decoder::new(&bytes[..]).unwrap().map_while(Result::ok) {
+            rec.handle(f).unwrap();
+        }
+        // Waits for the kill with everything committed and the connection open.
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("killed.htrace");
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "trace::store::tests::a_killed_recorder_leaves_an_openable_trace",
+            "--nocapture",
+        ])
+        .env(CHILD, &path)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let ready = loop {
+        let done = TraceReader::open(&path)
+            .ok()
+            .and_then(|r| r.info().ok())
+            .is_some_and(|i| i.complete_nodes >= 100);
+        if done || started.elapsed() > std::time::Duration::from_secs(60) {
+            break done;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(ready, "the child recorder did not commit its nodes");
+    let r = TraceReader::open(&path).unwrap();
+    let info = r.info().unwrap();
+    assert_eq!(
+        (info.status.as_str(), info.complete_nodes),
+        ("recording", 100)
+    );
+    let nodes: Vec<NodeRow> = r.preorder().map(|n| n.unwrap()).collect();
+    assert_eq!(nodes.len(), 103);
+    assert!(nodes
+        .iter()
+        .filter(|n| n.depth == 2)
+        .all(|n| n.header.is_complete()));
+    assert!(nodes
+        .iter()
+        .filter(|n| n.depth < 2)
+        .all(|n| !n.header.is_complete()));
+    let step = &nodes[50];
+    assert_eq!(
+        r.node_detail(step.header.id).unwrap().unwrap().result,
+        Some(NodeResult::Returned(Value::Int(2 * 47)))
+    );
+    assert_eq!(r.node_lines(nodes[2].header.id).unwrap(), vec![9]);
+}
+
+#[test]
+fn readers_and_recorders_can_move_between_threads() {
+    fn send<T: Send>() {}
+    send::<TraceReader>();
+    send::<TraceWriter>();
+    send::<Recorder<std::sync::mpsc::Sender<crate::tree::NodeHeader>>>();
 }

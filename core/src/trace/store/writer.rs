@@ -10,7 +10,7 @@ use rusqlite::{params, Connection, OpenFlags};
 
 use super::block::{BlockBuilder, EncodedBlock, StackEntry};
 use super::error::StoreError;
-use super::index::{build_pages, IndexEntry, Location};
+use super::index::{build_pages, IndexEntry, Variable};
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
 use super::{Ending, NodeRow, Outcome};
 use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
@@ -30,6 +30,11 @@ pub struct WriterConfig {
     pub index_entries: usize,
     /// Raw size of an index page.
     pub page_bytes: usize,
+    /// This many small index segments of one level are merged into one of the next level
+    /// (0 or 1: never).
+    pub merge_fan_in: usize,
+    /// A segment with at most this many writes is small (see `merge_fan_in`).
+    pub merge_small_writes: u64,
 }
 
 impl Default for WriterConfig {
@@ -40,6 +45,8 @@ impl Default for WriterConfig {
             block_bytes: 32 * 1024,
             index_entries: 1 << 20,
             page_bytes: 4096,
+            merge_fan_in: 8,
+            merge_small_writes: 128 * 1024,
         }
     }
 }
@@ -59,11 +66,17 @@ pub struct TraceWriter {
     path: PathBuf,
     config: WriterConfig,
     /// Indexed by thread id.
-    blocks: Vec<Option<BlockBuilder>>,
+    /// One builder per thread, found through `slots` (thread ids come from the stream, so they
+    /// index nothing directly), with the last thread's slot cached.
+    blocks: Vec<BlockBuilder>,
+    slots: std::collections::HashMap<ThreadId, usize>,
+    last_slot: Option<(ThreadId, usize)>,
     index: Vec<IndexEntry>,
     /// Nodes started since the last commit and not written yet (most complete before a commit
     /// and are then written once).
     pending_open: std::collections::HashMap<NodeId, NodeRow>,
+    /// Completed nodes waiting for a multi-row insert.
+    node_batch: Vec<NodeRow>,
     events_since_commit: u64,
     last_commit: Instant,
     started: Instant,
@@ -79,25 +92,38 @@ impl TraceWriter {
             match std::fs::remove_file(&p) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(source) => return Err(StoreError::Io { path: path.into(), action: "replacing the old trace", source }),
+                Err(source) => {
+                    return Err(StoreError::Io {
+                        path: path.into(),
+                        action: "replacing the old trace",
+                        source,
+                    })
+                }
             }
         }
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| StoreError::sqlite(path, "creating the trace", e))?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)
+            .map_err(|e| StoreError::sqlite(path, "creating the trace", e))?;
         let setup = format!(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA application_id = {APPLICATION_ID};
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 8192; PRAGMA application_id = {APPLICATION_ID};
              BEGIN; {} INSERT INTO meta VALUES ('format_version', {FORMAT_VERSION}), ('status', 'recording'); COMMIT; BEGIN;",
             schema::CREATE
         );
-        conn.execute_batch(&setup).map_err(|e| StoreError::sqlite(path, "creating the trace schema", e))?;
+        conn.execute_batch(&setup)
+            .map_err(|e| StoreError::sqlite(path, "creating the trace schema", e))?;
         let now = Instant::now();
         Ok(TraceWriter {
             conn,
             path: path.to_path_buf(),
             config,
             blocks: Vec::new(),
+            slots: Default::default(),
+            last_slot: None,
             index: Vec::new(),
             pending_open: Default::default(),
+            node_batch: Vec::with_capacity(NODE_BATCH),
             events_since_commit: 0,
             last_commit: now,
             started: now,
@@ -117,14 +143,23 @@ impl TraceWriter {
         move |e| StoreError::sqlite(&self.path, action, e)
     }
 
-    fn exec<P: rusqlite::Params>(&self, action: &'static str, sql: &str, p: P) -> Result<(), StoreError> {
+    fn exec<P: rusqlite::Params>(
+        &self,
+        action: &'static str,
+        sql: &str,
+        p: P,
+    ) -> Result<(), StoreError> {
         let mut st = self.conn.prepare_cached(sql).map_err(self.err(action))?;
         st.execute(p).map_err(self.err(action))?;
         Ok(())
     }
 
     pub fn set_meta(&self, key: &str, value: impl rusqlite::ToSql) -> Result<(), StoreError> {
-        self.exec("writing meta", "INSERT OR REPLACE INTO meta VALUES (?1, ?2)", params![key, value])
+        self.exec(
+            "writing meta",
+            "INSERT OR REPLACE INTO meta VALUES (?1, ?2)",
+            params![key, value],
+        )
     }
 
     pub fn hello(&self, h: &Hello) -> Result<(), StoreError> {
@@ -147,7 +182,17 @@ impl TraceWriter {
         self.exec(
             "storing a method",
             "INSERT OR REPLACE INTO methods VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![m.id.0, m.class.0, m.name, m.descriptor, m.access, m.flags, &m.hash[..], m.first_line, m.last_line],
+            params![
+                m.id.0,
+                m.class.0,
+                m.name,
+                m.descriptor,
+                m.access,
+                m.flags,
+                &m.hash[..],
+                m.first_line,
+                m.last_line
+            ],
         )?;
         for (i, v) in m.vars.iter().enumerate() {
             self.exec(
@@ -186,7 +231,11 @@ impl TraceWriter {
     }
 
     pub fn string(&self, id: StringId, text: &str) -> Result<(), StoreError> {
-        self.exec("storing a string", "INSERT OR REPLACE INTO strings VALUES (?1, ?2)", params![id.0 as i64, text])
+        self.exec(
+            "storing a string",
+            "INSERT OR REPLACE INTO strings VALUES (?1, ?2)",
+            params![id.0 as i64, text],
+        )
     }
 
     pub fn object(
@@ -201,11 +250,23 @@ impl TraceWriter {
         self.exec(
             "storing an object",
             "INSERT OR REPLACE INTO objects VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![id.0 as i64, class.0, length, origin as u8, ts as i64, node.0],
+            params![
+                id.0 as i64,
+                class.0,
+                length,
+                origin as u8,
+                ts as i64,
+                node.0
+            ],
         )
     }
 
-    pub fn warning(&mut self, ts: Option<Timestamp>, source: &str, message: &str) -> Result<(), StoreError> {
+    pub fn warning(
+        &mut self,
+        ts: Option<Timestamp>,
+        source: &str,
+        message: &str,
+    ) -> Result<(), StoreError> {
         self.counts.warnings += 1;
         self.exec(
             "storing a warning",
@@ -223,11 +284,19 @@ impl TraceWriter {
         ev: &Event,
         call_node: Option<NodeId>,
     ) -> Result<(), StoreError> {
-        let i = thread.0 as usize;
-        if i >= self.blocks.len() {
-            self.blocks.resize_with(i + 1, || None);
-        }
-        let b = self.blocks[i].get_or_insert_with(|| BlockBuilder::new(thread));
+        let i = match self.last_slot {
+            Some((t, i)) if t == thread => i,
+            _ => {
+                let n = self.blocks.len();
+                let i = *self.slots.entry(thread).or_insert(n);
+                if i == n {
+                    self.blocks.push(BlockBuilder::new(thread));
+                }
+                self.last_slot = Some((thread, i));
+                i
+            }
+        };
+        let b = &mut self.blocks[i];
         b.push(stack, depth, ev, call_node);
         self.counts.events += 1;
         self.counts.last_ts = self.counts.last_ts.max(ev.ts);
@@ -241,8 +310,12 @@ impl TraceWriter {
     }
 
     /// Records that `loc` got `value` at `ts`.
-    pub fn write(&mut self, loc: Location, ts: Timestamp, value: Value) {
-        self.index.push(IndexEntry { key: loc.key(), ts, value });
+    pub fn write(&mut self, loc: Variable, ts: Timestamp, value: Value) {
+        self.index.push(IndexEntry {
+            key: loc.key(),
+            ts,
+            value,
+        });
     }
 
     /// A node that has just started (its header has no exit).
@@ -254,36 +327,57 @@ impl TraceWriter {
     /// A node that has just completed.
     pub fn node_completed(&mut self, row: &NodeRow) -> Result<(), StoreError> {
         self.counts.complete_nodes += 1;
-        self.pending_open.remove(&row.header.id);
-        self.insert_node(row)
+        // Most nodes start and complete between two commits: one plain insert.
+        if self.pending_open.remove(&row.header.id).is_none() {
+            // Written open at an earlier commit: replace that row.
+            return self.insert_node(row, true);
+        }
+        self.node_batch.push(row.clone());
+        if self.node_batch.len() >= NODE_BATCH {
+            self.flush_nodes()?;
+        }
+        Ok(())
     }
 
-    fn insert_node(&self, row: &NodeRow) -> Result<(), StoreError> {
-        let h = &row.header;
-        let kind = match h.kind {
-            NodeKind::Root => schema::KIND_ROOT,
-            NodeKind::Thread => schema::KIND_THREAD,
-            NodeKind::Routine => schema::KIND_ROUTINE,
-            NodeKind::External => schema::KIND_EXTERNAL,
+    /// Inserts the batched nodes, `NODE_BATCH` rows per statement (far less per-row work in
+    /// SQLite than one statement per row).
+    fn flush_nodes(&mut self) -> Result<(), StoreError> {
+        let batch = std::mem::take(&mut self.node_batch);
+        let mut chunks = batch.chunks_exact(NODE_BATCH);
+        for chunk in &mut chunks {
+            let sql = node_insert_sql(NODE_BATCH);
+            let mut st = self
+                .conn
+                .prepare_cached(&sql)
+                .map_err(self.err("storing nodes"))?;
+            let mut k = 1;
+            for row in chunk {
+                for v in node_values(row) {
+                    st.raw_bind_parameter(k, v)
+                        .map_err(self.err("storing nodes"))?;
+                    k += 1;
+                }
+            }
+            st.raw_execute().map_err(self.err("storing nodes"))?;
+        }
+        for row in chunks.remainder() {
+            self.insert_node(row, false)?;
+        }
+        self.node_batch = batch;
+        self.node_batch.clear();
+        Ok(())
+    }
+
+    fn insert_node(&self, row: &NodeRow, replace: bool) -> Result<(), StoreError> {
+        let sql = if replace {
+            "INSERT OR REPLACE INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+        } else {
+            "INSERT INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
         };
-        let outcome = row.outcome.map(|o| match o {
-            Outcome::Returned => 0,
-            Outcome::Threw => 1,
-        });
         self.exec(
             "storing a node",
-            "INSERT OR REPLACE INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![
-                h.id.0,
-                h.parent.map(|p| p.0),
-                kind,
-                h.method.map(|m| m.0),
-                h.thread.map(|t| t.0),
-                row.depth,
-                h.entry as i64,
-                h.exit.map(|e| e as i64),
-                outcome
-            ],
+            sql,
+            rusqlite::params_from_iter(node_values(row)),
         )
     }
 
@@ -292,7 +386,15 @@ impl TraceWriter {
             "storing an event block",
             "INSERT INTO blocks(thread, first_ts, last_ts, count, min_depth, start_stack, data)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![b.thread.0, b.first_ts as i64, b.last_ts as i64, b.count, b.min_depth, b.start_stack, b.data],
+            params![
+                b.thread.0,
+                b.first_ts as i64,
+                b.last_ts as i64,
+                b.count,
+                b.min_depth,
+                b.start_stack,
+                b.data
+            ],
         )
     }
 
@@ -305,7 +407,7 @@ impl TraceWriter {
         let last = entries.iter().map(|e| e.ts).max().unwrap_or(0);
         self.exec(
             "storing an index segment",
-            "INSERT INTO segments(first_ts, last_ts, writes) VALUES (?1, ?2, ?3)",
+            "INSERT INTO segments(level, first_ts, last_ts, writes) VALUES (0, ?1, ?2, ?3)",
             params![first as i64, last as i64, entries.len() as i64],
         )?;
         let segment = self.conn.last_insert_rowid();
@@ -318,14 +420,21 @@ impl TraceWriter {
         }
         entries.clear();
         self.index = entries;
-        Ok(())
+        super::compact::compact(
+            &self.conn,
+            &self.path,
+            self.config.merge_fan_in,
+            self.config.merge_small_writes,
+            self.config.page_bytes,
+        )
     }
 
     /// Commits if the interval has passed or the buffers are full; call after each frame.
     pub fn maybe_commit(&mut self) -> Result<bool, StoreError> {
         let due = self.events_since_commit >= self.config.commit_events
             || self.index.len() >= self.config.index_entries
-            || (self.events_since_commit > 0 && self.last_commit.elapsed() >= self.config.commit_interval);
+            || (self.events_since_commit > 0
+                && self.last_commit.elapsed() >= self.config.commit_interval);
         if due {
             self.commit()?;
         }
@@ -335,17 +444,20 @@ impl TraceWriter {
     /// Flushes every buffer and commits: afterwards a reader (or a crash) sees everything so far.
     pub fn commit(&mut self) -> Result<(), StoreError> {
         for i in 0..self.blocks.len() {
-            if let Some(block) = self.blocks[i].as_mut().and_then(BlockBuilder::take) {
+            if let Some(block) = self.blocks[i].take() {
                 self.insert_block(&block)?;
             }
         }
         self.flush_index()?;
+        self.flush_nodes()?;
         let open: Vec<NodeRow> = self.pending_open.drain().map(|(_, r)| r).collect();
         for row in &open {
-            self.insert_node(row)?;
+            self.insert_node(row, false)?;
         }
         self.write_counts()?;
-        self.conn.execute_batch("COMMIT; BEGIN").map_err(self.err("committing"))?;
+        self.conn
+            .execute_batch("COMMIT; BEGIN")
+            .map_err(self.err("committing"))?;
         self.events_since_commit = 0;
         self.last_commit = Instant::now();
         Ok(())
@@ -372,10 +484,59 @@ impl TraceWriter {
         self.set_meta("exit_status", exit_status)?;
         self.set_meta("ending_detail", detail)?;
         self.set_meta("wall_ms", self.started.elapsed().as_millis() as i64)?;
+        // Built once at the end rather than maintained per node while recording.
+        self.conn
+            .execute_batch("CREATE INDEX IF NOT EXISTS nodes_by_method ON nodes(method, id)")
+            .map_err(self.err("indexing nodes by method"))?;
         self.commit()?;
-        self.conn.execute_batch("COMMIT").map_err(self.err("committing"))?;
+        self.conn
+            .execute_batch("COMMIT")
+            .map_err(self.err("committing"))?;
         // Fails harmlessly when a reader is attached: the file then keeps its WAL until closed.
-        let _ = self.conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;");
+        let _ = self
+            .conn
+            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;");
         Ok(self.counts.clone())
     }
+}
+
+/// Completed nodes per multi-row insert (9 parameters each, well under SQLite's limit).
+const NODE_BATCH: usize = 128;
+
+fn node_insert_sql(rows: usize) -> String {
+    let mut sql = String::from("INSERT INTO nodes VALUES ");
+    for i in 0..rows {
+        sql.push_str(if i == 0 {
+            "(?,?,?,?,?,?,?,?,?)"
+        } else {
+            ",(?,?,?,?,?,?,?,?,?)"
+        });
+    }
+    sql
+}
+
+/// A node's columns in `nodes` order.
+fn node_values(row: &NodeRow) -> [Option<i64>; 9] {
+    let h = &row.header;
+    let kind = match h.kind {
+        NodeKind::Root => schema::KIND_ROOT,
+        NodeKind::Thread => schema::KIND_THREAD,
+        NodeKind::Routine => schema::KIND_ROUTINE,
+        NodeKind::External => schema::KIND_EXTERNAL,
+    };
+    let outcome = row.outcome.map(|o| match o {
+        Outcome::Returned => 0,
+        Outcome::Threw => 1,
+    });
+    [
+        Some(i64::from(h.id.0)),
+        h.parent.map(|p| i64::from(p.0)),
+        Some(kind),
+        h.method.map(|m| i64::from(m.0)),
+        h.thread.map(|t| i64::from(t.0)),
+        Some(i64::from(row.depth)),
+        Some(h.entry as i64),
+        h.exit.map(|e| e as i64),
+        outcome,
+    ]
 }

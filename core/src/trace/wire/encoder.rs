@@ -60,7 +60,11 @@ impl<W: Write> Encoder<W> {
             Frame::Method(m) => self.method(m),
             Frame::Field(f) => self.field(f),
             Frame::Thread(t) => self.thread(t),
-            Frame::Events { thread, events, .. } => self.events(*thread, events),
+            Frame::Events {
+                thread,
+                base_ts,
+                events,
+            } => self.events_from(*thread, *base_ts, events),
             Frame::End { exit_status } => self.end(*exit_status),
             Frame::Warning { message } => self.warning(message),
         }
@@ -129,6 +133,11 @@ impl<W: Write> Encoder<W> {
             .iter()
             .find(|e| !matches!(e.kind, EventKind::String { .. }))
             .map_or(0, |e| e.ts);
+        self.events_from(thread, base, events)
+    }
+
+    /// One `EVENTS` frame with an explicit `base_ts` (at most the first timed event's).
+    pub fn events_from(&mut self, thread: ThreadId, base: u64, events: &[Event]) -> io::Result<()> {
         let b = &mut self.buf;
         put_varint(b, u64::from(thread.0));
         put_varint(b, base);

@@ -273,7 +273,22 @@ pub fn read_event(
     prev_ts: &mut Timestamp,
     first: bool,
 ) -> ParseResult<Event> {
-    let code = r.u8()?;
+    read_event_ext(r, prev_ts, first, false)
+}
+
+/// Bit set on an op byte by the trace store's block encoding when `dts == 1` and omitted.
+pub const DTS_ONE: u8 = 0x80;
+
+/// `read_event`, also accepting the store's `DTS_ONE` form when `dts_one_flag` is set.
+pub fn read_event_ext(
+    r: &mut ByteReader<'_>,
+    prev_ts: &mut Timestamp,
+    first: bool,
+    dts_one_flag: bool,
+) -> ParseResult<Event> {
+    let mut code = r.u8()?;
+    let implicit_one = dts_one_flag && code & DTS_ONE != 0;
+    code &= if dts_one_flag { !DTS_ONE } else { 0xff };
     if code == op::STRING {
         let string = StringId(r.varint()?);
         let text = r.string("string text")?;
@@ -285,7 +300,7 @@ pub fn read_event(
     if op_name(code).is_none() {
         return r.error(format!("unknown event op 0x{code:02x}"));
     }
-    let dts = r.varint()?;
+    let dts = if implicit_one { 1 } else { r.varint()? };
     if dts == 0 && !first {
         return r.error(format!(
             "{} has dts 0: two events would share timestamp {prev_ts}",

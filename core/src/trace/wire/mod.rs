@@ -21,7 +21,9 @@ pub use bytes::{put_str, put_svarint, put_varint, ByteReader, ParseError, ParseR
 pub use decoder::{Decoder, MAGIC, MAX_FRAME_LEN, VERSION};
 pub use encoder::Encoder;
 pub use error::WireError;
-pub use event::{op, op_name, put_event, read_event, Event, EventKind, Origin, VarId};
+pub use event::{
+    op, op_name, put_event, read_event, read_event_ext, Event, EventKind, Origin, VarId, DTS_ONE,
+};
 pub use frame::{
     frame_name, frame_type, ClassDef, FieldDef, Frame, Hello, MethodDef, ThreadDef, VarDef,
     ACC_STATIC,

@@ -13,8 +13,15 @@ impl TraceReader {
         self.conn
             .prepare_cached("SELECT name, source_file, flags FROM classes WHERE id = ?1")
             .and_then(|mut s| {
-                s.query_row([id.0], |r| Ok(ClassDef { id, name: r.get(0)?, source_file: r.get(1)?, flags: r.get(2)? }))
-                    .optional()
+                s.query_row([id.0], |r| {
+                    Ok(ClassDef {
+                        id,
+                        name: r.get(0)?,
+                        source_file: r.get(1)?,
+                        flags: r.get(2)?,
+                    })
+                })
+                .optional()
             })
             .map_err(self.err("reading a class"))
     }
@@ -65,12 +72,22 @@ impl TraceReader {
         let Some(mut m) = m else { return Ok(None) };
         let mut st = self
             .conn
-            .prepare_cached("SELECT slot, name, descriptor FROM method_vars WHERE method = ?1 ORDER BY var")
+            .prepare_cached(
+                "SELECT slot, name, descriptor FROM method_vars WHERE method = ?1 ORDER BY var",
+            )
             .map_err(self.err("reading local variables"))?;
         let vars = st
-            .query_map([id.0], |r| Ok(VarDef { slot: r.get(0)?, name: r.get(1)?, descriptor: r.get(2)? }))
+            .query_map([id.0], |r| {
+                Ok(VarDef {
+                    slot: r.get(0)?,
+                    name: r.get(1)?,
+                    descriptor: r.get(2)?,
+                })
+            })
             .map_err(self.err("reading local variables"))?;
-        m.vars = vars.collect::<Result<_, _>>().map_err(self.err("reading local variables"))?;
+        m.vars = vars
+            .collect::<Result<_, _>>()
+            .map_err(self.err("reading local variables"))?;
         Ok(Some(m))
     }
 
@@ -80,8 +97,11 @@ impl TraceReader {
             .conn
             .prepare_cached("SELECT m.id FROM methods m JOIN classes c ON c.id = m.class WHERE c.name = ?1 AND m.name = ?2 ORDER BY m.id")
             .map_err(self.err("finding a method"))?;
-        let rows = st.query_map([class, name], |r| Ok(MethodId(r.get(0)?))).map_err(self.err("finding a method"))?;
-        rows.collect::<Result<_, _>>().map_err(self.err("finding a method"))
+        let rows = st
+            .query_map([class, name], |r| Ok(MethodId(r.get(0)?)))
+            .map_err(self.err("finding a method"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("finding a method"))
     }
 
     pub fn field(&self, id: FieldId) -> StoreResult<Option<FieldDef>> {
@@ -89,7 +109,13 @@ impl TraceReader {
             .prepare_cached("SELECT class, name, descriptor, flags FROM fields WHERE id = ?1")
             .and_then(|mut s| {
                 s.query_row([id.0], |r| {
-                    Ok(FieldDef { id, class: ClassId(r.get(0)?), name: r.get(1)?, descriptor: r.get(2)?, flags: r.get(3)? })
+                    Ok(FieldDef {
+                        id,
+                        class: ClassId(r.get(0)?),
+                        name: r.get(1)?,
+                        descriptor: r.get(2)?,
+                        flags: r.get(3)?,
+                    })
                 })
                 .optional()
             })
@@ -100,14 +126,23 @@ impl TraceReader {
     pub fn fields_of(&self, class: ClassId) -> StoreResult<Vec<FieldDef>> {
         let mut st = self
             .conn
-            .prepare_cached("SELECT id, name, descriptor, flags FROM fields WHERE class = ?1 ORDER BY id")
+            .prepare_cached(
+                "SELECT id, name, descriptor, flags FROM fields WHERE class = ?1 ORDER BY id",
+            )
             .map_err(self.err("reading fields"))?;
         let rows = st
             .query_map([class.0], |r| {
-                Ok(FieldDef { id: FieldId(r.get(0)?), class, name: r.get(1)?, descriptor: r.get(2)?, flags: r.get(3)? })
+                Ok(FieldDef {
+                    id: FieldId(r.get(0)?),
+                    class,
+                    name: r.get(1)?,
+                    descriptor: r.get(2)?,
+                    flags: r.get(3)?,
+                })
             })
             .map_err(self.err("reading fields"))?;
-        rows.collect::<Result<_, _>>().map_err(self.err("reading fields"))
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading fields"))
     }
 
     /// The text of a string id; `None` if its `STRING` event was never received.
@@ -136,7 +171,8 @@ impl TraceReader {
                 ))
             })
             .map_err(self.err("reading threads"))?;
-        rows.collect::<Result<_, _>>().map_err(self.err("reading threads"))
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading threads"))
     }
 
     /// Every static field the trace defines, in definition order.

@@ -1,7 +1,7 @@
 //! Events from the blocks: the event at a timestamp, a node's events by pages, the lines a
 //! node executed itself.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rusqlite::OptionalExtension;
 
@@ -17,7 +17,8 @@ pub struct NodeEvent {
     pub event: Event,
     /// The node that executed it: the node itself, or a child for the child's call and exit.
     pub node: NodeId,
-    /// The line the node was executing (for a child's call, the line of the call site).
+    /// The line the node was executing; for a child's call or exit marker, the line of the call
+    /// site in the node.
     pub line: u32,
     /// `false` for a child's call or exit event, shown as a marker in the parent's list.
     pub own: bool,
@@ -34,18 +35,27 @@ pub struct EventAt {
 }
 
 impl TraceReader {
-    fn decoded_block(&self, id: i64, first_ts: u64, stack: &[u8], data: &[u8]) -> StoreResult<Rc<Vec<BlockEvent>>> {
+    fn decoded_block(
+        &self,
+        id: i64,
+        first_ts: u64,
+        stack: &[u8],
+        data: &[u8],
+    ) -> StoreResult<Arc<Vec<BlockEvent>>> {
         if let Some((cached, events)) = &*self.block_cache.borrow() {
             if *cached == id {
                 return Ok(events.clone());
             }
         }
-        let events = Rc::new(decode_block(stack, data, first_ts).map_err(|e| self.corrupt(&format!("event block {id}"), e.problem))?);
+        let events = Arc::new(
+            decode_block(stack, data, first_ts)
+                .map_err(|e| self.corrupt(&format!("event block {id}"), e.problem))?,
+        );
         *self.block_cache.borrow_mut() = Some((id, events.clone()));
         Ok(events)
     }
 
-    fn load_block(&self, id: i64) -> StoreResult<Rc<Vec<BlockEvent>>> {
+    fn load_block(&self, id: i64) -> StoreResult<Arc<Vec<BlockEvent>>> {
         if let Some((cached, events)) = &*self.block_cache.borrow() {
             if *cached == id {
                 return Ok(events.clone());
@@ -60,25 +70,40 @@ impl TraceReader {
     }
 
     /// The event of `thread` at `ts`, with its node, depth and line.
-    pub fn thread_event_at(&self, thread: ThreadId, ts: Timestamp) -> StoreResult<Option<BlockEvent>> {
+    pub fn thread_event_at(
+        &self,
+        thread: ThreadId,
+        ts: Timestamp,
+    ) -> StoreResult<Option<BlockEvent>> {
         let block: Option<(i64, i64)> = self
             .conn
             .prepare_cached("SELECT id, first_ts FROM blocks WHERE thread = ?1 AND last_ts >= ?2 ORDER BY last_ts LIMIT 1")
             .and_then(|mut s| s.query_row([i64::from(thread.0), ts as i64], |r| Ok((r.get(0)?, r.get(1)?))).optional())
             .map_err(self.err("finding an event block"))?;
-        let Some((id, first_ts)) = block else { return Ok(None) };
+        let Some((id, first_ts)) = block else {
+            return Ok(None);
+        };
         if first_ts as u64 > ts {
             return Ok(None);
         }
         let events = self.load_block(id)?;
-        Ok(events.binary_search_by_key(&ts, |e| e.event.ts).ok().map(|i| events[i].clone()))
+        Ok(events
+            .binary_search_by_key(&ts, |e| e.event.ts)
+            .ok()
+            .map(|i| events[i].clone()))
     }
 
     /// The event at `ts`, whichever thread it is in.
     pub fn event_at(&self, ts: Timestamp) -> StoreResult<Option<EventAt>> {
         for (thread, _) in self.threads()? {
             if let Some(e) = self.thread_event_at(thread.id, ts)? {
-                return Ok(Some(EventAt { thread: thread.id, node: e.node, depth: e.depth, line: e.line, event: e.event }));
+                return Ok(Some(EventAt {
+                    thread: thread.id,
+                    node: e.node,
+                    depth: e.depth,
+                    line: e.line,
+                    event: e.event,
+                }));
             }
         }
         Ok(None)
@@ -86,12 +111,26 @@ impl TraceReader {
 
     /// Walks the events of node `id` from `from` on, in timestamp order: its own events and its
     /// children's call and exit events. `visit` returns `false` to stop.
-    fn scan_node(&self, id: NodeId, from: Timestamp, mut visit: impl FnMut(&BlockEvent, bool) -> bool) -> StoreResult<()> {
-        let Some(row) = self.node(id)? else { return Ok(()) };
-        let Some(thread) = row.header.thread else { return Ok(()) };
+    /// With `subtree`, every event of the thread inside the node's interval is visited (own ones
+    /// flagged `true`).
+    fn scan_node(
+        &self,
+        id: NodeId,
+        from: Timestamp,
+        subtree: bool,
+        mut visit: impl FnMut(&BlockEvent, bool) -> bool,
+    ) -> StoreResult<()> {
+        let Some(row) = self.node(id)? else {
+            return Ok(());
+        };
+        let Some(thread) = row.header.thread else {
+            return Ok(());
+        };
         let start = from.max(row.header.entry);
         let end = row.header.exit.unwrap_or(u64::MAX);
         let d = row.depth;
+        // Blocks entirely below the children's level hold nothing a node list shows.
+        let max_min_depth = if subtree { i64::MAX } else { i64::from(d) + 1 };
         let mut blocks: Vec<(i64, u64)> = Vec::new();
         let mut after = start;
         loop {
@@ -106,8 +145,12 @@ impl TraceReader {
                     )
                     .map_err(self.err("finding event blocks"))?;
                 let rows = st
-                    .query_map([i64::from(thread.0), after as i64, i64::from(d) + 1], |r| {
-                        Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? as u64, r.get::<_, i64>(2)? as u64))
+                    .query_map([i64::from(thread.0), after as i64, max_min_depth], |r| {
+                        Ok((
+                            r.get::<_, i64>(0)?,
+                            r.get::<_, i64>(1)? as u64,
+                            r.get::<_, i64>(2)? as u64,
+                        ))
                     })
                     .map_err(self.err("finding event blocks"))?;
                 for r in rows {
@@ -131,7 +174,11 @@ impl TraceReader {
                         return Ok(());
                     }
                     let own = e.depth == d && e.node == id;
-                    let marker = e.depth == d + 1 && (e.event.kind.is_call() || e.event.kind.is_exit());
+                    let marker = if subtree {
+                        e.depth > d
+                    } else {
+                        e.depth == d + 1 && (e.event.kind.is_call() || e.event.kind.is_exit())
+                    };
                     if (own || marker) && !visit(e, own) {
                         return Ok(());
                     }
@@ -147,13 +194,47 @@ impl TraceReader {
 
     /// Up to `limit` events of node `id` with timestamp `>= from` (pass the last timestamp of
     /// the previous page + 1 to get the next page).
-    pub fn node_events(&self, id: NodeId, from: Timestamp, limit: usize) -> StoreResult<Vec<NodeEvent>> {
+    pub fn node_events(
+        &self,
+        id: NodeId,
+        from: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<NodeEvent>> {
         let mut out = Vec::new();
         if limit == 0 {
             return Ok(out);
         }
-        self.scan_node(id, from, |e, own| {
-            out.push(NodeEvent { event: e.event.clone(), node: e.node, line: e.line, own });
+        self.scan_node(id, from, false, |e, own| {
+            out.push(NodeEvent {
+                event: e.event.clone(),
+                node: e.node,
+                line: if own { e.line } else { e.parent_line },
+                own,
+            });
+            out.len() < limit
+        })?;
+        Ok(out)
+    }
+
+    /// Up to `limit` events with timestamp `>= from` of node `id` and of every node below it,
+    /// in timestamp order (`own` is `true` for the node's own events).
+    pub fn subtree_events(
+        &self,
+        id: NodeId,
+        from: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<NodeEvent>> {
+        let mut out = Vec::new();
+        if limit == 0 {
+            return Ok(out);
+        }
+        self.scan_node(id, from, true, |e, own| {
+            out.push(NodeEvent {
+                event: e.event.clone(),
+                node: e.node,
+                line: if own { e.line } else { e.parent_line },
+                own,
+            });
             out.len() < limit
         })?;
         Ok(out)
@@ -162,7 +243,7 @@ impl TraceReader {
     /// The source lines node `id` executed itself (not in its callees), sorted.
     pub fn node_lines(&self, id: NodeId) -> StoreResult<Vec<u32>> {
         let mut lines = std::collections::BTreeSet::new();
-        self.scan_node(id, 0, |e, own| {
+        self.scan_node(id, 0, false, |e, own| {
             if let (true, EventKind::Line(l)) = (own, &e.event.kind) {
                 lines.insert(*l);
             }

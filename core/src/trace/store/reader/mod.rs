@@ -66,7 +66,7 @@ pub struct TraceReader {
     /// Index segments, newest `last_ts` first; reloaded when new ones were committed.
     segments: RefCell<(i64, Vec<Segment>)>,
     /// The last decoded block (paging through events decodes each block once).
-    block_cache: RefCell<Option<(i64, std::rc::Rc<Vec<super::block::BlockEvent>>)>>,
+    block_cache: RefCell<Option<(i64, std::sync::Arc<Vec<super::block::BlockEvent>>)>>,
 }
 
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
@@ -74,28 +74,47 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 impl TraceReader {
     /// Opens a trace read-only, checking that it is a trace of this format version.
     pub fn open(path: &Path) -> Result<TraceReader, StoreError> {
-        let io = |action, source| StoreError::Io { path: path.into(), action, source };
+        let io = |action, source| StoreError::Io {
+            path: path.into(),
+            action,
+            source,
+        };
         let mut file = std::fs::File::open(path).map_err(|e| io("opening the trace", e))?;
         let mut header = [0u8; 16];
         let mut n = 0;
         while n < 16 {
-            match file.read(&mut header[n..]).map_err(|e| io("reading the trace", e))? {
+            match file
+                .read(&mut header[n..])
+                .map_err(|e| io("reading the trace", e))?
+            {
                 0 => break,
                 k => n += k,
             }
         }
         if n == 0 {
-            return Err(StoreError::NotATrace { path: path.into(), detail: "the file is empty".into() });
+            return Err(StoreError::NotATrace {
+                path: path.into(),
+                detail: "the file is empty".into(),
+            });
         }
         if n < 16 || &header != SQLITE_HEADER {
-            return Err(StoreError::NotATrace { path: path.into(), detail: "not an SQLite database".into() });
+            return Err(StoreError::NotATrace {
+                path: path.into(),
+                detail: "not an SQLite database".into(),
+            });
         }
-        let file_len = file.metadata().map_err(|e| io("reading the trace", e))?.len();
+        let file_len = file
+            .metadata()
+            .map_err(|e| io("reading the trace", e))?
+            .len();
         drop(file);
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| StoreError::sqlite(path, "opening the trace", e))?;
+        let conn = Connection::open_with_flags(path, flags)
+            .map_err(|e| StoreError::sqlite(path, "opening the trace", e))?;
         let sq = |action| move |e| StoreError::sqlite(path, action, e);
-        let app: i32 = conn.query_row("PRAGMA application_id", [], |r| r.get(0)).map_err(sq("reading the header"))?;
+        let app: i32 = conn
+            .query_row("PRAGMA application_id", [], |r| r.get(0))
+            .map_err(sq("reading the header"))?;
         if app != APPLICATION_ID {
             return Err(StoreError::NotATrace {
                 path: path.into(),
@@ -103,24 +122,42 @@ impl TraceReader {
             });
         }
         let version: Option<i64> = conn
-            .query_row("SELECT value FROM meta WHERE key = 'format_version'", [], |r| r.get(0))
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'format_version'",
+                [],
+                |r| r.get(0),
+            )
             .optional()
             .map_err(sq("reading the format version"))?;
         let Some(version) = version else {
-            return Err(StoreError::Corrupt { path: path.into(), detail: "no format_version in meta".into() });
+            return Err(StoreError::Corrupt {
+                path: path.into(),
+                detail: "no format_version in meta".into(),
+            });
         };
         if version != FORMAT_VERSION {
-            return Err(StoreError::WrongVersion { path: path.into(), found: version, supported: FORMAT_VERSION });
+            return Err(StoreError::WrongVersion {
+                path: path.into(),
+                found: version,
+                supported: FORMAT_VERSION,
+            });
         }
         let mut wal = path.as_os_str().to_owned();
         wal.push("-wal");
         if !Path::new(&wal).exists() {
-            let pages: u64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0)).map_err(sq("reading the header"))?;
-            let size: u64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).map_err(sq("reading the header"))?;
+            let pages: u64 = conn
+                .query_row("PRAGMA page_count", [], |r| r.get(0))
+                .map_err(sq("reading the header"))?;
+            let size: u64 = conn
+                .query_row("PRAGMA page_size", [], |r| r.get(0))
+                .map_err(sq("reading the header"))?;
             if pages * size > file_len {
                 return Err(StoreError::Corrupt {
                     path: path.into(),
-                    detail: format!("the file has {file_len} bytes but its header says {}", pages * size),
+                    detail: format!(
+                        "the file has {file_len} bytes but its header says {}",
+                        pages * size
+                    ),
                 });
             }
         }
@@ -141,7 +178,10 @@ impl TraceReader {
     }
 
     pub(crate) fn corrupt(&self, what: &str, problem: impl std::fmt::Display) -> StoreError {
-        StoreError::Corrupt { path: self.path.clone(), detail: format!("{what}: {problem}") }
+        StoreError::Corrupt {
+            path: self.path.clone(),
+            detail: format!("{what}: {problem}"),
+        }
     }
 
     /// A `meta` value as text, `None` when absent or NULL.
@@ -161,7 +201,9 @@ impl TraceReader {
     }
 
     pub fn info(&self) -> Result<TraceInfo, StoreError> {
-        let num = |k: &str| -> Result<Option<u64>, StoreError> { Ok(self.meta(k)?.and_then(|v| v.parse().ok())) };
+        let num = |k: &str| -> Result<Option<u64>, StoreError> {
+            Ok(self.meta(k)?.and_then(|v| v.parse().ok()))
+        };
         let mut bytes = std::fs::metadata(&self.path).map(|m| m.len()).unwrap_or(0);
         let mut wal = self.path.as_os_str().to_owned();
         wal.push("-wal");
@@ -187,10 +229,20 @@ impl TraceReader {
     }
 
     pub fn warnings(&self) -> Result<Vec<Warning>, StoreError> {
-        let mut st = self.conn.prepare_cached("SELECT ts, source, message FROM warnings ORDER BY id").map_err(self.err("reading warnings"))?;
-        let rows = st
-            .query_map([], |r| Ok(Warning { ts: r.get::<_, Option<i64>>(0)?.map(|t| t as u64), source: r.get(1)?, message: r.get(2)? }))
+        let mut st = self
+            .conn
+            .prepare_cached("SELECT ts, source, message FROM warnings ORDER BY id")
             .map_err(self.err("reading warnings"))?;
-        rows.collect::<Result<_, _>>().map_err(self.err("reading warnings"))
+        let rows = st
+            .query_map([], |r| {
+                Ok(Warning {
+                    ts: r.get::<_, Option<i64>>(0)?.map(|t| t as u64),
+                    source: r.get(1)?,
+                    message: r.get(2)?,
+                })
+            })
+            .map_err(self.err("reading warnings"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading warnings"))
     }
 }

@@ -33,14 +33,21 @@ fn row_to_node(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
             exit: r.get::<_, Option<i64>>(7)?.map(|t| t as u64),
         },
         depth: r.get(5)?,
-        outcome: r.get::<_, Option<i64>>(8)?.map(|o| if o == 0 { Outcome::Returned } else { Outcome::Threw }),
+        outcome: r.get::<_, Option<i64>>(8)?.map(|o| {
+            if o == 0 {
+                Outcome::Returned
+            } else {
+                Outcome::Threw
+            }
+        }),
     })
 }
 
 /// An argument of a call, by position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Argument {
-    /// The variable's name (`arg0`... when the method has no LocalVariableTable).
+    /// The variable's name; `arg0`, `arg1`... (receiver not counted) for a method of
+    /// uninstrumented code or one without its variables.
     pub name: String,
     pub value: Value,
 }
@@ -77,12 +84,50 @@ impl TraceReader {
     pub fn children(&self, id: NodeId, offset: u64, limit: u64) -> StoreResult<Vec<NodeRow>> {
         let mut st = self
             .conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM nodes WHERE parent = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"))
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM nodes WHERE parent = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"
+            ))
             .map_err(self.err("reading children"))?;
         let rows = st
-            .query_map([i64::from(id.0), limit.min(i64::MAX as u64) as i64, offset.min(i64::MAX as u64) as i64], row_to_node)
+            .query_map(
+                [
+                    i64::from(id.0),
+                    limit.min(i64::MAX as u64) as i64,
+                    offset.min(i64::MAX as u64) as i64,
+                ],
+                row_to_node,
+            )
             .map_err(self.err("reading children"))?;
-        rows.collect::<Result<_, _>>().map_err(self.err("reading children"))
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading children"))
+    }
+
+    /// The calls of `method`, in id order, `limit` of them from `offset` (indexed once the
+    /// recording is finished; a scan while it is being written).
+    pub fn nodes_of_method(
+        &self,
+        method: MethodId,
+        offset: u64,
+        limit: u64,
+    ) -> StoreResult<Vec<NodeRow>> {
+        let mut st = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM nodes WHERE method = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"
+            ))
+            .map_err(self.err("reading calls of a method"))?;
+        let rows = st
+            .query_map(
+                [
+                    i64::from(method.0),
+                    limit.min(i64::MAX as u64) as i64,
+                    offset.min(i64::MAX as u64) as i64,
+                ],
+                row_to_node,
+            )
+            .map_err(self.err("reading calls of a method"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading calls of a method"))
     }
 
     pub fn child_count(&self, id: NodeId) -> StoreResult<u64> {
@@ -95,39 +140,77 @@ impl TraceReader {
 
     /// Every stored node in preorder (the root, then each thread's subtree), read in pages.
     pub fn preorder(&self) -> Preorder<'_> {
-        Preorder { reader: self, threads: None, buffer: VecDeque::new(), thread_index: 0, last_id: None, root_done: false }
+        Preorder {
+            reader: self,
+            threads: None,
+            buffer: VecDeque::new(),
+            thread_index: 0,
+            last_id: None,
+            root_done: false,
+        }
     }
 
-    fn thread_nodes(&self) -> StoreResult<Vec<ThreadId>> {
+    /// Each thread with its thread node, in node order.
+    fn thread_nodes(&self) -> StoreResult<Vec<(ThreadId, NodeId)>> {
         let mut st = self
             .conn
-            .prepare_cached("SELECT thread FROM nodes WHERE kind = 1 AND parent = 0 ORDER BY id")
+            .prepare_cached(
+                "SELECT thread, id FROM nodes WHERE parent = 0 AND kind = 1 ORDER BY id",
+            )
             .map_err(self.err("reading threads"))?;
-        let rows = st.query_map([], |r| Ok(ThreadId(r.get(0)?))).map_err(self.err("reading threads"))?;
-        rows.collect::<Result<_, _>>().map_err(self.err("reading threads"))
+        let rows = st
+            .query_map([], |r| Ok((ThreadId(r.get(0)?), NodeId(r.get(1)?))))
+            .map_err(self.err("reading threads"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading threads"))
     }
 
-    fn thread_page(&self, thread: ThreadId, after: Option<NodeId>, limit: i64) -> StoreResult<Vec<NodeRow>> {
+    /// Nodes of `thread` after `after` in id order, which is preorder within a thread. A scan of
+    /// the id order that skips other threads' nodes: no index to maintain while recording.
+    fn thread_page(
+        &self,
+        thread: ThreadId,
+        after: Option<NodeId>,
+        limit: i64,
+    ) -> StoreResult<Vec<NodeRow>> {
         let mut st = self
             .conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM nodes WHERE thread = ?1 AND id > ?2 ORDER BY id LIMIT ?3"))
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM nodes WHERE id > ?2 AND thread = ?1 ORDER BY id LIMIT ?3"
+            ))
             .map_err(self.err("reading nodes"))?;
         let after = after.map_or(-1, |n| i64::from(n.0));
-        let rows = st.query_map([i64::from(thread.0), after, limit], row_to_node).map_err(self.err("reading nodes"))?;
-        rows.collect::<Result<_, _>>().map_err(self.err("reading nodes"))
+        let rows = st
+            .query_map([i64::from(thread.0), after, limit], row_to_node)
+            .map_err(self.err("reading nodes"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading nodes"))
     }
 
     /// Method, arguments, `this` and result of a call node (the root and thread nodes have
     /// none of them).
     pub fn node_detail(&self, id: NodeId) -> StoreResult<Option<NodeDetail>> {
-        let Some(row) = self.node(id)? else { return Ok(None) };
-        let mut detail = NodeDetail { method: None, this: None, args: Vec::new(), result: None, row };
+        let Some(row) = self.node(id)? else {
+            return Ok(None);
+        };
+        let mut detail = NodeDetail {
+            method: None,
+            this: None,
+            args: Vec::new(),
+            result: None,
+            row,
+        };
         let h = detail.row.header.clone();
-        let (Some(thread), Some(method_id)) = (h.thread, h.method) else { return Ok(Some(detail)) };
+        let (Some(thread), Some(method_id)) = (h.thread, h.method) else {
+            return Ok(Some(detail));
+        };
         let method = self.method(method_id)?;
         if let Some(call) = self.thread_event_at(thread, h.entry)? {
-            if let EventKind::Call { args, .. } | EventKind::ExtCall { args, .. } = call.event.kind {
-                let receiver = method.as_ref().is_some_and(|m| !m.is_static() && !m.is_constructor());
+            if let EventKind::Call { args, .. } | EventKind::ExtCall { args, .. } = call.event.kind
+            {
+                let receiver = method
+                    .as_ref()
+                    .is_some_and(|m| !m.is_static() && !m.is_constructor());
                 for (i, v) in args.into_iter().enumerate() {
                     if receiver && i == 0 {
                         detail.this = Some(v);
@@ -137,7 +220,10 @@ impl TraceReader {
                         .as_ref()
                         .filter(|_| h.kind == NodeKind::Routine)
                         .and_then(|m| m.vars.get(m.arg_var(i) as usize))
-                        .map_or_else(|| format!("arg{i}"), |v| v.name.clone());
+                        .map_or_else(
+                            || format!("arg{}", i - usize::from(receiver)),
+                            |v| v.name.clone(),
+                        );
                     detail.args.push(Argument { name, value: v });
                 }
             }
@@ -163,7 +249,7 @@ impl TraceReader {
 /// Streams nodes in preorder, a page at a time.
 pub struct Preorder<'a> {
     reader: &'a TraceReader,
-    threads: Option<Vec<ThreadId>>,
+    threads: Option<Vec<(ThreadId, NodeId)>>,
     buffer: VecDeque<NodeRow>,
     thread_index: usize,
     last_id: Option<NodeId>,
@@ -184,7 +270,10 @@ impl Preorder<'_> {
         }
         let threads = self.threads.as_deref().unwrap_or(&[]);
         while self.buffer.is_empty() && self.thread_index < threads.len() {
-            let page = self.reader.thread_page(threads[self.thread_index], self.last_id, 1024)?;
+            let (thread, node) = threads[self.thread_index];
+            // A thread's nodes start at its thread node.
+            let after = self.last_id.or(node.0.checked_sub(1).map(NodeId));
+            let page = self.reader.thread_page(thread, after, 1024)?;
             match page.last() {
                 Some(last) => self.last_id = Some(last.header.id),
                 None => {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{Segment, TraceReader};
 use crate::ids::{ClassId, FieldId, NodeId, ObjectId, Timestamp};
 use crate::trace::store::error::StoreResult;
-use crate::trace::store::index::{decode_page, IndexEntry, Key, Location, Write};
+use crate::trace::store::index::{decode_page, IndexEntry, Key, Variable, Write};
 use crate::trace::wire::{Origin, Value, VarId};
 
 /// An object or array as created.
@@ -22,6 +22,9 @@ pub struct ObjectInfo {
     /// The node that created (or first met) it.
     pub node: NodeId,
 }
+
+/// Most elements `array_at` returns at once.
+pub const MAX_PAGE: u32 = 1 << 16;
 
 impl TraceReader {
     /// Index segments that may hold writes at or before `t`, newest last write first.
@@ -39,17 +42,32 @@ impl TraceReader {
                 .map_err(self.err("reading index segments"))?;
             let rows = st
                 .query_map([], |r| {
-                    Ok(Segment { id: r.get(0)?, first_ts: r.get::<_, i64>(1)? as u64, last_ts: r.get::<_, i64>(2)? as u64 })
+                    Ok(Segment {
+                        id: r.get(0)?,
+                        first_ts: r.get::<_, i64>(1)? as u64,
+                        last_ts: r.get::<_, i64>(2)? as u64,
+                    })
                 })
                 .map_err(self.err("reading index segments"))?;
-            cache.1 = rows.collect::<Result<_, _>>().map_err(self.err("reading index segments"))?;
+            cache.1 = rows
+                .collect::<Result<_, _>>()
+                .map_err(self.err("reading index segments"))?;
             cache.0 = max_id;
         }
-        Ok(cache.1.iter().filter(|s| s.first_ts <= t).copied().collect())
+        Ok(cache
+            .1
+            .iter()
+            .filter(|s| s.first_ts <= t)
+            .copied()
+            .collect())
     }
 
     /// The page of `segment` that holds the entry at `probe` (a page start key), if any.
-    fn page_at(&self, segment: i64, probe: &[u8]) -> StoreResult<Option<(Vec<u8>, Vec<IndexEntry>)>> {
+    fn page_at(
+        &self,
+        segment: i64,
+        probe: &[u8],
+    ) -> StoreResult<Option<(Vec<u8>, Vec<IndexEntry>)>> {
         let row: Option<(Vec<u8>, Vec<u8>)> = self
             .conn
             .prepare_cached(
@@ -60,7 +78,8 @@ impl TraceReader {
         match row {
             None => Ok(None),
             Some((start, data)) => {
-                let entries = decode_page(&data).map_err(|e| self.corrupt("change index page", e.problem))?;
+                let entries =
+                    decode_page(&data).map_err(|e| self.corrupt("change index page", e.problem))?;
                 Ok(Some((start, entries)))
             }
         }
@@ -77,18 +96,27 @@ impl TraceReader {
             .prepare_cached("SELECT data FROM index_pages WHERE segment = ?1 AND start > ?2 AND start <= ?3 ORDER BY start")
             .map_err(self.err("reading the change index"))?;
         let rows = st
-            .query_map(rusqlite::params![segment, lo, hi], |r| r.get::<_, Vec<u8>>(0))
+            .query_map(rusqlite::params![segment, lo, hi], |r| {
+                r.get::<_, Vec<u8>>(0)
+            })
             .map_err(self.err("reading the change index"))?;
         for data in rows {
             let data = data.map_err(self.err("reading the change index"))?;
-            out.extend(decode_page(&data).map_err(|e| self.corrupt("change index page", e.problem))?);
+            out.extend(
+                decode_page(&data).map_err(|e| self.corrupt("change index page", e.problem))?,
+            );
         }
         Ok(out)
     }
 
     /// The last write of `loc` at or before `t`. `since` bounds the search: no write before it
     /// can exist (a call's entry, an object's creation).
-    fn last_write_since(&self, loc: Location, t: Timestamp, since: Timestamp) -> StoreResult<Option<Write>> {
+    fn last_write_since(
+        &self,
+        loc: Variable,
+        t: Timestamp,
+        since: Timestamp,
+    ) -> StoreResult<Option<Write>> {
         let key = loc.key();
         let probe = key.page_start(t);
         let mut best: Option<Write> = None;
@@ -96,11 +124,16 @@ impl TraceReader {
             if seg.last_ts < since || best.is_some_and(|b| seg.last_ts <= b.ts) {
                 break;
             }
-            let Some((_, entries)) = self.page_at(seg.id, &probe)? else { continue };
+            let Some((_, entries)) = self.page_at(seg.id, &probe)? else {
+                continue;
+            };
             let found = entries.iter().rev().find(|e| e.key == key && e.ts <= t);
             if let Some(e) = found {
                 if best.is_none_or(|b| e.ts > b.ts) {
-                    best = Some(Write { ts: e.ts, value: e.value });
+                    best = Some(Write {
+                        ts: e.ts,
+                        value: e.value,
+                    });
                 }
             }
         }
@@ -108,23 +141,23 @@ impl TraceReader {
     }
 
     /// The last write of `loc` at or before `t` (the write that gave it its value at `t`).
-    pub fn last_write(&self, loc: Location, t: Timestamp) -> StoreResult<Option<Write>> {
+    pub fn last_write(&self, loc: Variable, t: Timestamp) -> StoreResult<Option<Write>> {
         let since = self.lower_bound(loc)?;
         self.last_write_since(loc, t, since)
     }
 
-    fn lower_bound(&self, loc: Location) -> StoreResult<Timestamp> {
+    fn lower_bound(&self, loc: Variable) -> StoreResult<Timestamp> {
         Ok(match loc {
-            Location::Local { node, .. } => self.node(node)?.map_or(0, |n| n.header.entry),
-            Location::Field { object, .. } | Location::Element { array: object, .. } => {
+            Variable::Local { node, .. } => self.node(node)?.map_or(0, |n| n.header.entry),
+            Variable::Field { object, .. } | Variable::Element { array: object, .. } => {
                 self.object(object)?.map_or(0, |o| o.created_ts)
             }
-            Location::Static { .. } => 0,
+            Variable::Static { .. } => 0,
         })
     }
 
     /// Every write of `loc` over the whole run, in time order.
-    pub fn history(&self, loc: Location) -> StoreResult<Vec<Write>> {
+    pub fn history(&self, loc: Variable) -> StoreResult<Vec<Write>> {
         let key = loc.key();
         let (lo, hi) = (key.page_start(0), key.page_start(u64::MAX));
         let since = self.lower_bound(loc)?;
@@ -135,7 +168,10 @@ impl TraceReader {
             }
             for e in self.pages_between(seg.id, &lo, &hi)? {
                 if e.key == key {
-                    out.push(Write { ts: e.ts, value: e.value });
+                    out.push(Write {
+                        ts: e.ts,
+                        value: e.value,
+                    });
                 }
             }
         }
@@ -146,14 +182,20 @@ impl TraceReader {
 
     pub fn object(&self, id: ObjectId) -> StoreResult<Option<ObjectInfo>> {
         self.conn
-            .prepare_cached("SELECT class, length, origin, created_ts, node FROM objects WHERE id = ?1")
+            .prepare_cached(
+                "SELECT class, length, origin, created_ts, node FROM objects WHERE id = ?1",
+            )
             .and_then(|mut s| {
                 s.query_row([id.0 as i64], |r| {
                     Ok(ObjectInfo {
                         id,
                         class: ClassId(r.get(0)?),
                         length: r.get(1)?,
-                        origin: if r.get::<_, i64>(2)? == 0 { Origin::Created } else { Origin::FirstSeen },
+                        origin: if r.get::<_, i64>(2)? == 0 {
+                            Origin::Created
+                        } else {
+                            Origin::FirstSeen
+                        },
                         created_ts: r.get::<_, i64>(3)? as u64,
                         node: NodeId(r.get::<_, Option<u32>>(4)?.unwrap_or(0)),
                     })
@@ -187,21 +229,28 @@ impl TraceReader {
 
     /// A local variable (or argument) of a call at `t`; `None` before its first assignment.
     pub fn local_at(&self, node: NodeId, var: VarId, t: Timestamp) -> StoreResult<Option<Value>> {
-        Ok(self.last_write(Location::Local { node, var }, t)?.map(|w| w.value))
+        Ok(self
+            .last_write(Variable::Local { node, var }, t)?
+            .map(|w| w.value))
     }
 
     /// An instance field at `t`: its last write, else its default value if application code
     /// created the object by then; `None` when unknown.
-    pub fn field_at(&self, object: ObjectId, field: FieldId, t: Timestamp) -> StoreResult<Option<Value>> {
+    pub fn field_at(
+        &self,
+        object: ObjectId,
+        field: FieldId,
+        t: Timestamp,
+    ) -> StoreResult<Option<Value>> {
         let info = self.object(object)?;
         let since = info.as_ref().map_or(0, |o| o.created_ts);
-        if let Some(w) = self.last_write_since(Location::Field { object, field }, t, since)? {
+        if let Some(w) = self.last_write_since(Variable::Field { object, field }, t, since)? {
             return Ok(Some(w.value));
         }
         match info {
-            Some(o) if o.origin == Origin::Created && o.created_ts <= t => {
-                Ok(self.field(field)?.map(|f| Value::default_for(&f.descriptor)))
-            }
+            Some(o) if o.origin == Origin::Created && o.created_ts <= t => Ok(self
+                .field(field)?
+                .map(|f| Value::default_for(&f.descriptor))),
             _ => Ok(None),
         }
     }
@@ -209,10 +258,12 @@ impl TraceReader {
     /// A static field at `t`: its last write, else the default value when its class is
     /// instrumented (its initialiser's writes are recorded); `None` when unknown.
     pub fn static_at(&self, field: FieldId, t: Timestamp) -> StoreResult<Option<Value>> {
-        if let Some(w) = self.last_write_since(Location::Static { field }, t, 0)? {
+        if let Some(w) = self.last_write_since(Variable::Static { field }, t, 0)? {
             return Ok(Some(w.value));
         }
-        let Some(f) = self.field(field)? else { return Ok(None) };
+        let Some(f) = self.field(field)? else {
+            return Ok(None);
+        };
         let instrumented = self.class(f.class)?.is_some_and(|c| c.is_instrumented());
         Ok(instrumented.then(|| Value::default_for(&f.descriptor)))
     }
@@ -221,12 +272,21 @@ impl TraceReader {
         if info.origin != Origin::Created || info.created_ts > t {
             return Ok(None);
         }
-        let Some(class) = self.class(info.class)? else { return Ok(None) };
-        Ok(Some(Value::default_for(class.name.strip_suffix("[]").unwrap_or("?"))))
+        let Some(class) = self.class(info.class)? else {
+            return Ok(None);
+        };
+        Ok(Some(Value::default_for(
+            class.name.strip_suffix("[]").unwrap_or("?"),
+        )))
     }
 
     /// An array element at `t`; `None` when unknown or out of bounds.
-    pub fn element_at(&self, array: ObjectId, index: u32, t: Timestamp) -> StoreResult<Option<Value>> {
+    pub fn element_at(
+        &self,
+        array: ObjectId,
+        index: u32,
+        t: Timestamp,
+    ) -> StoreResult<Option<Value>> {
         let info = self.object(array)?;
         if let Some(len) = info.as_ref().and_then(|o| o.length) {
             if index >= len {
@@ -234,7 +294,7 @@ impl TraceReader {
             }
         }
         let since = info.as_ref().map_or(0, |o| o.created_ts);
-        if let Some(w) = self.last_write_since(Location::Element { array, index }, t, since)? {
+        if let Some(w) = self.last_write_since(Variable::Element { array, index }, t, since)? {
             return Ok(Some(w.value));
         }
         match info {
@@ -243,10 +303,17 @@ impl TraceReader {
         }
     }
 
-    /// Elements `offset .. offset + limit` of an array at `t` (fewer at the array's end);
-    /// `None` for an element whose value is unknown.
-    pub fn array_at(&self, array: ObjectId, t: Timestamp, offset: u32, limit: u32) -> StoreResult<Vec<Option<Value>>> {
+    /// Elements `offset .. offset + limit` of an array at `t` (fewer at the array's end, and at
+    /// most `MAX_PAGE` per call); `None` for an element whose value is unknown.
+    pub fn array_at(
+        &self,
+        array: ObjectId,
+        t: Timestamp,
+        offset: u32,
+        limit: u32,
+    ) -> StoreResult<Vec<Option<Value>>> {
         let info = self.object(array)?;
+        let limit = limit.min(MAX_PAGE);
         let end = match info.as_ref().and_then(|o| o.length) {
             Some(len) => len.min(offset.saturating_add(limit)),
             None => offset.saturating_add(limit),
@@ -257,9 +324,19 @@ impl TraceReader {
         let n = (end - offset) as usize;
         let mut best: Vec<Option<Write>> = vec![None; n];
         let since = info.as_ref().map_or(0, |o| o.created_ts);
-        let lo = Location::Element { array, index: offset }.key().page_start(0);
-        let hi = Location::Element { array, index: end - 1 }.key().page_start(u64::MAX);
-        let kind = Location::Element { array, index: 0 }.key();
+        let lo = Variable::Element {
+            array,
+            index: offset,
+        }
+        .key()
+        .page_start(0);
+        let hi = Variable::Element {
+            array,
+            index: end - 1,
+        }
+        .key()
+        .page_start(u64::MAX);
+        let kind = Variable::Element { array, index: 0 }.key();
         for seg in self.segments_upto(t)? {
             if seg.last_ts < since {
                 break;
@@ -275,7 +352,10 @@ impl TraceReader {
                 }
                 let slot = &mut best[(b - offset) as usize];
                 if slot.is_none_or(|w| e.ts > w.ts) {
-                    *slot = Some(Write { ts: e.ts, value: e.value });
+                    *slot = Some(Write {
+                        ts: e.ts,
+                        value: e.value,
+                    });
                 }
             }
         }
@@ -283,7 +363,66 @@ impl TraceReader {
             Some(o) => self.element_default(o, t)?,
             None => None,
         };
-        Ok(best.into_iter().map(|w| w.map(|w| w.value).or(default)).collect())
+        Ok(best
+            .into_iter()
+            .map(|w| w.map(|w| w.value).or(default))
+            .collect())
+    }
+}
+
+impl TraceReader {
+    /// The instance fields of an object at `t`: every field written by then with its value,
+    /// plus, for an object created by application code, the other fields its class declares
+    /// (as far as application bytecode named them) at their default value. In field id order.
+    pub fn object_fields_at(
+        &self,
+        object: ObjectId,
+        t: Timestamp,
+    ) -> StoreResult<Vec<(FieldId, Value)>> {
+        let info = self.object(object)?;
+        let since = info.as_ref().map_or(0, |o| o.created_ts);
+        let lo = Variable::Field {
+            object,
+            field: FieldId(0),
+        }
+        .key();
+        let hi = Variable::Field {
+            object,
+            field: FieldId(u32::MAX),
+        }
+        .key();
+        let mut best: std::collections::BTreeMap<u32, Write> = std::collections::BTreeMap::new();
+        for seg in self.segments_upto(t)? {
+            if seg.last_ts < since {
+                break;
+            }
+            for e in self.pages_between(seg.id, &lo.page_start(0), &hi.page_start(u64::MAX))? {
+                if e.key.kind != lo.kind || e.key.a != lo.a || e.ts > t {
+                    continue;
+                }
+                let slot = best.entry(e.key.b).or_insert(Write {
+                    ts: e.ts,
+                    value: e.value,
+                });
+                if e.ts > slot.ts {
+                    *slot = Write {
+                        ts: e.ts,
+                        value: e.value,
+                    };
+                }
+            }
+        }
+        let mut out: std::collections::BTreeMap<u32, Value> =
+            best.into_iter().map(|(f, w)| (f, w.value)).collect();
+        if let Some(o) = info.filter(|o| o.origin == Origin::Created && o.created_ts <= t) {
+            for f in self.fields_of(o.class)? {
+                if !f.is_static() {
+                    out.entry(f.id.0)
+                        .or_insert_with(|| Value::default_for(&f.descriptor));
+                }
+            }
+        }
+        Ok(out.into_iter().map(|(f, v)| (FieldId(f), v)).collect())
     }
 
     /// Every instance field of an object written at or before `t`, with its last write, by
