@@ -91,7 +91,7 @@ pub fn question(reader: &TraceReader, names: &mut MethodNames, node: NodeId, lim
 
     let mut statics = Vec::new();
     for field in reader.static_fields()?.into_iter().take(MAX_STATICS) {
-        let loc = crate::trace::store::Location::Static { field: field.id };
+        let loc = crate::trace::store::Variable::Static { field: field.id };
         let Some(write) = reader.last_write(loc, exit)? else { continue };
         if write.ts < entry {
             continue;

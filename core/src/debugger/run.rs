@@ -12,7 +12,7 @@ use super::names::MethodNames;
 use crate::ids::{FieldId, MethodId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::omniscient::{Heap, HeapError, HeapResult, ObjectInfo};
 use crate::oracle::reference::{CallView, MethodKey, Outcome, OutputCall, RecordedRun};
-use crate::trace::store::{Location, NodeResult, StoreError, TraceReader};
+use crate::trace::store::{Variable, NodeResult, StoreError, TraceReader};
 use crate::trace::wire::{FieldDef, Value};
 use crate::tree::NodeKind;
 
@@ -120,7 +120,7 @@ impl RecordedRun for TraceRun {
         let mut statics = Vec::new();
         if let Some(exit) = exit {
             for (name, f) in &self.statics {
-                let written = self.reader.last_write(Location::Static { field: f.id }, exit).map_err(heap_err)?;
+                let written = self.reader.last_write(Variable::Static { field: f.id }, exit).map_err(heap_err)?;
                 if written.is_some_and(|w| w.ts >= h.entry) {
                     statics.push(name.clone());
                 }
