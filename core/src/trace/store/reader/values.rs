@@ -434,13 +434,13 @@ impl TraceReader {
         t: Timestamp,
     ) -> StoreResult<Vec<(FieldId, Write)>> {
         let since = self.object(object)?.map_or(0, |o| o.created_ts);
-        let lo = Location::Field {
+        let lo = Variable::Field {
             object,
             field: FieldId(0),
         }
         .key()
         .page_start(0);
-        let hi = Location::Field {
+        let hi = Variable::Field {
             object,
             field: FieldId(u32::MAX),
         }
