@@ -599,6 +599,13 @@ fn many_nodes_are_stored_in_batches_without_loss() {
         .enumerate()
         .all(|(i, n)| n.header.id.0 as usize == i && n.header.is_complete()));
     assert_eq!(r.child_count(NodeId(2)).unwrap(), 1000);
+    let some = r.nodes(&[NodeId(5), NodeId(1), NodeId(5000)]).unwrap();
+    assert_eq!(
+        some.iter()
+            .map(|n| n.as_ref().map(|n| n.header.id.0))
+            .collect::<Vec<_>>(),
+        [Some(5), Some(1), None]
+    );
     let last = r.children(NodeId(2), 999, 1).unwrap().remove(0);
     assert_eq!(
         r.node_detail(last.header.id).unwrap().unwrap().result,
