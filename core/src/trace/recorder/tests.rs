@@ -670,3 +670,54 @@ fn huge_ids_from_the_stream_index_nothing() {
     let r = TraceReader::open(&path).unwrap();
     assert_eq!(r.node(NodeId(2)).unwrap().unwrap().header.thread, Some(t));
 }
+
+#[test]
+fn deep_recursion_across_many_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.Rec", true);
+    let f = s.method(c, "f", "(I)I", true, &["n"]);
+    let t = s.thread("main");
+    let depth = 2000;
+    for n in 0..depth {
+        s.call(t, f, &[Value::Int(n)]);
+        s.line(t, 10 + (n as u32 % 5));
+    }
+    for n in (0..depth).rev() {
+        s.line(t, 20);
+        s.ret(t, Value::Int(n));
+    }
+    let config = WriterConfig {
+        block_bytes: 256,
+        commit_events: 500,
+        ..WriterConfig::default()
+    };
+    record(&s.end(0)[..], &path, NullSink, config).unwrap();
+    let r = TraceReader::open(&path).unwrap();
+    let deepest = r.node(NodeId(2 + depth as u32 - 1)).unwrap().unwrap();
+    assert_eq!(deepest.depth, depth as u32);
+    let mid = NodeId(2 + 1000);
+    assert_eq!(r.node_lines(mid).unwrap(), vec![10, 20]);
+    let evs = r.node_events(mid, 0, 100).unwrap();
+    let kinds: Vec<(&str, bool, u32)> = evs
+        .iter()
+        .map(|e| (e.event.kind.name(), e.own, e.line))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("CALL", true, 0),
+            ("LINE", true, 10),
+            ("CALL", false, 10),
+            ("RETURN", false, 10),
+            ("LINE", true, 20),
+            ("RETURN", true, 20)
+        ]
+    );
+    let blocks: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM blocks", [], |r| r.get(0))
+        .unwrap();
+    assert!(blocks > 50, "{blocks} blocks");
+}
