@@ -580,12 +580,16 @@ fn many_nodes_are_stored_in_batches_without_loss() {
     let f = s.method(c, "f", "(I)I", true, &["i"]);
     let t = s.thread("main");
     s.call(t, main, &[]);
+    let mut created = Vec::new();
     for i in 0..1000 {
         s.call(t, f, &[Value::Int(i)]);
         if i % 3 == 0 {
             s.call(t, f, &[Value::Int(-i)]);
             s.ret(t, Value::Int(i));
         }
+        let o = s.new_object(t, c);
+        assert_eq!(o, ObjectId(i as u64 + 1));
+        created.push(s.ts());
         s.ret(t, Value::Int(2 * i));
     }
     s.ret(t, Value::Void);
@@ -599,6 +603,10 @@ fn many_nodes_are_stored_in_batches_without_loss() {
         .enumerate()
         .all(|(i, n)| n.header.id.0 as usize == i && n.header.is_complete()));
     assert_eq!(r.child_count(NodeId(2)).unwrap(), 1000);
+    for k in [0usize, 127, 128, 500, 999] {
+        let o = r.object(ObjectId(k as u64 + 1)).unwrap().unwrap();
+        assert_eq!((o.created_ts, o.class.0), (created[k], 1));
+    }
     let some = r.nodes(&[NodeId(5), NodeId(1), NodeId(5000)]).unwrap();
     assert_eq!(
         some.iter()
