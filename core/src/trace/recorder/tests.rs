@@ -580,12 +580,16 @@ fn many_nodes_are_stored_in_batches_without_loss() {
     let f = s.method(c, "f", "(I)I", true, &["i"]);
     let t = s.thread("main");
     s.call(t, main, &[]);
+    let mut created = Vec::new();
     for i in 0..1000 {
         s.call(t, f, &[Value::Int(i)]);
         if i % 3 == 0 {
             s.call(t, f, &[Value::Int(-i)]);
             s.ret(t, Value::Int(i));
         }
+        let o = s.new_object(t, c);
+        assert_eq!(o, ObjectId(i as u64 + 1));
+        created.push(s.ts());
         s.ret(t, Value::Int(2 * i));
     }
     s.ret(t, Value::Void);
@@ -599,6 +603,17 @@ fn many_nodes_are_stored_in_batches_without_loss() {
         .enumerate()
         .all(|(i, n)| n.header.id.0 as usize == i && n.header.is_complete()));
     assert_eq!(r.child_count(NodeId(2)).unwrap(), 1000);
+    for k in [0usize, 127, 128, 500, 999] {
+        let o = r.object(ObjectId(k as u64 + 1)).unwrap().unwrap();
+        assert_eq!((o.created_ts, o.class.0), (created[k], 1));
+    }
+    let some = r.nodes(&[NodeId(5), NodeId(1), NodeId(5000)]).unwrap();
+    assert_eq!(
+        some.iter()
+            .map(|n| n.as_ref().map(|n| n.header.id.0))
+            .collect::<Vec<_>>(),
+        [Some(5), Some(1), None]
+    );
     let last = r.children(NodeId(2), 999, 1).unwrap().remove(0);
     assert_eq!(
         r.node_detail(last.header.id).unwrap().unwrap().result,
@@ -662,4 +677,55 @@ fn huge_ids_from_the_stream_index_nothing() {
     assert_eq!(summary.complete_nodes, 3);
     let r = TraceReader::open(&path).unwrap();
     assert_eq!(r.node(NodeId(2)).unwrap().unwrap().header.thread, Some(t));
+}
+
+#[test]
+fn deep_recursion_across_many_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.Rec", true);
+    let f = s.method(c, "f", "(I)I", true, &["n"]);
+    let t = s.thread("main");
+    let depth = 2000;
+    for n in 0..depth {
+        s.call(t, f, &[Value::Int(n)]);
+        s.line(t, 10 + (n as u32 % 5));
+    }
+    for n in (0..depth).rev() {
+        s.line(t, 20);
+        s.ret(t, Value::Int(n));
+    }
+    let config = WriterConfig {
+        block_bytes: 256,
+        commit_events: 500,
+        ..WriterConfig::default()
+    };
+    record(&s.end(0)[..], &path, NullSink, config).unwrap();
+    let r = TraceReader::open(&path).unwrap();
+    let deepest = r.node(NodeId(2 + depth as u32 - 1)).unwrap().unwrap();
+    assert_eq!(deepest.depth, depth as u32);
+    let mid = NodeId(2 + 1000);
+    assert_eq!(r.node_lines(mid).unwrap(), vec![10, 20]);
+    let evs = r.node_events(mid, 0, 100).unwrap();
+    let kinds: Vec<(&str, bool, u32)> = evs
+        .iter()
+        .map(|e| (e.event.kind.name(), e.own, e.line))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("CALL", true, 0),
+            ("LINE", true, 10),
+            ("CALL", false, 10),
+            ("RETURN", false, 10),
+            ("LINE", true, 20),
+            ("RETURN", true, 20)
+        ]
+    );
+    let blocks: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM blocks", [], |r| r.get(0))
+        .unwrap();
+    assert!(blocks > 50, "{blocks} blocks");
 }

@@ -126,11 +126,15 @@ impl BlockBuilder {
     }
 }
 
+/// `n:varint` then per entry `node:varint line:varint`, each node id as a delta from the entry
+/// below (a callee's id is always greater than its caller's), so deep recursion stays small.
 pub fn encode_stack(out: &mut Vec<u8>, stack: &[StackEntry]) {
     put_varint(out, stack.len() as u64);
+    let mut prev = 0u32;
     for e in stack {
-        put_varint(out, u64::from(e.node.0));
+        put_varint(out, u64::from(e.node.0.wrapping_sub(prev)));
         put_varint(out, u64::from(e.line));
+        prev = e.node.0;
     }
 }
 
@@ -138,9 +142,11 @@ pub fn decode_stack(bytes: &[u8]) -> ParseResult<Vec<StackEntry>> {
     let mut r = ByteReader::new(bytes);
     let n = r.count("stack depth", 2)?;
     let mut stack = Vec::with_capacity(n + 8);
+    let mut prev = 0u32;
     for _ in 0..n {
+        prev = prev.wrapping_add(r.varint32("node id delta")?);
         stack.push(StackEntry {
-            node: NodeId(r.varint32("node id")?),
+            node: NodeId(prev),
             line: r.varint32("line")?,
         });
     }

@@ -25,6 +25,24 @@ pub use writer::{TraceWriter, WriteCounts, WriterConfig};
 
 use crate::tree::NodeHeader;
 
+/// Adds or replaces a `meta` entry of a finished trace (a front end's own figures, such as
+/// `peak_rss_bytes`, known only after the recording).
+pub fn annotate(
+    path: &std::path::Path,
+    key: &str,
+    value: impl rusqlite::ToSql,
+) -> Result<(), StoreError> {
+    TraceReader::open(path)?;
+    let conn = rusqlite::Connection::open(path)
+        .map_err(|e| StoreError::sqlite(path, "opening the trace", e))?;
+    conn.execute(
+        "INSERT OR REPLACE INTO meta VALUES (?1, ?2)",
+        rusqlite::params![key, value],
+    )
+    .map_err(|e| StoreError::sqlite(path, "writing meta", e))?;
+    Ok(())
+}
+
 /// How a call node ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

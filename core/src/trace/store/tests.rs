@@ -695,6 +695,21 @@ fn a_trace_is_readable_while_it_is_written() {
     rec.finish(Ending::End { exit_status: 0 }).unwrap();
     assert_eq!(r.info().unwrap().status, "complete");
     drop(r);
+    annotate(&path, "peak_rss_bytes", 123_456_i64).unwrap();
+    assert_eq!(
+        TraceReader::open(&path)
+            .unwrap()
+            .info()
+            .unwrap()
+            .peak_rss_bytes,
+        Some(123_456)
+    );
+    let text = dir.path().join("text.htrace");
+    std::fs::write(&text, "not a trace at all, not even SQLite").unwrap();
+    assert!(matches!(
+        annotate(&text, "k", 1),
+        Err(StoreError::NotATrace { .. })
+    ));
     assert_eq!(
         TraceReader::open(&path)
             .unwrap()

@@ -77,6 +77,8 @@ pub struct TraceWriter {
     pending_open: std::collections::HashMap<NodeId, NodeRow>,
     /// Completed nodes waiting for a multi-row insert.
     node_batch: Vec<NodeRow>,
+    /// `objects` rows waiting for a multi-row insert.
+    object_batch: Vec<[Option<i64>; 6]>,
     events_since_commit: u64,
     last_commit: Instant,
     started: Instant,
@@ -124,6 +126,7 @@ impl TraceWriter {
             index: Vec::new(),
             pending_open: Default::default(),
             node_batch: Vec::with_capacity(NODE_BATCH),
+            object_batch: Vec::with_capacity(OBJECT_BATCH),
             events_since_commit: 0,
             last_commit: now,
             started: now,
@@ -238,8 +241,9 @@ impl TraceWriter {
         )
     }
 
+    /// An object or array got its id (stored with the next batch of objects).
     pub fn object(
-        &self,
+        &mut self,
         id: ObjectId,
         class: ClassId,
         length: Option<u32>,
@@ -247,18 +251,45 @@ impl TraceWriter {
         ts: Timestamp,
         node: NodeId,
     ) -> Result<(), StoreError> {
-        self.exec(
-            "storing an object",
-            "INSERT OR REPLACE INTO objects VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                id.0 as i64,
-                class.0,
-                length,
-                origin as u8,
-                ts as i64,
-                node.0
-            ],
-        )
+        self.object_batch.push([
+            Some(id.0 as i64),
+            Some(i64::from(class.0)),
+            length.map(i64::from),
+            Some(origin as i64),
+            Some(ts as i64),
+            Some(i64::from(node.0)),
+        ]);
+        if self.object_batch.len() >= OBJECT_BATCH {
+            self.flush_objects()?;
+        }
+        Ok(())
+    }
+
+    fn flush_objects(&mut self) -> Result<(), StoreError> {
+        let batch = std::mem::take(&mut self.object_batch);
+        let mut chunks = batch.chunks_exact(OBJECT_BATCH);
+        for chunk in &mut chunks {
+            let sql = multi_row_sql("INSERT OR REPLACE INTO objects VALUES ", 6, OBJECT_BATCH);
+            let mut st = self
+                .conn
+                .prepare_cached(&sql)
+                .map_err(self.err("storing objects"))?;
+            for (k, v) in chunk.iter().flatten().enumerate() {
+                st.raw_bind_parameter(k + 1, v)
+                    .map_err(self.err("storing objects"))?;
+            }
+            st.raw_execute().map_err(self.err("storing objects"))?;
+        }
+        for row in chunks.remainder() {
+            self.exec(
+                "storing an object",
+                "INSERT OR REPLACE INTO objects VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                rusqlite::params_from_iter(row.iter()),
+            )?;
+        }
+        self.object_batch = batch;
+        self.object_batch.clear();
+        Ok(())
     }
 
     pub fn warning(
@@ -345,7 +376,7 @@ impl TraceWriter {
         let batch = std::mem::take(&mut self.node_batch);
         let mut chunks = batch.chunks_exact(NODE_BATCH);
         for chunk in &mut chunks {
-            let sql = node_insert_sql(NODE_BATCH);
+            let sql = multi_row_sql("INSERT INTO nodes VALUES ", 9, NODE_BATCH);
             let mut st = self
                 .conn
                 .prepare_cached(&sql)
@@ -450,6 +481,7 @@ impl TraceWriter {
         }
         self.flush_index()?;
         self.flush_nodes()?;
+        self.flush_objects()?;
         let open: Vec<NodeRow> = self.pending_open.drain().map(|(_, r)| r).collect();
         for row in &open {
             self.insert_node(row, false)?;
@@ -503,15 +535,14 @@ impl TraceWriter {
 /// Completed nodes per multi-row insert (9 parameters each, well under SQLite's limit).
 const NODE_BATCH: usize = 128;
 
-fn node_insert_sql(rows: usize) -> String {
-    let mut sql = String::from("INSERT INTO nodes VALUES ");
-    for i in 0..rows {
-        sql.push_str(if i == 0 {
-            "(?,?,?,?,?,?,?,?,?)"
-        } else {
-            ",(?,?,?,?,?,?,?,?,?)"
-        });
-    }
+/// Objects per multi-row insert.
+const OBJECT_BATCH: usize = 128;
+
+/// `prefix` followed by `rows` groups of `columns` anonymous parameters.
+fn multi_row_sql(prefix: &str, columns: usize, rows: usize) -> String {
+    let group = format!("({})", vec!["?"; columns].join(","));
+    let mut sql = String::from(prefix);
+    sql.push_str(&vec![group; rows].join(","));
     sql
 }
 

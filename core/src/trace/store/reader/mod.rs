@@ -42,6 +42,9 @@ pub struct TraceInfo {
     pub agent_version: Option<String>,
     /// Size of the trace file (and its WAL) in bytes.
     pub bytes: u64,
+    /// Peak resident memory of the recording process, when its front end stored it
+    /// (`annotate(path, "peak_rss_bytes", ..)`).
+    pub peak_rss_bytes: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -225,6 +228,7 @@ impl TraceReader {
             command: self.meta("command")?,
             agent_version: self.meta("agent_version")?,
             bytes,
+            peak_rss_bytes: num("peak_rss_bytes")?,
         })
     }
 

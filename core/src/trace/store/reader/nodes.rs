@@ -80,6 +80,22 @@ impl TraceReader {
             .map_err(self.err("reading a node"))
     }
 
+    /// Several nodes read in one transaction, so that they come from one consistent state of a
+    /// trace being written (`None` for an id not stored yet).
+    pub fn nodes(&self, ids: &[NodeId]) -> StoreResult<Vec<Option<NodeRow>>> {
+        self.conn
+            .execute_batch("BEGIN")
+            .map_err(self.err("reading nodes"))?;
+        let rows: StoreResult<Vec<_>> = ids.iter().map(|&id| self.node(id)).collect();
+        let end = self
+            .conn
+            .execute_batch("COMMIT")
+            .map_err(self.err("reading nodes"));
+        let rows = rows?;
+        end?;
+        Ok(rows)
+    }
+
     /// Children in call order, `limit` of them from `offset`.
     pub fn children(&self, id: NodeId, offset: u64, limit: u64) -> StoreResult<Vec<NodeRow>> {
         let mut st = self
