@@ -213,7 +213,8 @@ public final class Main {
         long calls;
 
         @Override
-        public Object intercept(Object target, Method method, Object[] args, MethodProxy proxy) throws Throwable {
+        public Object intercept(Object target, Method method, Object[] args, MethodProxy proxy)
+                throws Throwable {
             calls++;
             return proxy.invokeSuper(target, args);
         }
