@@ -43,6 +43,7 @@ public final class Summary {
         crc.update(0);
     }
 
+    /** The result: workload name, the counts (those ever added to) and the checksum, in one line. */
     public String line() {
         StringBuilder out = new StringBuilder(workload);
         counts.forEach((name, n) -> out.append(' ').append(name).append('=').append(n));
