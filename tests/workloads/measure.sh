@@ -16,6 +16,10 @@ trap 'rm -rf "$scratch"' EXIT
 
 median() { sort -n | sed -n "$(( (runs + 1) / 2 ))p"; }
 
+load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
+echo "Plain runs, median of $runs, $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs;" \
+  "$(java -version 2>&1 | sed -n 2p); load average $(load) at the start."
+echo
 echo "| workload | size | wall ms | CPU ms | result |"
 echo "| --- | ---: | ---: | ---: | --- |"
 for name in "${names[@]}"; do
@@ -33,3 +37,5 @@ for name in "${names[@]}"; do
     echo "| $name | $size | $wall | $cpu | \`${result#"$name "}\` |"
   done
 done
+echo
+echo "Load average $(load) at the end."
