@@ -24,7 +24,11 @@ toml_get() {
       if (line ~ /^\[/) {
         gsub(/^\[|\][[:space:]]*$/, "", line)
         n = split(line, items, /,[[:space:]]*/)
-        for (i = 1; i <= n; i++) { v = items[i]; gsub(/^[[:space:]]*"|"[[:space:]]*$/, "", v); if (v != "") print v }
+        for (i = 1; i <= n; i++) {
+          v = items[i]
+          gsub(/^[[:space:]]*"|"[[:space:]]*$/, "", v)
+          if (v != "") print v
+        }
       } else {
         gsub(/^"|"[[:space:]]*$/, "", line)
         print line

@@ -88,13 +88,15 @@ final class Counting extends MethodVisitor {
     }
 
     @Override
-    public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+    public void visitMethodInsn(int opcode, String owner, String name, String descriptor,
+            boolean isInterface) {
         countLine();
         super.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
     }
 
     @Override
-    public void visitInvokeDynamicInsn(String name, String descriptor, Handle bootstrap, Object... arguments) {
+    public void visitInvokeDynamicInsn(String name, String descriptor, Handle bootstrap,
+            Object... arguments) {
         countLine();
         super.visitInvokeDynamicInsn(name, descriptor, bootstrap, arguments);
     }

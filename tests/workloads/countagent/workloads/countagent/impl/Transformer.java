@@ -10,7 +10,9 @@ import org.objectweb.asm.Opcodes;
 
 /** Adds the counting code of {@link Counting} to every method of every class not of the JDK. */
 public final class Transformer implements ClassFileTransformer {
-    private static final String[] SKIPPED = {"java/", "javax/", "jdk/", "sun/", "com/sun/", "workloads/countagent/"};
+    private static final String[] SKIPPED = {
+        "java/", "javax/", "jdk/", "sun/", "com/sun/", "workloads/countagent/"
+    };
 
     @Override
     public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
@@ -24,9 +26,10 @@ public final class Transformer implements ClassFileTransformer {
             ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
             reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
                 @Override
-                public MethodVisitor visitMethod(int access, String method, String descriptor, String signature,
-                        String[] exceptions) {
-                    MethodVisitor next = super.visitMethod(access, method, descriptor, signature, exceptions);
+                public MethodVisitor visitMethod(int access, String method, String descriptor,
+                        String signature, String[] exceptions) {
+                    MethodVisitor next =
+                            super.visitMethod(access, method, descriptor, signature, exceptions);
                     boolean hasCode = (access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0;
                     return next != null && hasCode ? new Counting(next) : next;
                 }
