@@ -37,12 +37,20 @@ sources=()
 while IFS= read -r dir; do sources+=("$(absolute "$dir")"); done < <(toml_get "$name" sources)
 stamp="$classes/.compiled"
 if [ ! -f "$stamp" ] || [ -n "$(find "${sources[@]}" -name '*.java' -newer "$stamp" -print -quit)" ]; then
-  rm -rf "$classes"
-  mkdir -p "$classes"
+  # Compile aside and then swap in, so that a failed compilation leaves no half-built directory.
+  fresh="$classes.new.$$"
+  rm -rf "$fresh"
+  mkdir -p "$fresh"
   mapfile -t files < <(find "${sources[@]}" -name '*.java' | sort)
-  javac --release 17 -Xlint:all -Werror -encoding UTF-8 -d "$classes" \
-    -cp "$(IFS=:; echo "${classpath[*]}")" "${files[@]}"
-  touch "$stamp"
+  if ! javac --release 17 -Xlint:all -Werror -encoding UTF-8 -d "$fresh" \
+    -cp "$(IFS=:; echo "${classpath[*]}")" "${files[@]}"; then
+    rm -rf "$fresh"
+    echo "run.sh: compiling $name failed" >&2
+    exit 1
+  fi
+  touch "$fresh/.compiled"
+  rm -rf "$classes"
+  mv "$fresh" "$classes"
 fi
 [ "${WORKLOAD_COMPILE_ONLY:-0}" = 1 ] && exit 0
 
