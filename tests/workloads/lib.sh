@@ -1,0 +1,46 @@
+# Shared by run.sh and check.sh: reads workloads.toml, whose values are written one per line as
+# `key = "string"`, `key = 123` or `key = ["a", "b"]` (no commas or quotes inside strings).
+# shellcheck shell=bash
+
+workloads_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo_root=$(cd "$workloads_dir/../.." && pwd)
+workloads_toml="$workloads_dir/workloads.toml"
+
+# The names of the workloads: the [sections] of workloads.toml, in order.
+toml_sections() {
+  sed -n 's/^\[\([A-Za-z0-9_-]*\)\][[:space:]]*$/\1/p' "$workloads_toml"
+}
+
+# toml_get SECTION KEY: the value of KEY in [SECTION], one array element per line, quotes removed.
+# Prints nothing if the key is absent.
+toml_get() {
+  awk -v section="$1" -v key="$2" '
+    /^\[/ { current = $0; gsub(/^\[|\][[:space:]]*$/, "", current); next }
+    current == section {
+      line = $0
+      if (line !~ "^" key "[[:space:]]*=") next
+      sub(/^[^=]*=[[:space:]]*/, "", line)
+      sub(/[[:space:]]+#.*$/, "", line)
+      if (line ~ /^\[/) {
+        gsub(/^\[|\][[:space:]]*$/, "", line)
+        n = split(line, items, /,[[:space:]]*/)
+        for (i = 1; i <= n; i++) {
+          v = items[i]
+          gsub(/^[[:space:]]*"|"[[:space:]]*$/, "", v)
+          if (v != "") print v
+        }
+      } else {
+        gsub(/^"|"[[:space:]]*$/, "", line)
+        print line
+      }
+      exit
+    }' "$workloads_toml"
+}
+
+# A path from workloads.toml made absolute: relative paths are relative to the repository root.
+absolute() {
+  case "$1" in
+    /*) printf '%s\n' "$1" ;;
+    *) printf '%s\n' "$repo_root/$1" ;;
+  esac
+}
