@@ -25,6 +25,7 @@ final class MethodInstrumenter implements Opcodes {
     private static final String R = "hindsight/runtime/R";
 
     private final ClassNode cn;
+    private final ClassLoader loader;
     private final MethodNode m;
     private final int classId;
     private final InsnList in;
@@ -46,8 +47,9 @@ final class MethodInstrumenter implements Opcodes {
     private final boolean hasLvt;
     private MethodInsnNode thisInit;
 
-    MethodInstrumenter(ClassNode cn, MethodNode m, int classId) {
+    MethodInstrumenter(ClassNode cn, MethodNode m, int classId, ClassLoader loader) {
         this.cn = cn;
+        this.loader = loader;
         this.m = m;
         this.classId = classId;
         this.in = m.instructions;
@@ -154,7 +156,7 @@ final class MethodInstrumenter implements Opcodes {
                     c.add(new VarInsnNode(ALOAD, 0));
                     c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "thisInit", "(Ljava/lang/Object;)V", false));
                     in.insert(x, c);
-                } else if (!Agent.instrumentable(call.owner)) {
+                } else if (isExternal(call)) {
                     externalCall(call);
                 }
             }
@@ -564,6 +566,36 @@ final class MethodInstrumenter implements Opcodes {
         in.insertBefore(x, before);
         in.insert(x, after);
         m.tryCatchBlocks.add(0, new TryCatchBlockNode(start, end, handler, null));
+    }
+
+    /** Whether a call reaches uninstrumented code (judged by names and class files, statically). */
+    private boolean isExternal(MethodInsnNode call) {
+        if (!Agent.instrumentable(call.owner)) {
+            return true;
+        }
+        if (call.owner.equals(cn.name)) {
+            for (MethodNode other : cn.methods) {
+                if (other.name.equals(call.name) && other.desc.equals(call.desc)) {
+                    return false;
+                }
+            }
+            if (call.name.equals("<init>")) {
+                return false;
+            }
+            return cn.superName == null
+                    || !Hierarchy.reachesApplication(loader, cn.superName, call.name, call.desc)
+                        && !interfacesReach(call);
+        }
+        return !Hierarchy.reachesApplication(loader, call.owner, call.name, call.desc);
+    }
+
+    private boolean interfacesReach(MethodInsnNode call) {
+        for (String itf : cn.interfaces) {
+            if (Hierarchy.reachesApplication(loader, itf, call.name, call.desc)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isExit(MethodInsnNode x) {
