@@ -30,6 +30,18 @@ public class Constructors {
         }
     }
 
+    static class Child extends Base {
+        Child() {
+            super(null);
+        }
+    }
+
+    static class BadList extends ArrayList<String> {
+        BadList() {
+            super(-1);
+        }
+    }
+
     public static void main(String[] args) {
         Derived d = new Derived(7);
         System.out.println(d.name + " " + d.n + " " + new Derived("", 1).name);
@@ -43,6 +55,16 @@ public class Constructors {
             new Base(null);
         } catch (IllegalArgumentException e) {
             System.out.println(e.getMessage());
+        }
+        try {
+            new Child();
+        } catch (IllegalArgumentException e) {
+            System.out.println("child: " + e.getMessage());
+        }
+        try {
+            new BadList();
+        } catch (IllegalArgumentException e) {
+            System.out.println("bad list: " + e.getMessage());
         }
     }
 }

@@ -143,10 +143,9 @@ final class MethodInstrumenter implements Opcodes {
                     preSuper = false;
                     preInit = new LabelNode();
                     InsnList pre = new InsnList();
-                    if (Agent.instrumentable(call.owner)) {
-                        pre.add(buf());
-                        pre.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "superCall", "()V", false));
-                    }
+                    pre.add(buf());
+                    pre.add(push(Agent.instrumentable(call.owner) ? 1 : 0));
+                    pre.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "superCall", "(Z)V", false));
                     pre.add(preInit);
                     in.insertBefore(x, pre);
                     split = new LabelNode();
@@ -170,7 +169,7 @@ final class MethodInstrumenter implements Opcodes {
         in.add(end);
         if (split != null) {
             // The verifier accepts no handler over the super(...) call itself; Buf.superCall
-            // and Buf.sUnwind make up for it when the callee is instrumented.
+            // makes up for it.
             catchAll(start, preInit);
             catchAll(split, end);
         } else {

@@ -41,7 +41,10 @@ public final class Buf {
     private long evTs;
     private int inserting;
     private int epoch = flushEpoch;
-    /** Depths of constructors of this thread that are inside their instrumented super(...) call. */
+    /**
+     * Constructors of this thread inside their super(...)/this(...) call, as depth * 2 + 1 when
+     * the callee is instrumented, depth * 2 when not.
+     */
     private int[] superCalls = new int[8];
     private int superCallsTop;
 
@@ -414,17 +417,34 @@ public final class Buf {
         }
     }
 
-    /** A constructor is about to call an instrumented super(...) or this(...) constructor. */
-    public void superCall() {
+    /**
+     * A constructor is about to call its super(...) or this(...) constructor. The verifier allows
+     * no handler around that call, so if it throws the constructor cannot record its UNWIND:
+     * {@link #abandonedConstructors} and {@link #sUnwind} record it instead.
+     */
+    public void superCall(boolean instrumentedCallee) {
         if (superCallsTop == superCalls.length) {
             superCalls = java.util.Arrays.copyOf(superCalls, superCallsTop * 2);
         }
-        superCalls[superCallsTop++] = depth;
+        superCalls[superCallsTop++] = depth * 2 + (instrumentedCallee ? 1 : 0);
+    }
+
+    /**
+     * An exception event at the depth of a constructor still inside its super(...) call means
+     * that call threw (everything it ran is deeper): the constructor unwound first.
+     */
+    private void abandonedConstructors(Throwable t) {
+        while (superCallsTop > 0 && superCalls[superCallsTop - 1] >> 1 == depth) {
+            superCallsTop--;
+            begin(UNWIND);
+            vA(t);
+            exit();
+        }
     }
 
     /** A constructor's this is initialised: NEW_OBJECT (origin 0) the first time, then THIS. */
     public void thisInit(Object o) {
-        if (superCallsTop > 0 && superCalls[superCallsTop - 1] == depth) {
+        if (superCallsTop > 0 && superCalls[superCallsTop - 1] >> 1 == depth) {
             superCallsTop--;
         }
         long id = Ids.OBJECTS.idOf(o);
@@ -457,13 +477,14 @@ public final class Buf {
     // ---- events whose value is on the operand stack (static: value first, buffer last) ----
 
     public static void sUnwind(Throwable t, Buf b) {
+        b.abandonedConstructors(t);
         b.begin(UNWIND);
         b.vA(t);
         R.unwound(b);
         b.exit();
         // A constructor's super(...) call cannot be covered by a handler: when the constructor
         // it called unwinds, the exception leaves the calling constructor too.
-        while (b.superCallsTop > 0 && b.superCalls[b.superCallsTop - 1] == b.depth) {
+        while (b.superCallsTop > 0 && b.superCalls[b.superCallsTop - 1] == b.depth * 2 + 1) {
             b.superCallsTop--;
             b.begin(UNWIND);
             b.vA(t);
@@ -473,6 +494,7 @@ public final class Buf {
     }
 
     public static void sExtUnwind(Throwable t, Buf b) {
+        b.abandonedConstructors(t);
         b.begin(EXT_UNWIND);
         b.vA(t);
     }
@@ -483,6 +505,7 @@ public final class Buf {
     }
 
     public static void sCatch(Throwable t, Buf b) {
+        b.abandonedConstructors(t);
         b.begin(CATCH);
         b.vA(t);
     }
