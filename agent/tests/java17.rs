@@ -413,3 +413,58 @@ fn methods_are_hashed_by_code() {
         .filter(|m| !m.instrumented)
         .all(|m| m.hash == [0; 16]));
 }
+
+#[test]
+fn arrays_written_by_jdk_methods_get_array_writes_inside_the_ext_call() {
+    let t = check_program("ArrayUtilities");
+    let lines = t.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.util.Arrays.sort(#",
+            "[0] = 1",
+            "[1] = 3",
+            "[2] = 5",
+            "[3] = 9",
+            "EXT_RETURN void",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.lang.System.arraycopy(",
+            "[2] = 3",
+            "[3] = 5",
+            "[4] = 9",
+            "EXT_RETURN void",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.util.Arrays.sort(#",
+            "[0] = \"a\"",
+            "[1] = \"b\"",
+            "EXT_RETURN void",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.util.Arrays.fill(",
+            "[1] = 2.5",
+            "[2] = 2.5",
+            "EXT_RETURN void",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.util.Arrays.setAll(",
+            "CALL ArrayUtilities.lambda$main$0(0)",
+            "RETURN 0",
+            "[2] = 20",
+            "EXT_RETURN void",
+        ],
+    );
+}

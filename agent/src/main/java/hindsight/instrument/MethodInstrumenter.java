@@ -536,6 +536,7 @@ final class MethodInstrumenter implements Opcodes {
 
         InsnList after = new InsnList();
         after.add(end);
+        arrayWritesOf(x, args, slots, after);
         Type r = Type.getReturnType(x.desc);
         if (ctor && Boolean.TRUE.equals(ctorResultOnStack.get(x))) {
             after.add(new InsnNode(DUP));
@@ -596,6 +597,41 @@ final class MethodInstrumenter implements Opcodes {
         }
         return false;
     }
+
+    /**
+     * JDK methods that write array elements without application code seeing it: record the
+     * range they may have written (all of it, changed or not) before their EXT_RETURN.
+     */
+    private void arrayWritesOf(MethodInsnNode x, Type[] args, int[] slots, InsnList c) {
+        boolean arraycopy = x.owner.equals("java/lang/System") && x.name.equals("arraycopy");
+        boolean arrays = x.owner.equals("java/util/Arrays") && args.length > 0
+                && args[0].getSort() == Type.ARRAY && ARRAY_WRITERS.contains(x.name);
+        if (!arraycopy && !arrays) {
+            return;
+        }
+        c.add(buf());
+        if (arraycopy) {
+            c.add(new VarInsnNode(ALOAD, slots[3]));
+            c.add(new VarInsnNode(ILOAD, slots[4]));
+            c.add(new VarInsnNode(ILOAD, slots[4]));
+            c.add(new VarInsnNode(ILOAD, slots[5]));
+            c.add(new InsnNode(IADD));
+        } else {
+            c.add(new VarInsnNode(ALOAD, slots[1]));
+            boolean range = args.length >= 3 && args[1].getSort() == Type.INT && args[2].getSort() == Type.INT;
+            if (range) {
+                c.add(new VarInsnNode(ILOAD, slots[2]));
+                c.add(new VarInsnNode(ILOAD, slots[3]));
+            } else {
+                c.add(push(0));
+                c.add(new LdcInsnNode(Integer.MAX_VALUE));
+            }
+        }
+        c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "arrayRange", "(Ljava/lang/Object;II)V", false));
+    }
+
+    private static final Set<String> ARRAY_WRITERS = Set.of("sort", "parallelSort", "fill",
+            "setAll", "parallelSetAll", "parallelPrefix");
 
     private static boolean isExit(MethodInsnNode x) {
         return x.desc.equals("(I)V")

@@ -442,6 +442,41 @@ public final class Buf {
         }
     }
 
+    /**
+     * An uninstrumented JDK method (System.arraycopy, Arrays.sort, fill, setAll, ...) may have
+     * written elements [from, to) of an array: ARRAY_WRITE for each of them, inside its EXT_CALL.
+     */
+    public void arrayRange(Object array, int from, int to) {
+        if (array == null) {
+            return;
+        }
+        int n = java.lang.reflect.Array.getLength(array);
+        from = Math.max(0, from);
+        to = Math.min(n, to);
+        for (int i = from; i < to; i++) {
+            arrayWrite(array, i);
+            if (array instanceof int[]) {
+                vI(((int[]) array)[i]);
+            } else if (array instanceof long[]) {
+                vJ(((long[]) array)[i]);
+            } else if (array instanceof double[]) {
+                vD(((double[]) array)[i]);
+            } else if (array instanceof byte[]) {
+                vB(((byte[]) array)[i]);
+            } else if (array instanceof char[]) {
+                vC(((char[]) array)[i]);
+            } else if (array instanceof boolean[]) {
+                vZ(((boolean[]) array)[i] ? 1 : 0);
+            } else if (array instanceof float[]) {
+                vF(((float[]) array)[i]);
+            } else if (array instanceof short[]) {
+                vS(((short[]) array)[i]);
+            } else {
+                vA(((Object[]) array)[i]);
+            }
+        }
+    }
+
     /** A constructor's this is initialised: NEW_OBJECT (origin 0) the first time, then THIS. */
     public void thisInit(Object o) {
         if (superCallsTop > 0 && superCalls[superCallsTop - 1] >> 1 == depth) {
