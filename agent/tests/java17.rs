@@ -46,6 +46,15 @@ fn check_program(name: &str) -> Trace {
         "no CALL recorded"
     );
     assert!(trace.command.starts_with(name));
+    if name != "ExitStatus" {
+        // Without System.exit every call ends: each thread's CALLs and RETURN/UNWINDs balance.
+        for (thread, open) in trace.open_calls() {
+            assert_eq!(
+                open, 0,
+                "{name}: thread {thread} has {open} calls without RETURN or UNWIND"
+            );
+        }
+    }
     trace
 }
 

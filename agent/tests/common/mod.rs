@@ -407,6 +407,20 @@ impl Trace {
         out
     }
 
+    /// For each thread, the number of CALLs minus the number of RETURNs and UNWINDs.
+    pub fn open_calls(&self) -> HashMap<u64, i64> {
+        let mut open = HashMap::new();
+        for e in &self.events {
+            let d = match e.op {
+                0x01 => 1,
+                0x02 | 0x03 => -1,
+                _ => 0,
+            };
+            *open.entry(e.thread).or_insert(0) += d;
+        }
+        open
+    }
+
     fn field(&self, id: u64) -> String {
         self.fields
             .get(&id)
