@@ -1,5 +1,5 @@
 //! Every Java 17 feature program of `tests/java17/` runs with the agent exactly as without it
-//! (`-Xverify:all`, same stdout and exit status, no warning), and the stream it records is well
+//! (`-Xverify:all`, same stdout, stderr and exit status), and the stream it records is well
 //! formed: magic, version, definitions before use, increasing timestamps, END with the status.
 
 mod common;
@@ -33,6 +33,12 @@ fn check_program(name: &str) -> Trace {
         "exit status differs; stderr:\n{stderr}"
     );
     assert!(!stderr.contains("hindsight:"), "agent warning:\n{stderr}");
+    // Not even the JVM notices the agent (no class-data-sharing warning, same stack traces).
+    assert_eq!(
+        String::from_utf8_lossy(&plain.stderr),
+        stderr,
+        "stderr differs"
+    );
     let bytes = fs::read(&stream).expect("the stream file exists");
     let trace = decode(&bytes).unwrap_or_else(|e| panic!("{name}: malformed stream: {e}"));
     assert_eq!(
