@@ -42,6 +42,13 @@ public final class Buf {
     private int inserting;
     private int epoch = flushEpoch;
     /**
+     * A small per-thread cache of object ids in front of the synchronized identity map (arrays
+     * written in a loop hit it). It keeps at most CACHE objects of this thread reachable.
+     */
+    private static final int CACHE = 16;
+    private final Object[] cachedObjects = new Object[CACHE];
+    private final long[] cachedIds = new long[CACHE];
+    /**
      * Constructors of this thread inside their super(...)/this(...) call, as depth * 2 + 1 when
      * the callee is instrumented, depth * 2 when not.
      */
@@ -154,11 +161,17 @@ public final class Buf {
     // ---- definitions inserted before the current event ----
 
     private long objectId(Object o) {
+        int slot = System.identityHashCode(o) & (CACHE - 1);
+        if (cachedObjects[slot] == o) {
+            return cachedIds[slot];
+        }
         long id = Ids.OBJECTS.idOf(o);
         if (id < 0) {
             id = -id;
             insertFirstSeen(o, id);
         }
+        cachedObjects[slot] = o;
+        cachedIds[slot] = id;
         return id;
     }
 
