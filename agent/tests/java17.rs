@@ -483,3 +483,48 @@ fn arrays_written_by_jdk_methods_get_array_writes_inside_the_ext_call() {
         ],
     );
 }
+
+/// Records `source` (class MergeSort) and returns the hashes of its instrumented methods by name.
+fn method_hashes(source: &str) -> std::collections::HashMap<String, [u8; 16]> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("MergeSort.java");
+    fs::write(&file, source).expect("write source");
+    let classes = dir.path().join("classes");
+    fs::create_dir(&classes).expect("classes dir");
+    javac(&[file], None, &classes);
+    let stream = dir.path().join("t.hsw");
+    let out = java(
+        classes.to_str().expect("utf-8"),
+        "MergeSort",
+        Some(&format!("file={}", stream.display())),
+    );
+    assert!(out.status.success());
+    let t = decode(&fs::read(&stream).expect("stream")).expect("well formed");
+    t.methods
+        .values()
+        .filter(|m| m.instrumented)
+        .map(|m| (m.name.clone(), m.hash))
+        .collect()
+}
+
+#[test]
+fn bytecode_hash_ignores_line_moves_and_sees_the_fix() {
+    let buggy =
+        fs::read_to_string(repo_root().join("tests/java17/MergeSort.java")).expect("source");
+    let shifted = buggy.replacen(
+        "    static void mergeSort(",
+        "\n\n\n    static void mergeSort(",
+        1,
+    );
+    let fixed = buggy.replace("c[lb++] = a[la++];", "c[lc++] = a[la++];");
+    assert_ne!(fixed, buggy);
+    let (b, s, f) = (
+        method_hashes(&buggy),
+        method_hashes(&shifted),
+        method_hashes(&fixed),
+    );
+    assert_eq!(b, s, "moving lines changes no hash");
+    assert_ne!(b["merge"], f["merge"], "the fix changes merge's hash");
+    assert_eq!(b["mergeSort"], f["mergeSort"]);
+    assert_eq!(b["main"], f["main"]);
+}
