@@ -166,3 +166,63 @@ fn a_socket_receives_the_same_stream() {
         3
     );
 }
+
+/// The complete frames at the start of a stream that is still being written.
+fn complete_prefix(bytes: &[u8]) -> &[u8] {
+    let mut p = 8;
+    while p + 4 <= bytes.len() {
+        let len = u32::from_le_bytes(bytes[p..p + 4].try_into().expect("4 bytes")) as usize;
+        if p + 4 + len > bytes.len() {
+            break;
+        }
+        p += 4 + len;
+    }
+    &bytes[..p.min(bytes.len())]
+}
+
+#[test]
+fn a_running_thread_sends_its_completed_calls_before_it_returns() {
+    use std::io::Read;
+    use std::os::unix::net::UnixListener;
+    let dir = tempfile::tempdir().expect("temp dir");
+    javac(
+        &[repo_root().join("tests/java17/LiveFlush.java")],
+        None,
+        dir.path(),
+    );
+    let socket = dir.path().join("rec.sock");
+    let go = dir.path().join("go");
+    let listener = UnixListener::bind(&socket).expect("bind");
+    let child = std::process::Command::new("java")
+        .arg(format!(
+            "-javaagent:{}=socket={}",
+            common::AGENT_JAR,
+            socket.display()
+        ))
+        .args(["-cp", dir.path().to_str().expect("utf-8"), "LiveFlush"])
+        .arg(&go)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("java starts");
+    let (mut conn, _) = listener.accept().expect("accept");
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 1 << 16];
+    // main is still running (its loop waits for `go`), so first()'s events can only have been
+    // sent by the flush the flusher thread requests; the program's own guard ends the wait.
+    loop {
+        let n = conn.read(&mut chunk).expect("read");
+        assert!(n > 0, "the stream ended before first() was seen");
+        bytes.extend_from_slice(&chunk[..n]);
+        let t = decode(complete_prefix(&bytes)).expect("well formed prefix");
+        if t.lines().iter().any(|l| l.contains("RETURN 42")) {
+            assert!(t.end.is_none());
+            break;
+        }
+    }
+    fs::write(&go, b"").expect("create go");
+    conn.read_to_end(&mut bytes).expect("read rest");
+    let out = child.wait_with_output().expect("java ends");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "42\nreleased\n");
+    let t = decode(&bytes).expect("well formed");
+    assert_eq!(t.end, Some(0));
+}
