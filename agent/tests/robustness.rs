@@ -226,3 +226,69 @@ fn a_running_thread_sends_its_completed_calls_before_it_returns() {
     let t = decode(&bytes).expect("well formed");
     assert_eq!(t.end, Some(0));
 }
+
+#[test]
+fn a_thread_blocked_in_the_jdk_sends_its_completed_calls() {
+    use std::io::{Read, Write};
+    use std::os::unix::net::UnixListener;
+    let dir = tempfile::tempdir().expect("temp dir");
+    javac(
+        &[repo_root().join("tests/java17/LiveBlocked.java")],
+        None,
+        dir.path(),
+    );
+    let socket = dir.path().join("rec.sock");
+    let listener = UnixListener::bind(&socket).expect("bind");
+    let mut child = std::process::Command::new("java")
+        .arg(format!(
+            "-javaagent:{}=socket={}",
+            common::AGENT_JAR,
+            socket.display()
+        ))
+        .args(["-cp", dir.path().to_str().expect("utf-8"), "LiveBlocked"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("java starts");
+    let stdin = std::sync::Arc::new(std::sync::Mutex::new(child.stdin.take()));
+    // A guard against a hang, not a speed limit: if first()'s events never come while main is
+    // blocked, release the program after a minute; its END then fails the assertion below.
+    let guard_stdin = stdin.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(60));
+        if let Some(mut s) = guard_stdin.lock().expect("lock").take() {
+            let _ = s.write_all(b"g");
+        }
+    });
+    let (mut conn, _) = listener.accept().expect("accept");
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 1 << 16];
+    loop {
+        let n = conn.read(&mut chunk).expect("read");
+        assert!(n > 0, "the stream ended before first() was seen");
+        bytes.extend_from_slice(&chunk[..n]);
+        let t = decode(complete_prefix(&bytes)).expect("well formed prefix");
+        if t.lines().iter().any(|l| l.contains("RETURN 42")) {
+            assert!(t.end.is_none(), "first() was only sent at exit");
+            assert!(t
+                .lines()
+                .last()
+                .expect("events")
+                .contains("EXT_CALL java.io.InputStream.read("));
+            break;
+        }
+    }
+    if let Some(mut s) = stdin.lock().expect("lock").take() {
+        s.write_all(b"x").expect("write stdin");
+    }
+    conn.read_to_end(&mut bytes).expect("read rest");
+    let out = child.wait_with_output().expect("java ends");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "42\nread x\n",
+        "if the guard released the program, first()'s events were not sent while main was blocked"
+    );
+    let t = decode(&bytes).expect("well formed");
+    assert_eq!(t.end, Some(0));
+    assert_eq!(t.open_calls().values().sum::<i64>(), 0);
+}

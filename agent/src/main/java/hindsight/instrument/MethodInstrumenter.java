@@ -532,10 +532,14 @@ final class MethodInstrumenter implements Opcodes {
         LabelNode end = new LabelNode();
         LabelNode handler = new LabelNode();
         LabelNode cont = new LabelNode();
+        before.add(buf());
+        before.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "park", "()V", false));
         before.add(start);
 
         InsnList after = new InsnList();
         after.add(end);
+        after.add(buf());
+        after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "unpark", "()V", false));
         arrayWritesOf(x, args, slots, after);
         Type r = Type.getReturnType(x.desc);
         if (ctor && Boolean.TRUE.equals(ctorResultOnStack.get(x))) {

@@ -1,5 +1,7 @@
 package hindsight.runtime;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -25,9 +27,30 @@ public final class Buf {
             ARRAY_WRITE = 11, NEW_OBJECT = 12, NEW_ARRAY = 13, THIS = 14, THROW = 15, CATCH = 16,
             STRING = 17, FIELD_WRITE_UNINIT = 18;
 
+    /** {@link #state}: the owner writes; the owner is in uninstrumented code; the flusher sends. */
+    private static final int ACTIVE = 0, PARKED = 1, FLUSHING = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Buf.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     final Thread thread;
     final int tid;
     int depth;
+    /**
+     * While the owner runs uninstrumented code (an EXT_CALL), the buffer is PARKED and the
+     * flusher thread may send it, so that a thread blocked in the JDK (sleep, I/O, a lock) does
+     * not hold back its completed calls.
+     */
+    private volatile int state;
+    /** Depths at which a callback ended a parked period: its exit parks again. */
+    private int[] reparkAt = new int[8];
+    private int reparkTop;
 
     byte[] b = new byte[LIMIT + 1024];
     int pos;
@@ -349,6 +372,46 @@ public final class Buf {
         }
     }
 
+    // ---- parking around calls into uninstrumented code ----
+
+    /** The owner is about to call uninstrumented code; the buffer holds complete events only. */
+    public void park() {
+        STATE.setRelease(this, PARKED);
+    }
+
+    /** The owner is back (the call returned or threw, or a callback entered instrumented code). */
+    public void unpark() {
+        if (state != ACTIVE) {
+            while (!STATE.compareAndSet(this, PARKED, ACTIVE)) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** A callback from parked uninstrumented code enters an instrumented method. */
+    void enterFromParked() {
+        unpark();
+        if (reparkTop == reparkAt.length) {
+            reparkAt = java.util.Arrays.copyOf(reparkAt, reparkTop * 2);
+        }
+        reparkAt[reparkTop++] = depth;
+    }
+
+    boolean isParked() {
+        return state != ACTIVE;
+    }
+
+    /** Flusher thread: sends the buffer if its owner is parked. */
+    void flushIfParked() {
+        if (count > 0 && STATE.compareAndSet(this, PARKED, FLUSHING)) {
+            try {
+                flush();
+            } finally {
+                STATE.setRelease(this, PARKED);
+            }
+        }
+    }
+
     // ---- events (headers; the values follow) ----
 
     public void call(int method, int argc) {
@@ -373,6 +436,10 @@ public final class Buf {
         if (--depth <= 0) {
             depth = 0;
             flush();
+        }
+        if (reparkTop > 0 && reparkAt[reparkTop - 1] == depth) {
+            reparkTop--;
+            park();
         }
     }
 
@@ -542,6 +609,7 @@ public final class Buf {
     }
 
     public static void sExtUnwind(Throwable t, Buf b) {
+        b.unpark();
         b.abandonedConstructors(t);
         b.begin(EXT_UNWIND);
         b.vA(t);
