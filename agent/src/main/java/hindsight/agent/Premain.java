@@ -8,8 +8,8 @@ import java.lang.instrument.Instrumentation;
 import java.util.jar.JarFile;
 
 /**
- * The {@code -javaagent} entry point. It puts this jar on the bootstrap class path (so that the
- * runtime, {@code hindsight.runtime}, is visible from every class loader), starts the runtime and
+ * The {@code -javaagent} entry point. It defines the runtime, {@code hindsight.runtime}, in the
+ * bootstrap class loader (so that it is visible from every class loader), starts it and
  * installs the instrumenter, which lives with its ASM in a nested jar loaded by a class loader of
  * its own: a program that ships its own ASM never sees ours.
  */
@@ -19,7 +19,11 @@ public final class Premain {
     public static void premain(String options, Instrumentation inst) {
         try {
             File self = new File(Premain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            inst.appendToBootstrapClassLoaderSearch(new JarFile(self));
+            try (JarFile jar = new JarFile(self)) {
+                if (!BootstrapDefiner.defineRuntime(inst, jar)) {
+                    inst.appendToBootstrapClassLoaderSearch(new JarFile(self));
+                }
+            }
             Class<?> agent = Class.forName("hindsight.runtime.Agent", true, null);
             boolean recording = (Boolean) agent.getMethod("start", String.class).invoke(null, options);
             if (!recording) {

@@ -46,7 +46,7 @@ final class ClassInstrumenter {
             if (noCode || bridge || skip.contains(m.name + m.desc)) {
                 continue;
             }
-            new MethodInstrumenter(cn, m, classId).run();
+            new MethodInstrumenter(cn, m, classId, loader).run();
         }
         ClassWriter cw = new FrameClassWriter(loader);
         cn.accept(cw);

@@ -1,10 +1,7 @@
 package hindsight.instrument;
 
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
-import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 
 /**
@@ -14,10 +11,6 @@ import org.objectweb.asm.ClassWriter;
  * merge of two reference types that are only used as objects afterwards.
  */
 final class FrameClassWriter extends ClassWriter {
-    /** internal name -> {super name or null, "i" if interface}; shared by all transforms. */
-    private static final ConcurrentHashMap<String, String[]> INFO = new ConcurrentHashMap<>();
-    private static final String[] UNKNOWN = {null, ""};
-
     private final ClassLoader loader;
 
     FrameClassWriter(ClassLoader loader) {
@@ -34,7 +27,7 @@ final class FrameClassWriter extends ClassWriter {
             return "java/lang/Object";
         }
         List<String> ancestorsOfA = ancestors(a);
-        for (String c = b; c != null; c = info(c)[0]) {
+        for (String c = b; c != null; c = superOf(c)) {
             if (ancestorsOfA.contains(c)) {
                 return c;
             }
@@ -43,42 +36,23 @@ final class FrameClassWriter extends ClassWriter {
     }
 
     private boolean isInterface(String c) {
-        return "i".equals(info(c)[1]);
+        Hierarchy.Info i = Hierarchy.info(loader, c);
+        return i != null && i.isInterface;
     }
 
     private List<String> ancestors(String c) {
         List<String> r = new ArrayList<>();
-        for (String x = c; x != null; x = info(x)[0]) {
+        for (String x = c; x != null; x = superOf(x)) {
             r.add(x);
         }
         return r;
     }
 
-    private String[] info(String c) {
+    private String superOf(String c) {
         if (c.equals("java/lang/Object")) {
-            return new String[] {null, ""};
+            return null;
         }
-        String[] known = INFO.get(c);
-        if (known != null) {
-            return known;
-        }
-        String[] r = UNKNOWN;
-        ClassLoader l = loader != null ? loader : ClassLoader.getSystemClassLoader();
-        try (InputStream in = l.getResourceAsStream(c + ".class")) {
-            if (in != null) {
-                ClassReader cr = new ClassReader(in);
-                String sup = cr.getSuperName();
-                r = new String[] {sup == null ? "java/lang/Object" : sup,
-                    (cr.getAccess() & ACC_INTERFACE_FLAG) != 0 ? "i" : ""};
-            } else {
-                r = new String[] {"java/lang/Object", ""};
-            }
-        } catch (Exception e) {
-            r = new String[] {"java/lang/Object", ""};
-        }
-        INFO.putIfAbsent(c, r);
-        return r;
+        Hierarchy.Info i = Hierarchy.info(loader, c);
+        return i == null || i.superName == null ? "java/lang/Object" : i.superName;
     }
-
-    private static final int ACC_INTERFACE_FLAG = 0x0200;
 }

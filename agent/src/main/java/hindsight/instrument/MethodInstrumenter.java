@@ -25,6 +25,7 @@ final class MethodInstrumenter implements Opcodes {
     private static final String R = "hindsight/runtime/R";
 
     private final ClassNode cn;
+    private final ClassLoader loader;
     private final MethodNode m;
     private final int classId;
     private final InsnList in;
@@ -46,8 +47,9 @@ final class MethodInstrumenter implements Opcodes {
     private final boolean hasLvt;
     private MethodInsnNode thisInit;
 
-    MethodInstrumenter(ClassNode cn, MethodNode m, int classId) {
+    MethodInstrumenter(ClassNode cn, MethodNode m, int classId, ClassLoader loader) {
         this.cn = cn;
+        this.loader = loader;
         this.m = m;
         this.classId = classId;
         this.in = m.instructions;
@@ -141,10 +143,9 @@ final class MethodInstrumenter implements Opcodes {
                     preSuper = false;
                     preInit = new LabelNode();
                     InsnList pre = new InsnList();
-                    if (Agent.instrumentable(call.owner)) {
-                        pre.add(buf());
-                        pre.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "superCall", "()V", false));
-                    }
+                    pre.add(buf());
+                    pre.add(push(Agent.instrumentable(call.owner) ? 1 : 0));
+                    pre.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "superCall", "(Z)V", false));
                     pre.add(preInit);
                     in.insertBefore(x, pre);
                     split = new LabelNode();
@@ -154,7 +155,7 @@ final class MethodInstrumenter implements Opcodes {
                     c.add(new VarInsnNode(ALOAD, 0));
                     c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "thisInit", "(Ljava/lang/Object;)V", false));
                     in.insert(x, c);
-                } else if (!Agent.instrumentable(call.owner)) {
+                } else if (isExternal(call)) {
                     externalCall(call);
                 }
             }
@@ -168,7 +169,7 @@ final class MethodInstrumenter implements Opcodes {
         in.add(end);
         if (split != null) {
             // The verifier accepts no handler over the super(...) call itself; Buf.superCall
-            // and Buf.sUnwind make up for it when the callee is instrumented.
+            // makes up for it.
             catchAll(start, preInit);
             catchAll(split, end);
         } else {
@@ -531,10 +532,15 @@ final class MethodInstrumenter implements Opcodes {
         LabelNode end = new LabelNode();
         LabelNode handler = new LabelNode();
         LabelNode cont = new LabelNode();
+        before.add(buf());
+        before.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "park", "()V", false));
         before.add(start);
 
         InsnList after = new InsnList();
         after.add(end);
+        after.add(buf());
+        after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "unpark", "()V", false));
+        arrayWritesOf(x, args, slots, after);
         Type r = Type.getReturnType(x.desc);
         if (ctor && Boolean.TRUE.equals(ctorResultOnStack.get(x))) {
             after.add(new InsnNode(DUP));
@@ -565,6 +571,71 @@ final class MethodInstrumenter implements Opcodes {
         in.insert(x, after);
         m.tryCatchBlocks.add(0, new TryCatchBlockNode(start, end, handler, null));
     }
+
+    /** Whether a call reaches uninstrumented code (judged by names and class files, statically). */
+    private boolean isExternal(MethodInsnNode call) {
+        if (!Agent.instrumentable(call.owner)) {
+            return true;
+        }
+        if (call.owner.equals(cn.name)) {
+            for (MethodNode other : cn.methods) {
+                if (other.name.equals(call.name) && other.desc.equals(call.desc)) {
+                    return false;
+                }
+            }
+            if (call.name.equals("<init>")) {
+                return false;
+            }
+            return cn.superName == null
+                    || !Hierarchy.reachesApplication(loader, cn.superName, call.name, call.desc)
+                        && !interfacesReach(call);
+        }
+        return !Hierarchy.reachesApplication(loader, call.owner, call.name, call.desc);
+    }
+
+    private boolean interfacesReach(MethodInsnNode call) {
+        for (String itf : cn.interfaces) {
+            if (Hierarchy.reachesApplication(loader, itf, call.name, call.desc)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * JDK methods that write array elements without application code seeing it: record the
+     * range they may have written (all of it, changed or not) before their EXT_RETURN.
+     */
+    private void arrayWritesOf(MethodInsnNode x, Type[] args, int[] slots, InsnList c) {
+        boolean arraycopy = x.owner.equals("java/lang/System") && x.name.equals("arraycopy");
+        boolean arrays = x.owner.equals("java/util/Arrays") && args.length > 0
+                && args[0].getSort() == Type.ARRAY && ARRAY_WRITERS.contains(x.name);
+        if (!arraycopy && !arrays) {
+            return;
+        }
+        c.add(buf());
+        if (arraycopy) {
+            c.add(new VarInsnNode(ALOAD, slots[3]));
+            c.add(new VarInsnNode(ILOAD, slots[4]));
+            c.add(new VarInsnNode(ILOAD, slots[4]));
+            c.add(new VarInsnNode(ILOAD, slots[5]));
+            c.add(new InsnNode(IADD));
+        } else {
+            c.add(new VarInsnNode(ALOAD, slots[1]));
+            boolean range = args.length >= 3 && args[1].getSort() == Type.INT && args[2].getSort() == Type.INT;
+            if (range) {
+                c.add(new VarInsnNode(ILOAD, slots[2]));
+                c.add(new VarInsnNode(ILOAD, slots[3]));
+            } else {
+                c.add(push(0));
+                c.add(new LdcInsnNode(Integer.MAX_VALUE));
+            }
+        }
+        c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "arrayRange", "(Ljava/lang/Object;II)V", false));
+    }
+
+    private static final Set<String> ARRAY_WRITERS = Set.of("sort", "parallelSort", "fill",
+            "setAll", "parallelSetAll", "parallelPrefix");
 
     private static boolean isExit(MethodInsnNode x) {
         return x.desc.equals("(I)V")

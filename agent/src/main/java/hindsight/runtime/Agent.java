@@ -135,11 +135,13 @@ public final class Agent {
                 return;
             }
             Buf.flushEpoch++;
+            for (Buf b : buffers()) {
+                b.flushIfParked();
+            }
         }
     }
 
-    /** Flushes every buffer and sends END. Threads still running may lose their last events. */
-    private static void shutdown() {
+    private static List<Buf> buffers() {
         List<Buf> all = new ArrayList<>();
         synchronized (BUFS) {
             for (WeakReference<Buf> r : BUFS) {
@@ -149,8 +151,17 @@ public final class Agent {
                 }
             }
         }
-        for (Buf b : all) {
-            b.flush();
+        return all;
+    }
+
+    /** Flushes every buffer and sends END. Threads still running may lose their last events. */
+    private static void shutdown() {
+        for (Buf b : buffers()) {
+            if (b.isParked()) {
+                b.flushIfParked();
+            } else {
+                b.flush();
+            }
         }
         Out.end(exitStatus);
     }

@@ -1,5 +1,7 @@
 package hindsight.runtime;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -25,9 +27,30 @@ public final class Buf {
             ARRAY_WRITE = 11, NEW_OBJECT = 12, NEW_ARRAY = 13, THIS = 14, THROW = 15, CATCH = 16,
             STRING = 17, FIELD_WRITE_UNINIT = 18;
 
+    /** {@link #state}: the owner writes; the owner is in uninstrumented code; the flusher sends. */
+    private static final int ACTIVE = 0, PARKED = 1, FLUSHING = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Buf.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     final Thread thread;
     final int tid;
     int depth;
+    /**
+     * While the owner runs uninstrumented code (an EXT_CALL), the buffer is PARKED and the
+     * flusher thread may send it, so that a thread blocked in the JDK (sleep, I/O, a lock) does
+     * not hold back its completed calls.
+     */
+    private volatile int state;
+    /** Depths at which a callback ended a parked period: its exit parks again. */
+    private int[] reparkAt = new int[8];
+    private int reparkTop;
 
     byte[] b = new byte[LIMIT + 1024];
     int pos;
@@ -41,7 +64,17 @@ public final class Buf {
     private long evTs;
     private int inserting;
     private int epoch = flushEpoch;
-    /** Depths of constructors of this thread that are inside their instrumented super(...) call. */
+    /**
+     * A small per-thread cache of object ids in front of the synchronized identity map (arrays
+     * written in a loop hit it). It keeps at most CACHE objects of this thread reachable.
+     */
+    private static final int CACHE = 16;
+    private final Object[] cachedObjects = new Object[CACHE];
+    private final long[] cachedIds = new long[CACHE];
+    /**
+     * Constructors of this thread inside their super(...)/this(...) call, as depth * 2 + 1 when
+     * the callee is instrumented, depth * 2 when not.
+     */
     private int[] superCalls = new int[8];
     private int superCallsTop;
 
@@ -151,11 +184,17 @@ public final class Buf {
     // ---- definitions inserted before the current event ----
 
     private long objectId(Object o) {
+        int slot = System.identityHashCode(o) & (CACHE - 1);
+        if (cachedObjects[slot] == o) {
+            return cachedIds[slot];
+        }
         long id = Ids.OBJECTS.idOf(o);
         if (id < 0) {
             id = -id;
             insertFirstSeen(o, id);
         }
+        cachedObjects[slot] = o;
+        cachedIds[slot] = id;
         return id;
     }
 
@@ -333,6 +372,46 @@ public final class Buf {
         }
     }
 
+    // ---- parking around calls into uninstrumented code ----
+
+    /** The owner is about to call uninstrumented code; the buffer holds complete events only. */
+    public void park() {
+        STATE.setRelease(this, PARKED);
+    }
+
+    /** The owner is back (the call returned or threw, or a callback entered instrumented code). */
+    public void unpark() {
+        if (state != ACTIVE) {
+            while (!STATE.compareAndSet(this, PARKED, ACTIVE)) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** A callback from parked uninstrumented code enters an instrumented method. */
+    void enterFromParked() {
+        unpark();
+        if (reparkTop == reparkAt.length) {
+            reparkAt = java.util.Arrays.copyOf(reparkAt, reparkTop * 2);
+        }
+        reparkAt[reparkTop++] = depth;
+    }
+
+    boolean isParked() {
+        return state != ACTIVE;
+    }
+
+    /** Flusher thread: sends the buffer if its owner is parked. */
+    void flushIfParked() {
+        if (count > 0 && STATE.compareAndSet(this, PARKED, FLUSHING)) {
+            try {
+                flush();
+            } finally {
+                STATE.setRelease(this, PARKED);
+            }
+        }
+    }
+
     // ---- events (headers; the values follow) ----
 
     public void call(int method, int argc) {
@@ -357,6 +436,10 @@ public final class Buf {
         if (--depth <= 0) {
             depth = 0;
             flush();
+        }
+        if (reparkTop > 0 && reparkAt[reparkTop - 1] == depth) {
+            reparkTop--;
+            park();
         }
     }
 
@@ -414,17 +497,69 @@ public final class Buf {
         }
     }
 
-    /** A constructor is about to call an instrumented super(...) or this(...) constructor. */
-    public void superCall() {
+    /**
+     * A constructor is about to call its super(...) or this(...) constructor. The verifier allows
+     * no handler around that call, so if it throws the constructor cannot record its UNWIND:
+     * {@link #abandonedConstructors} and {@link #sUnwind} record it instead.
+     */
+    public void superCall(boolean instrumentedCallee) {
         if (superCallsTop == superCalls.length) {
             superCalls = java.util.Arrays.copyOf(superCalls, superCallsTop * 2);
         }
-        superCalls[superCallsTop++] = depth;
+        superCalls[superCallsTop++] = depth * 2 + (instrumentedCallee ? 1 : 0);
+    }
+
+    /**
+     * An exception event at the depth of a constructor still inside its super(...) call means
+     * that call threw (everything it ran is deeper): the constructor unwound first.
+     */
+    private void abandonedConstructors(Throwable t) {
+        while (superCallsTop > 0 && superCalls[superCallsTop - 1] >> 1 == depth) {
+            superCallsTop--;
+            begin(UNWIND);
+            vA(t);
+            exit();
+        }
+    }
+
+    /**
+     * An uninstrumented JDK method (System.arraycopy, Arrays.sort, fill, setAll, ...) may have
+     * written elements [from, to) of an array: ARRAY_WRITE for each of them, inside its EXT_CALL.
+     */
+    public void arrayRange(Object array, int from, int to) {
+        if (array == null) {
+            return;
+        }
+        int n = java.lang.reflect.Array.getLength(array);
+        from = Math.max(0, from);
+        to = Math.min(n, to);
+        for (int i = from; i < to; i++) {
+            arrayWrite(array, i);
+            if (array instanceof int[]) {
+                vI(((int[]) array)[i]);
+            } else if (array instanceof long[]) {
+                vJ(((long[]) array)[i]);
+            } else if (array instanceof double[]) {
+                vD(((double[]) array)[i]);
+            } else if (array instanceof byte[]) {
+                vB(((byte[]) array)[i]);
+            } else if (array instanceof char[]) {
+                vC(((char[]) array)[i]);
+            } else if (array instanceof boolean[]) {
+                vZ(((boolean[]) array)[i] ? 1 : 0);
+            } else if (array instanceof float[]) {
+                vF(((float[]) array)[i]);
+            } else if (array instanceof short[]) {
+                vS(((short[]) array)[i]);
+            } else {
+                vA(((Object[]) array)[i]);
+            }
+        }
     }
 
     /** A constructor's this is initialised: NEW_OBJECT (origin 0) the first time, then THIS. */
     public void thisInit(Object o) {
-        if (superCallsTop > 0 && superCalls[superCallsTop - 1] == depth) {
+        if (superCallsTop > 0 && superCalls[superCallsTop - 1] >> 1 == depth) {
             superCallsTop--;
         }
         long id = Ids.OBJECTS.idOf(o);
@@ -457,13 +592,14 @@ public final class Buf {
     // ---- events whose value is on the operand stack (static: value first, buffer last) ----
 
     public static void sUnwind(Throwable t, Buf b) {
+        b.abandonedConstructors(t);
         b.begin(UNWIND);
         b.vA(t);
         R.unwound(b);
         b.exit();
         // A constructor's super(...) call cannot be covered by a handler: when the constructor
         // it called unwinds, the exception leaves the calling constructor too.
-        while (b.superCallsTop > 0 && b.superCalls[b.superCallsTop - 1] == b.depth) {
+        while (b.superCallsTop > 0 && b.superCalls[b.superCallsTop - 1] == b.depth * 2 + 1) {
             b.superCallsTop--;
             b.begin(UNWIND);
             b.vA(t);
@@ -473,6 +609,8 @@ public final class Buf {
     }
 
     public static void sExtUnwind(Throwable t, Buf b) {
+        b.unpark();
+        b.abandonedConstructors(t);
         b.begin(EXT_UNWIND);
         b.vA(t);
     }
@@ -483,6 +621,7 @@ public final class Buf {
     }
 
     public static void sCatch(Throwable t, Buf b) {
+        b.abandonedConstructors(t);
         b.begin(CATCH);
         b.vA(t);
     }

@@ -13,6 +13,8 @@ public final class R {
             b = new Buf(Thread.currentThread());
             BUFS.set(b);
             Agent.register(b);
+        } else if (b.isParked()) {
+            b.enterFromParked();
         }
         b.depth++;
         return b;

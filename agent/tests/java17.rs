@@ -1,0 +1,530 @@
+//! Every Java 17 feature program of `tests/java17/` runs with the agent exactly as without it
+//! (`-Xverify:all`, same stdout, stderr and exit status), and the stream it records is well
+//! formed: magic, version, definitions before use, increasing timestamps, END with the status.
+
+mod common;
+
+use common::{decode, java, javac, repo_root, Trace};
+use std::fs;
+
+/// Compiles and runs `tests/java17/NAME.java` plain and recorded; returns the decoded trace.
+fn check_program(name: &str) -> Trace {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let classes = dir.path().join("classes");
+    fs::create_dir(&classes).expect("classes dir");
+    javac(
+        &[repo_root().join(format!("tests/java17/{name}.java"))],
+        None,
+        &classes,
+    );
+    let cp = classes.to_str().expect("utf-8 path");
+    let plain = java(cp, name, None);
+    let stream = dir.path().join("out.hsw");
+    let recorded = java(cp, name, Some(&format!("file={}", stream.display())));
+    let stderr = String::from_utf8_lossy(&recorded.stderr);
+    assert_eq!(
+        String::from_utf8_lossy(&plain.stdout),
+        String::from_utf8_lossy(&recorded.stdout),
+        "stdout differs; recorded stderr:\n{stderr}"
+    );
+    assert_eq!(
+        plain.status.code(),
+        recorded.status.code(),
+        "exit status differs; stderr:\n{stderr}"
+    );
+    assert!(!stderr.contains("hindsight:"), "agent warning:\n{stderr}");
+    // Not even the JVM notices the agent (no class-data-sharing warning, same stack traces).
+    assert_eq!(
+        String::from_utf8_lossy(&plain.stderr),
+        stderr,
+        "stderr differs"
+    );
+    let bytes = fs::read(&stream).expect("the stream file exists");
+    let trace = decode(&bytes).unwrap_or_else(|e| panic!("{name}: malformed stream: {e}"));
+    assert_eq!(
+        trace.end,
+        Some(i64::from(plain.status.code().expect("exit code"))),
+        "END status"
+    );
+    assert!(trace.warnings.is_empty(), "{:?}", trace.warnings);
+    assert!(
+        trace.events.iter().any(|e| e.op == 0x01),
+        "no CALL recorded"
+    );
+    assert!(trace.command.starts_with(name));
+    if name != "ExitStatus" {
+        // Without System.exit every call ends: each thread's CALLs and RETURN/UNWINDs balance.
+        for (thread, open) in trace.open_calls() {
+            assert_eq!(
+                open, 0,
+                "{name}: thread {thread} has {open} calls without RETURN or UNWIND"
+            );
+        }
+    }
+    trace
+}
+
+/// Asserts that `expected` occur in `lines` in this order (not necessarily adjacent).
+fn assert_subsequence(lines: &[String], expected: &[&str]) {
+    let mut it = lines.iter();
+    for want in expected {
+        assert!(
+            it.any(|l| l.contains(want)),
+            "missing (in order) `{want}` in:\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
+macro_rules! program_tests {
+    ($($test:ident: $name:literal,)*) => {$(
+        #[test]
+        fn $test() {
+            check_program($name);
+        }
+    )*};
+}
+
+program_tests! {
+    string_concat: "StringConcat",
+    records: "Records",
+    switches: "Switches",
+    inner_classes: "InnerClasses",
+    static_init: "StaticInit",
+    interfaces: "Interfaces",
+    enums: "Enums",
+    varargs: "Varargs",
+    long_double: "LongDouble",
+    synchronized_methods_and_blocks: "Synchronized",
+    threads: "Threads",
+    exit_status: "ExitStatus",
+    uncaught_exception_in_main: "UncaughtMain",
+}
+
+#[test]
+fn merge_sort_array_writes_name_the_array_index_and_value() {
+    let t = check_program("MergeSort");
+    let lines = t.lines();
+    // main's array {4, 9, 1, 7} is made by application code: NEW_ARRAY origin 0, then four writes.
+    let new_a = lines
+        .iter()
+        .find(|l| l.contains("NEW_ARRAY") && l.contains("int[] length 4 origin 0"))
+        .expect("NEW_ARRAY of a");
+    let a_id = new_a
+        .split('#')
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    assert_subsequence(
+        &lines,
+        &[
+            &format!("ARRAY_WRITE #{a_id}[0] = 4"),
+            &format!("ARRAY_WRITE #{a_id}[3] = 7"),
+        ],
+    );
+    // The last merge writes into main's array.
+    let merge_calls: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains("CALL MergeSort.merge("))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(merge_calls.len(), 3);
+    let last = &lines[*merge_calls.last().unwrap()..];
+    assert!(
+        last[0].ends_with(&format!("#{a_id})")),
+        "merge's c is main's array: {}",
+        last[0]
+    );
+    assert_subsequence(
+        last,
+        &[
+            "LOCAL la = 0",
+            "LOCAL lc = 0",
+            "LOCAL lc = 1",
+            "LOCAL lb = 1",
+            &format!("ARRAY_WRITE #{a_id}[0] = 1"),
+            &format!("ARRAY_WRITE #{a_id}[1] = 4"),
+            &format!("ARRAY_WRITE #{a_id}[2] = 7"),
+            // the buggy `c[lb++] = a[la++]`: lb (2) indexes c
+            "LOCAL lb = 3",
+            "LOCAL la = 2",
+            &format!("ARRAY_WRITE #{a_id}[2] = 9"),
+            "RETURN void",
+        ],
+    );
+    // Arrays.copyOfRange is uninstrumented: an EXT_CALL whose result is first seen (origin 1, with its elements).
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.util.Arrays.copyOfRange(",
+            "NEW_ARRAY",
+            "EXT_RETURN #",
+        ],
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("int[] length 2 origin 1 [4, 9]")),
+        "first-seen copy with elements"
+    );
+    assert!(lines.iter().any(|l| l.ends_with("LINE 19")));
+}
+
+#[test]
+fn constructors_get_this_and_unwind_through_super_calls() {
+    let t = check_program("Constructors");
+    let lines = t.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL Constructors$Derived.<init>(7)",
+            "CALL Constructors$Derived.<init>(\"d7\", 7)",
+            "CALL Constructors$Base.<init>(\"d7\")",
+            "NEW_OBJECT #",
+            "THIS #",
+            "FIELD_WRITE #",
+            "RETURN void",
+            "THIS #",
+        ],
+    );
+    // MyList inherits add from ArrayList: the call is an EXT_CALL although its owner is MyList.
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL Constructors$MyList.<init>(4)",
+            "THIS #",
+            "EXT_CALL Constructors$MyList.add(#",
+            "EXT_RETURN true",
+        ],
+    );
+    let this_line = lines
+        .iter()
+        .position(|l| l.contains("] THIS #"))
+        .expect("THIS");
+    assert!(
+        lines[this_line - 1].contains("NEW_OBJECT")
+            && lines[this_line - 1].contains("Constructors$Derived origin 0"),
+        "{}",
+        lines[this_line - 1]
+    );
+    // new Derived(null, 3): name.isEmpty() throws in the argument of super(...), inside Derived's
+    // constructor (EXT_UNWIND, then UNWIND), caught in main.
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL Constructors$Derived.<init>(null, 3)",
+            "EXT_CALL java.lang.String.isEmpty(null)",
+            "EXT_UNWIND #",
+            "UNWIND #",
+            "CATCH #",
+        ],
+    );
+    // new Base(null) throws in Base; Base's UNWIND, main's CATCH.
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL Constructors$Base.<init>(null)",
+            "THROW #",
+            "UNWIND #",
+            "CATCH #",
+        ],
+    );
+}
+
+#[test]
+fn records_unwind_in_compact_constructor_reaches_caller_catch() {
+    let t = check_program("Records");
+    let lines = t.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL Records$Point.<init>(-1, 0)",
+            "THROW #",
+            "UNWIND #",
+            "CATCH #",
+        ],
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("FIELD_WRITE #") && l.contains("Records$Point.x = 1")));
+}
+
+#[test]
+fn lambda_body_is_a_call_inside_the_functional_interface_call() {
+    let t = check_program("Lambdas");
+    let lines = t.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.util.function.Function.apply(#",
+            "CALL Lambdas.lambda$main$0(box 41)",
+            "RETURN box 42",
+            "EXT_RETURN box 42",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.util.List.sort(",
+            "CALL Lambdas.lambda$main$1(",
+            "EXT_RETURN void",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.util.List.replaceAll(",
+            "CALL Lambdas.twice(",
+            "RETURN 2",
+        ],
+    );
+}
+
+#[test]
+fn exceptions_thrown_by_the_jvm_unwind_the_callee_and_are_caught_by_the_caller() {
+    let t = check_program("JvmExceptions");
+    let lines = t.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL JvmExceptions.length(null)",
+            "EXT_CALL java.lang.String.length(null)",
+            "EXT_UNWIND #",
+            "UNWIND #",
+            "CATCH #",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL JvmExceptions.at(#",
+            "UNWIND #",
+            "CATCH #",
+            "LOCAL e = #",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &["CALL JvmExceptions.div(1, 0)", "UNWIND #", "CATCH #"],
+    );
+}
+
+#[test]
+fn try_finally_records_catch_and_return_paths() {
+    let t = check_program("TryFinally");
+    let lines = t.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL TryFinally.f(5)",
+            "RETURN 2",
+            "CALL TryFinally.f(0)",
+            "THROW #",
+            "CATCH #",
+            "RETURN -1",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL TryFinally.nested()",
+            "THROW #",
+            "CATCH #",
+            "THROW #",
+            "CATCH #",
+            "THROW #",
+            "UNWIND #",
+        ],
+    );
+}
+
+#[test]
+fn strings_are_values_by_content() {
+    let t = check_program("StringConcat");
+    let lines = t.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL StringConcat.describe(\"x\", 3, 1.5, '!', #",
+            "RETURN \"x:3/1.5![1, 2]null\"",
+        ],
+    );
+}
+
+#[test]
+fn bytes_booleans_chars_shorts_longs_and_doubles_keep_their_types() {
+    let t = check_program("LongDouble");
+    let lines = t.lines();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.ends_with("RETURN 2880067194370816120")),
+        "fib(90)"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("ARRAY_WRITE") && l.ends_with("[1] = true")));
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("ARRAY_WRITE") && l.ends_with("[0] = -56")));
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("ARRAY_WRITE") && l.ends_with("[0] = 'b'")));
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("ARRAY_WRITE") && l.ends_with("[1] = 1.25")));
+}
+
+#[test]
+fn static_initialisers_are_calls_with_static_writes() {
+    let t = check_program("StaticInit");
+    let lines = t.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL StaticInit.<clinit>()",
+            "STATIC_WRITE StaticInit.TABLE = #",
+            "ARRAY_WRITE",
+            "STATIC_WRITE StaticInit.GREETING = \"hello 4\"",
+            "RETURN void",
+        ],
+    );
+}
+
+#[test]
+fn inner_class_constructor_writes_this0_before_this() {
+    let t = check_program("InnerClasses");
+    let lines = t.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL InnerClasses$Inner.<init>(#",
+            "FIELD_WRITE_UNINIT InnerClasses$Inner.this$0 = #",
+            "THIS #",
+            "FIELD_WRITE #",
+        ],
+    );
+}
+
+#[test]
+fn methods_are_hashed_by_code() {
+    let t = check_program("MergeSort");
+    let hash_of = |name: &str| {
+        t.methods
+            .values()
+            .find(|m| m.name == name && m.instrumented)
+            .map(|m| m.hash)
+            .expect(name)
+    };
+    assert_ne!(hash_of("merge"), [0; 16]);
+    assert_ne!(hash_of("merge"), hash_of("mergeSort"));
+    assert!(t
+        .methods
+        .values()
+        .filter(|m| !m.instrumented)
+        .all(|m| m.hash == [0; 16]));
+}
+
+#[test]
+fn arrays_written_by_jdk_methods_get_array_writes_inside_the_ext_call() {
+    let t = check_program("ArrayUtilities");
+    let lines = t.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.util.Arrays.sort(#",
+            "[0] = 1",
+            "[1] = 3",
+            "[2] = 5",
+            "[3] = 9",
+            "EXT_RETURN void",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.lang.System.arraycopy(",
+            "[2] = 3",
+            "[3] = 5",
+            "[4] = 9",
+            "EXT_RETURN void",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.util.Arrays.sort(#",
+            "[0] = \"a\"",
+            "[1] = \"b\"",
+            "EXT_RETURN void",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.util.Arrays.fill(",
+            "[1] = 2.5",
+            "[2] = 2.5",
+            "EXT_RETURN void",
+        ],
+    );
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.util.Arrays.setAll(",
+            "CALL ArrayUtilities.lambda$main$0(0)",
+            "RETURN 0",
+            "[2] = 20",
+            "EXT_RETURN void",
+        ],
+    );
+}
+
+/// Records `source` (class MergeSort) and returns the hashes of its instrumented methods by name.
+fn method_hashes(source: &str) -> std::collections::HashMap<String, [u8; 16]> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("MergeSort.java");
+    fs::write(&file, source).expect("write source");
+    let classes = dir.path().join("classes");
+    fs::create_dir(&classes).expect("classes dir");
+    javac(&[file], None, &classes);
+    let stream = dir.path().join("t.hsw");
+    let out = java(
+        classes.to_str().expect("utf-8"),
+        "MergeSort",
+        Some(&format!("file={}", stream.display())),
+    );
+    assert!(out.status.success());
+    let t = decode(&fs::read(&stream).expect("stream")).expect("well formed");
+    t.methods
+        .values()
+        .filter(|m| m.instrumented)
+        .map(|m| (m.name.clone(), m.hash))
+        .collect()
+}
+
+#[test]
+fn bytecode_hash_ignores_line_moves_and_sees_the_fix() {
+    let buggy =
+        fs::read_to_string(repo_root().join("tests/java17/MergeSort.java")).expect("source");
+    let shifted = buggy.replacen(
+        "    static void mergeSort(",
+        "\n\n\n    static void mergeSort(",
+        1,
+    );
+    let fixed = buggy.replace("c[lb++] = a[la++];", "c[lc++] = a[la++];");
+    assert_ne!(fixed, buggy);
+    let (b, s, f) = (
+        method_hashes(&buggy),
+        method_hashes(&shifted),
+        method_hashes(&fixed),
+    );
+    assert_eq!(b, s, "moving lines changes no hash");
+    assert_ne!(b["merge"], f["merge"], "the fix changes merge's hash");
+    assert_eq!(b["mergeSort"], f["mergeSort"]);
+    assert_eq!(b["main"], f["main"]);
+}
