@@ -109,7 +109,8 @@ impl Index {
         self.by_name.insert(b.bsn.clone(), b);
     }
 
-    pub fn get(&self, bsn: &str) -> Option<&Bundle> {
+    #[cfg(test)]
+    fn get(&self, bsn: &str) -> Option<&Bundle> {
         self.by_name.get(bsn)
     }
 

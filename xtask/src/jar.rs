@@ -34,6 +34,11 @@ pub fn read_manifest(path: &Path) -> Result<Option<Manifest>> {
         .map(Some)
 }
 
+/// The names of a jar's entries.
+pub fn entry_names(path: &Path) -> Result<Vec<String>> {
+    Ok(open(path)?.file_names().map(String::from).collect())
+}
+
 /// Signature files, which become invalid once the manifest changes.
 fn is_signature(name: &str) -> bool {
     name.strip_prefix("META-INF/").is_some_and(|rest| {

@@ -22,7 +22,7 @@ use std::process::Command;
 use std::time::Instant;
 
 /// Bumped whenever the assembly changes, so that an existing platform is rebuilt.
-const FORMAT: &str = "hindsight-eclipse-platform 1";
+const FORMAT: &str = "hindsight-eclipse-platform 2";
 
 /// The product id of the platform in the base repository.
 pub const PRODUCT: &str = "hindsight.eclipse.platform";
@@ -316,7 +316,7 @@ fn assemble_tool(dir: &Path, bundles: &[&Bundle]) -> Result<Vec<Entry>> {
             }
             // Debian's jxpath imports javax.servlet mandatorily; nothing provides it here.
             "org.apache.commons.jxpath" => Some(optional_imports(&b.manifest, "javax.servlet")),
-            _ => None,
+            _ => flattened_class_path(b)?,
         };
         let file = format!("plugins/{}_{version}.jar", b.bsn);
         let dst = dir.join(&file);
@@ -381,6 +381,37 @@ fn assemble_tool(dir: &Path, bundles: &[&Bundle]) -> Result<Vec<Entry>> {
     );
     std::fs::write(config.join("config.ini"), ini)?;
     Ok(entries)
+}
+
+/// Debian flattens some bundles (org.eclipse.jdt.debug: `jdimodel.jar` unpacked into the root)
+/// but keeps their `Bundle-ClassPath`, so their classes cannot load: point it at the root.
+fn flattened_class_path(b: &Bundle) -> Result<Option<Manifest>> {
+    let Some(class_path) = b.manifest.get("Bundle-ClassPath") else {
+        return Ok(None);
+    };
+    let names = jar::entry_names(&b.path)?;
+    let present = |entry: &str| {
+        let dir = format!("{}/", entry.trim_end_matches('/'));
+        names.iter().any(|n| n == entry || n.starts_with(&dir))
+    };
+    let kept: Vec<String> = raw_clauses(class_path)
+        .into_iter()
+        .filter(|e| e == "." || present(e))
+        .collect();
+    if kept.len() == raw_clauses(class_path).len() {
+        return Ok(None);
+    }
+    let mut m = b.manifest.clone();
+    let has_root_classes = names
+        .iter()
+        .any(|n| n.ends_with(".class") && !n.starts_with("META-INF/"));
+    let mut entries = kept;
+    if has_root_classes && !entries.iter().any(|e| e == ".") {
+        entries.insert(0, ".".into());
+    }
+    m.set("Bundle-ClassPath", &entries.join(","));
+    m.set("Eclipse-BundleShape", "jar");
+    Ok(Some(m))
 }
 
 /// The manifest with every mandatory import of a package starting with `prefix` made optional.
