@@ -91,14 +91,21 @@ impl Tool {
         )
     }
 
-    /// Adds the categories of `category_xml` to the metadata repository `repo`.
-    pub fn publish_categories(&self, repo: &Path, category_xml: &Path) -> Result<()> {
+    /// Adds the categories of `category_xml` to the metadata repository `repo`; their ids are
+    /// `<qualifier>.<name>` (without a qualifier p2 would use the file's absolute URI).
+    pub fn publish_categories(
+        &self,
+        repo: &Path,
+        category_xml: &Path,
+        qualifier: &str,
+    ) -> Result<()> {
         let args: Vec<OsString> = vec![
             "-metadataRepository".into(),
             file_uri(repo)?.into(),
             "-categoryDefinition".into(),
             file_uri(category_xml)?.into(),
             "-categoryQualifier".into(),
+            qualifier.into(),
             "-compress".into(),
         ];
         self.run(

@@ -138,7 +138,11 @@ pub fn build(layout: &Layout, artifacts: &Artifacts) -> Result<Site> {
         log: work.join("p2.log"),
     };
     tool.publish(&repo, Source::Tree(&source))?;
-    tool.publish_categories(&repo, &layout.root.join("update-site/category.xml"))?;
+    tool.publish_categories(
+        &repo,
+        &layout.root.join("update-site/category.xml"),
+        "hindsight",
+    )?;
     println!(
         "update-site: done in {:.1} s: {}",
         start.elapsed().as_secs_f64(),

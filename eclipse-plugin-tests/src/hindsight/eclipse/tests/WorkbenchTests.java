@@ -23,8 +23,10 @@ import org.eclipse.core.resources.ResourcesPlugin;
 import org.eclipse.core.runtime.IConfigurationElement;
 import org.eclipse.core.runtime.Platform;
 import org.eclipse.debug.core.DebugPlugin;
+import org.eclipse.debug.core.ILaunch;
 import org.eclipse.debug.core.ILaunchConfiguration;
 import org.eclipse.debug.core.ILaunchConfigurationType;
+import org.eclipse.debug.core.model.IProcess;
 import org.eclipse.debug.ui.DebugUITools;
 import org.eclipse.debug.ui.IDebugUIConstants;
 import org.eclipse.jdt.core.IClasspathEntry;
@@ -34,6 +36,7 @@ import org.eclipse.jdt.core.IType;
 import org.eclipse.jdt.core.JavaCore;
 import org.eclipse.jdt.launching.JavaRuntime;
 import org.eclipse.jface.preference.PreferenceDialog;
+import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.swt.custom.CTabFolder;
 import org.eclipse.swt.custom.CTabItem;
 import org.eclipse.swt.widgets.Composite;
@@ -46,6 +49,9 @@ import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.PlatformUI;
 import org.eclipse.ui.dialogs.PreferencesUtil;
 import org.eclipse.ui.ide.IDE;
+import org.eclipse.ui.console.ConsolePlugin;
+import org.eclipse.ui.console.IConsole;
+import org.eclipse.ui.console.TextConsole;
 import org.eclipse.ui.views.IViewDescriptor;
 import org.osgi.framework.Bundle;
 
@@ -67,7 +73,8 @@ public class WorkbenchTests {
                 new Harness.Step("launch configuration type with java tabs", this::launchType),
                 new Harness.Step("preference page with defaults", this::preferences),
                 new Harness.Step("java project with MergeSort", this::javaProject),
-                new Harness.Step("shortcut offered for MergeSort", this::shortcut));
+                new Harness.Step("shortcut offered for MergeSort", this::shortcut),
+                new Harness.Step("shortcut runs MergeSort with the agent", this::launchWithAgent));
     }
 
     private static IWorkbenchPage page() {
@@ -218,6 +225,43 @@ public class WorkbenchTests {
         Check.equal("MergeSort", main.getFullyQualifiedName(), "main type");
         Check.equal("MergeSort", HindsightLaunchShortcut.mainType(project).getFullyQualifiedName(),
                 "main type of the project");
+    }
+
+    private void launchWithAgent(Harness h) throws Exception {
+        Check.notNull(mergeSort, "MergeSort.java from the previous steps");
+        IFile classFile = project.getProject().getFile("bin/MergeSort.class");
+        Check.isTrue(h.waitUntil(classFile::exists, 60_000), "JDT built bin/MergeSort.class within 60 s");
+        var manager = DebugPlugin.getDefault().getLaunchManager();
+        int before = manager.getLaunches().length;
+        new HindsightLaunchShortcut().launch(new StructuredSelection(mergeSort), "run");
+        Check.isTrue(h.waitUntil(() -> manager.getLaunches().length > before
+                && manager.getLaunches()[manager.getLaunches().length - 1].isTerminated(), 60_000),
+                "the launch terminated within 60 s");
+        ILaunch launch = manager.getLaunches()[manager.getLaunches().length - 1];
+        Check.equal(HindsightLaunchDelegate.TYPE_ID, launch.getLaunchConfiguration().getType().getIdentifier(),
+                "launch configuration type");
+        IProcess process = Check.notNull(launch.getProcesses().length == 1 ? launch.getProcesses()[0] : null,
+                "the launched process");
+        String cmdline = String.valueOf(process.getAttribute(IProcess.ATTR_CMDLINE));
+        String agent = "-javaagent:" + AgentJar.file().getAbsolutePath() + "=socket=";
+        Check.isTrue(cmdline.contains(agent), "command line has " + agent + ": " + cmdline);
+        page().showView("org.eclipse.ui.console.ConsoleView");
+        h.settle(1000);
+        String console = consoleText(process);
+        Check.isTrue(console.lines().anyMatch("[1, 4, 9, 7]"::equals),
+                "the Console shows MergeSort's output [1, 4, 9, 7] (the paper's wrong result): " + console);
+        Check.equal(0, process.getExitValue(), "exit code");
+    }
+
+    /** The text of the Console page of {@code process}. */
+    private static String consoleText(IProcess process) {
+        for (IConsole c : ConsolePlugin.getDefault().getConsoleManager().getConsoles()) {
+            if (c instanceof org.eclipse.debug.ui.console.IConsole pc && pc.getProcess() == process
+                    && c instanceof TextConsole text) {
+                return text.getDocument().get();
+            }
+        }
+        throw new Check.Failure("no Console page for the launched process");
     }
 
     private static Expression shortcutEnablement() throws Exception {
