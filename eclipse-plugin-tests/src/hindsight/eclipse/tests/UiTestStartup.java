@@ -1,6 +1,8 @@
 package hindsight.eclipse.tests;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.eclipse.swt.widgets.Display;
 import org.eclipse.ui.IStartup;
 import org.eclipse.ui.PlatformUI;
@@ -17,6 +19,10 @@ public class UiTestStartup implements IStartup {
             return;
         }
         Display display = PlatformUI.getWorkbench().getDisplay();
-        display.asyncExec(() -> new Harness(Path.of(out), display).run(new WorkbenchTests().steps()));
+        display.asyncExec(() -> {
+            List<Harness.Step> steps = new ArrayList<>(new WorkbenchTests().steps());
+            steps.addAll(new SessionViewTests().steps());
+            new Harness(Path.of(out), display).run(steps);
+        });
     }
 }

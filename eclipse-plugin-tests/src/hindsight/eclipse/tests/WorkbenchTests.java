@@ -242,11 +242,20 @@ public class WorkbenchTests {
                 "launch configuration type");
         IProcess process = Check.notNull(launch.getProcesses().length == 1 ? launch.getProcesses()[0] : null,
                 "the launched process");
+        // The runner sets the command line after starting the process, which may end first.
+        h.waitUntil(() -> process.getAttribute(IProcess.ATTR_CMDLINE) != null, 10_000);
         String cmdline = String.valueOf(process.getAttribute(IProcess.ATTR_CMDLINE));
         String agent = "-javaagent:" + AgentJar.file().getAbsolutePath() + "=socket=";
         Check.isTrue(cmdline.contains(agent), "command line has " + agent + ": " + cmdline);
         page().showView("org.eclipse.ui.console.ConsoleView");
-        h.settle(1000);
+        // The Console fills its document asynchronously.
+        h.waitUntil(() -> {
+            try {
+                return consoleText(process).contains("[1, 4, 9, 7]");
+            } catch (Check.Failure notYet) {
+                return false;
+            }
+        }, 10_000);
         String console = consoleText(process);
         Check.isTrue(console.lines().anyMatch("[1, 4, 9, 7]"::equals),
                 "the Console shows MergeSort's output [1, 4, 9, 7] (the paper's wrong result): " + console);

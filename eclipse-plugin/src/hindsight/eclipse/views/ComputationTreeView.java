@@ -102,8 +102,10 @@ public class ComputationTreeView extends SessionView {
         }
         try {
             call.run(s);
+            // Nodes are values: answered nodes must be fetched again. Clearing the virtual items
+            // makes SWT ask for the visible ones anew and keeps the expanded branches.
             provider.invalidate();
-            viewer.refresh();
+            viewer.getTree().clearAll(true);
             showQuestion(s.nextQuestion());
         } catch (HindsightException e) {
             showError(what, e);
@@ -140,6 +142,11 @@ public class ComputationTreeView extends SessionView {
         } catch (HindsightException e) {
             showError("opening the trace", e);
         }
+    }
+
+    /** The viewer, for tests and for other views that link to this one. */
+    public TreeViewer viewer() {
+        return viewer;
     }
 
     @Override

@@ -76,6 +76,11 @@ public class EventListView extends SessionView {
         viewer.setInput(List.of());
     }
 
+    /** The viewer, for tests and for other views that link to this one. */
+    public TableViewer viewer() {
+        return viewer;
+    }
+
     @Override
     public void setFocus() {
         viewer.getControl().setFocus();

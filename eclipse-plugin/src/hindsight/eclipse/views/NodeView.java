@@ -26,7 +26,12 @@ import org.eclipse.ui.PartInitException;
 public class NodeView extends SessionView {
     public static final String ID = "hindsight.eclipse.views.node";
 
+    /** Ids of the context menu's actions. */
+    public static final String SHOW_IN_HISTORY = "hindsight.eclipse.showInHistory";
+    public static final String SHOW_ORIGIN = "hindsight.eclipse.showOrigin";
+
     private TreeViewer viewer;
+    private MenuManager menu;
     private CallNode node;
     private final ISelectionListener listener = (part, selection) -> {
         if (selection instanceof IStructuredSelection s) {
@@ -109,10 +114,18 @@ public class NodeView extends SessionView {
                 }
             }
         };
-        MenuManager menu = new MenuManager();
+        history.setId(SHOW_IN_HISTORY);
+        origin.setId(SHOW_ORIGIN);
+        menu = new MenuManager();
         menu.add(history);
         menu.add(origin);
         viewer.getControl().setMenu(menu.createContextMenu(viewer.getControl()));
+    }
+
+    /** The context menu's action with {@code id}, or null. */
+    public IAction action(String id) {
+        var item = menu.find(id);
+        return item instanceof org.eclipse.jface.action.ActionContributionItem a ? a.getAction() : null;
     }
 
     private VariableValue selected() {
@@ -136,6 +149,11 @@ public class NodeView extends SessionView {
     protected void sessionChanged(TraceSession session) {
         node = null;
         viewer.setInput(null);
+    }
+
+    /** The viewer, for tests and for other views that link to this one. */
+    public TreeViewer viewer() {
+        return viewer;
     }
 
     @Override

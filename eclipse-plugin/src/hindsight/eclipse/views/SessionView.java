@@ -21,6 +21,7 @@ public abstract class SessionView extends ViewPart {
     private PageBook book;
     private Label empty;
     private Control content;
+    private boolean emptyShowing;
     private final Consumer<TraceSession> listener = s -> {
         if (book != null && !book.isDisposed()) {
             book.getDisplay().asyncExec(() -> {
@@ -42,14 +43,15 @@ public abstract class SessionView extends ViewPart {
     }
 
     private void show(TraceSession session) {
-        book.showPage(session == null ? empty : content);
+        emptyShowing = session == null;
+        book.showPage(emptyShowing ? empty : content);
         setContentDescription(session == null ? "" : session.name());
         sessionChanged(session);
     }
 
-    /** True while the empty state ("No trace open") is showing. */
+    /** True while the view's page is the empty state ("No trace open"), visible or not. */
     public boolean isEmptyStateShowing() {
-        return empty != null && !empty.isDisposed() && empty.isVisible();
+        return emptyShowing;
     }
 
     /** The session shown, or null. */

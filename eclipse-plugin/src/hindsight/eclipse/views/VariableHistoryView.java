@@ -48,6 +48,11 @@ public class VariableHistoryView extends SessionView {
         viewer.setInput(List.of());
     }
 
+    /** The viewer, for tests and for other views that link to this one. */
+    public TableViewer viewer() {
+        return viewer;
+    }
+
     @Override
     public void setFocus() {
         viewer.getControl().setFocus();
