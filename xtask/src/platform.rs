@@ -135,7 +135,11 @@ pub fn ensure(layout: &Layout) -> Result<PathBuf> {
         );
         return Ok(layout.platform());
     }
-    for w in &warnings {
+    // jxpath's servlet imports become optional in assemble_tool; they need no note.
+    for w in warnings
+        .iter()
+        .filter(|w| !w.contains("(imported by org.apache.commons.jxpath)"))
+    {
         println!("eclipse-platform: note: {w}");
     }
 
@@ -476,6 +480,41 @@ mod tests {
             fixed.get("Import-Package"),
             Some("javax.servlet;version=\"2.4\";resolution:=optional,javax.servlet.http;resolution:=optional,javax.xml.parsers,javax.servlet.jsp;resolution:=optional")
         );
+    }
+
+    #[test]
+    fn points_a_flattened_class_path_at_the_root() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("flat.jar");
+        let mut z = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+        let opts = zip::write::SimpleFileOptions::default();
+        z.start_file("META-INF/MANIFEST.MF", opts).unwrap();
+        z.write_all(b"Bundle-SymbolicName: flat\nBundle-ClassPath: jdimodel.jar, lib/\n")
+            .unwrap();
+        z.start_file("org/x/A.class", opts).unwrap();
+        z.start_file("lib/B.class", opts).unwrap();
+        z.finish().unwrap();
+        let b = crate::bundles::bundle_of(&path).unwrap();
+        let m = flattened_class_path(&b).unwrap().unwrap();
+        assert_eq!(m.get("Bundle-ClassPath"), Some(".,lib/"));
+        assert_eq!(m.get("Eclipse-BundleShape"), Some("jar"));
+    }
+
+    #[test]
+    fn leaves_a_correct_class_path_alone() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ok.jar");
+        let mut z = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+        let opts = zip::write::SimpleFileOptions::default();
+        z.start_file("META-INF/MANIFEST.MF", opts).unwrap();
+        z.write_all(b"Bundle-SymbolicName: ok\nBundle-ClassPath: .,inner.jar\n")
+            .unwrap();
+        z.start_file("inner.jar", opts).unwrap();
+        z.finish().unwrap();
+        let b = crate::bundles::bundle_of(&path).unwrap();
+        assert!(flattened_class_path(&b).unwrap().is_none());
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub const AGENT_ENTRY: &str = "agent/hindsight-agent.jar";
 pub const FEATURE: &str = "hindsight.eclipse.feature";
 
 /// The artifacts the plugin carries.
+#[derive(Debug)]
 pub struct Artifacts {
     pub native_lib: PathBuf,
     pub agent_jar: PathBuf,
@@ -178,4 +179,50 @@ pub fn write_feature(
     std::fs::create_dir_all(&dir)?;
     std::fs::write(dir.join("feature.xml"), text)?;
     Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_the_feature_and_names_its_directory_by_the_feature_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let xml = dir.path().join("feature.xml");
+        std::fs::write(
+            &xml,
+            "<?xml version=\"1.0\"?>\n<feature id=\"f\" version=\"0.1.0.qualifier\">\n<plugin id=\"p\" version=\"0.1.0.qualifier\"/></feature>",
+        )
+        .unwrap();
+        let out = write_feature(&xml, dir.path(), "f", "v20261122000000").unwrap();
+        assert!(out.ends_with("features/f_0.1.0.v20261122000000"));
+        let text = std::fs::read_to_string(out.join("feature.xml")).unwrap();
+        assert_eq!(text.matches("0.1.0.v20261122000000").count(), 2);
+        assert!(text.contains("<?xml version=\"1.0\"?>"));
+    }
+
+    #[test]
+    fn missing_artifacts_name_the_file_and_the_fix() {
+        let dir = tempfile::tempdir().unwrap();
+        let layout = Layout {
+            root: dir.path().to_path_buf(),
+            target: dir.path().join("target"),
+        };
+        let err = Artifacts::resolve(&layout, None, None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("libhindsight_jni.so") && err.contains("--native-lib"),
+            "{err}"
+        );
+        let lib = dir.path().join("lib.so");
+        std::fs::write(&lib, b"\x7fELF").unwrap();
+        let err = Artifacts::resolve(&layout, Some(lib), None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("hindsight-agent.jar") && err.contains("--agent-jar"),
+            "{err}"
+        );
+    }
 }
