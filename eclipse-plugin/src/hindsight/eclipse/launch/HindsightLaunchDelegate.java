@@ -1,6 +1,5 @@
 package hindsight.eclipse.launch;
 
-import hindsight.eclipse.Activator;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,8 +10,8 @@ import org.eclipse.jdt.launching.JavaLaunchDelegate;
 
 /**
  * Launches a Java application like Eclipse's own delegate, with the recording agent attached:
- * {@code -javaagent:<agent jar>=socket=<path>}, where the path names a fresh Unix socket in the
- * plugin's state area on which the recorder of the session listens.
+ * {@code -javaagent:<agent jar>=socket=<path>}, where the path names a fresh Unix socket on which
+ * the recorder of the session listens.
  */
 public class HindsightLaunchDelegate extends JavaLaunchDelegate {
     public static final String TYPE_ID = "hindsight.eclipse.launch";
@@ -28,11 +27,21 @@ public class HindsightLaunchDelegate extends JavaLaunchDelegate {
         return arg.contains(" ") ? '"' + arg + '"' : arg;
     }
 
-    private static Path newSocketPath() throws CoreException {
+    /** Unix socket paths are limited to 107 bytes on Linux (sun_path). */
+    public static final int MAX_SOCKET_PATH = 107;
+
+    /**
+     * A socket path in a fresh private directory under the temporary directory: the workspace's
+     * state area is often too deep for the 107-byte limit of Unix socket paths.
+     */
+    public static Path newSocketPath() throws CoreException {
         try {
-            Path dir = Activator.getDefault().getStateLocation().toFile().toPath().resolve("sessions");
-            Files.createDirectories(dir);
-            return Files.createTempDirectory(dir, "run").resolve("recorder.sock");
+            Path socket = Files.createTempDirectory("hindsight-").resolve("recorder.sock");
+            if (socket.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_SOCKET_PATH) {
+                throw AgentJar.error("the recorder socket path " + socket + " is longer than " + MAX_SOCKET_PATH
+                        + " bytes; set java.io.tmpdir to a shorter directory", null);
+            }
+            return socket;
         } catch (IOException e) {
             throw AgentJar.error("cannot create the recorder socket directory: " + e.getMessage(), e);
         }
