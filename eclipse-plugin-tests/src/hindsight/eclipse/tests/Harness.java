@@ -14,6 +14,7 @@ import org.eclipse.swt.graphics.Image;
 import org.eclipse.swt.graphics.ImageData;
 import org.eclipse.swt.graphics.ImageLoader;
 import org.eclipse.swt.widgets.Display;
+import org.eclipse.swt.widgets.Shell;
 import org.eclipse.ui.PlatformUI;
 
 /**
@@ -54,13 +55,22 @@ public final class Harness {
         settle(500);
         for (Step step : steps) {
             String line;
+            boolean[] overran = {false};
+            Runnable watchdog = () -> overran[0] = closeDialogs();
+            display.timerExec(STEP_LIMIT_MILLIS, watchdog);
             try {
                 step.body().run(this);
+                if (overran[0]) {
+                    throw new Check.Failure("a dialog stayed open for " + STEP_LIMIT_MILLIS / 1000
+                            + " s and was closed");
+                }
                 passed++;
                 line = "PASS " + step.name();
             } catch (Throwable t) {
                 failed++;
                 line = "FAIL " + step.name() + ": " + describe(t);
+            } finally {
+                display.timerExec(-1, watchdog);
             }
             settle(300);
             screenshot(step.name());
@@ -68,6 +78,26 @@ public final class Harness {
         }
         record(passed + " passed, " + failed + " failed");
         PlatformUI.getWorkbench().close();
+    }
+
+    /** How long a step may keep a dialog open before the watchdog closes it. */
+    static final int STEP_LIMIT_MILLIS = 60_000;
+
+    /** Closes every shell but the workbench windows' (a step stuck in a modal dialog); true if any. */
+    private boolean closeDialogs() {
+        java.util.Set<Shell> windows = new java.util.HashSet<>();
+        for (var w : PlatformUI.getWorkbench().getWorkbenchWindows()) {
+            windows.add(w.getShell());
+        }
+        boolean closed = false;
+        for (Shell s : display.getShells()) {
+            if (!windows.contains(s) && !s.isDisposed() && s.isVisible()) {
+                screenshot("watchdog closes " + s.getText());
+                s.close();
+                closed = true;
+            }
+        }
+        return closed;
     }
 
     private static String describe(Throwable t) {
