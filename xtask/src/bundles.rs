@@ -170,7 +170,7 @@ impl Index {
     }
 }
 
-/// The index of a single jar, for tests and for reporting.
+/// The bundle a single jar holds; an error if it is not one.
 pub fn bundle_of(path: &Path) -> Result<Bundle> {
     let m = jar::read_manifest(path)?
         .ok_or_else(|| anyhow::anyhow!("{} has no manifest", path.display()))?;

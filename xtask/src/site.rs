@@ -36,7 +36,8 @@ impl Artifacts {
         if !native_lib.is_file() {
             bail!(
                 "the JNI library {} does not exist: build the jni-bridge crate first \
-                 (cargo build --release -p hindsight-jni) or pass --native-lib PATH",
+                 (cargo build --release in jni-bridge/; its cdylib must be named hindsight_jni) \
+                 or pass --native-lib PATH",
                 native_lib.display()
             );
         }
@@ -58,24 +59,25 @@ impl Artifacts {
     }
 }
 
-/// `target/release/hindsight-agent.jar`, else the newest jar the agent crate's build script wrote.
+/// `target/release/hindsight-agent.jar`, else the newest jar the agent crate's build script wrote
+/// (`target/{release,debug}/build/hindsight-agent-*/out/hindsight-agent.jar`).
 fn default_agent_jar(layout: &Layout) -> PathBuf {
     let direct = layout.target.join("release/hindsight-agent.jar");
     if direct.is_file() {
         return direct;
     }
-    let build = layout.target.join("release/build");
-    let newest = std::fs::read_dir(&build).ok().and_then(|dirs| {
-        dirs.filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|d| {
-                d.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("hindsight-agent-"))
-            })
-            .map(|d| d.join("out/hindsight-agent.jar"))
-            .filter(|j| j.is_file())
-            .max_by_key(|j| j.metadata().and_then(|m| m.modified()).ok())
-    });
+    let newest = ["release", "debug"]
+        .iter()
+        .filter_map(|profile| std::fs::read_dir(layout.target.join(profile).join("build")).ok())
+        .flat_map(|dirs| dirs.filter_map(|e| e.ok().map(|e| e.path())))
+        .filter(|d| {
+            d.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("hindsight-agent-"))
+        })
+        .map(|d| d.join("out/hindsight-agent.jar"))
+        .filter(|j| j.is_file())
+        .max_by_key(|j| j.metadata().and_then(|m| m.modified()).ok());
     newest.unwrap_or(direct)
 }
 
