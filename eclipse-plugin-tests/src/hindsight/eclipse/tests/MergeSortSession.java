@@ -1,0 +1,199 @@
+package hindsight.eclipse.tests;
+
+import hindsight.eclipse.core.Answer;
+import hindsight.eclipse.core.CallNode;
+import hindsight.eclipse.core.ChildPage;
+import hindsight.eclipse.core.HindsightException;
+import hindsight.eclipse.core.HistoryEntry;
+import hindsight.eclipse.core.NodeState;
+import hindsight.eclipse.core.Origin;
+import hindsight.eclipse.core.Question;
+import hindsight.eclipse.core.TraceEvent;
+import hindsight.eclipse.core.TraceSession;
+import hindsight.eclipse.core.VariableValue;
+import hindsight.eclipse.core.VariableValue.Change;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A test double of the core's session: a hand-written execution tree of the jhyde paper's
+ * MergeSort run, plus a node with 5000 children to check that the tree view reads lazily. It
+ * records what the views ask so the tests can check it. The real session is the JNI bridge's.
+ */
+final class MergeSortSession implements TraceSession {
+    static final long ROOT = 0;
+    static final long SORT = 1;
+    static final long LAST_MERGE = 14;
+    static final long WIDE = 4;
+    static final int WIDE_CHILDREN = 5000;
+
+    private final Map<Long, List<Long>> children = new HashMap<>();
+    private final Map<Long, String[]> calls = new HashMap<>();
+    private final Map<Long, Answer> answers = new HashMap<>();
+    private final Deque<Long> answerOrder = new ArrayDeque<>();
+    /** Children handed out by {@link #children}, summed over all requests. */
+    int childrenServed;
+    final List<String> log = new ArrayList<>();
+    boolean closed;
+
+    MergeSortSession() {
+        call(ROOT, "MergeSort.main", "main([])", SORT, 2L, 3L, WIDE);
+        call(SORT, "MergeSort.sort", "sort([4, 9, 1, 7]) -> a = [1, 4, 9, 7]", 10L, 11L, 12L, 13L, LAST_MERGE);
+        call(2L, "java.util.Arrays.toString", "toString([1, 4, 9, 7]) = \"[1, 4, 9, 7]\"");
+        call(3L, "java.io.PrintStream.println", "println(\"[1, 4, 9, 7]\")");
+        call(10L, "MergeSort.distribute", "distribute([4, 9, 1, 7], l=1) -> b = [4, 1], c = [9, 7]");
+        call(11L, "MergeSort.merge", "merge(b=[4, 1], 0..1, c=[9, 7], 0..1) -> a = [4, 9, 1, 7]");
+        call(12L, "MergeSort.merge", "merge(b=[4, 1], 1..2, c=[9, 7], 1..2) -> a = [4, 9, 1, 7]");
+        call(13L, "MergeSort.distribute", "distribute([4, 9, 1, 7], l=2) -> b = [4, 9], c = [1, 7]");
+        call(LAST_MERGE, "MergeSort.merge", "merge(b=[4, 9], 0..2, c=[1, 7], 0..2) -> a = [1, 4, 9, 7]");
+        List<Long> wide = new ArrayList<>();
+        for (long i = 0; i < WIDE_CHILDREN; i++) {
+            wide.add(1000 + i);
+            calls.put(1000 + i, new String[] {"Work.step", "step(" + i + ")"});
+        }
+        calls.put(WIDE, new String[] {"Work.repeat", "repeat(" + WIDE_CHILDREN + ")"});
+        children.put(WIDE, wide);
+    }
+
+    private void call(long id, String method, String label, Long... kids) {
+        calls.put(id, new String[] {method, label});
+        children.put(id, List.of(kids));
+    }
+
+    private CallNode node(long id) throws HindsightException {
+        String[] c = calls.get(id);
+        if (c == null) {
+            throw new HindsightException("no node " + id);
+        }
+        return new CallNode(id, c[1], c[0], children.getOrDefault(id, List.of()).size(), true, answers.get(id),
+                id * 100, id * 100 + 99);
+    }
+
+    private void open() throws HindsightException {
+        if (closed) {
+            throw new HindsightException("session closed");
+        }
+    }
+
+    @Override
+    public CallNode root() throws HindsightException {
+        open();
+        return node(ROOT);
+    }
+
+    @Override
+    public ChildPage children(long id, int offset, int limit) throws HindsightException {
+        open();
+        log.add("children " + id + " " + offset + " " + limit);
+        List<Long> all = children.getOrDefault(id, List.of());
+        List<CallNode> page = new ArrayList<>();
+        for (int i = offset; i < Math.min(all.size(), offset + limit); i++) {
+            page.add(node(all.get(i)));
+        }
+        childrenServed += page.size();
+        return new ChildPage(offset, page, all.size());
+    }
+
+    @Override
+    public NodeState nodeState(long id, long at) throws HindsightException {
+        open();
+        log.add("nodeState " + id + " " + at);
+        if (id != LAST_MERGE) {
+            return new NodeState(id, id * 100, at, List.of());
+        }
+        List<VariableValue> elements = List.of(
+                new VariableValue("c[0]", "[0]", "1", "1", Change.NONE, List.of()),
+                new VariableValue("c[1]", "[1]", "7", "7", Change.NONE, List.of()),
+                new VariableValue("c[2]", "[2]", "7", "9", Change.CHANGED, List.of()),
+                new VariableValue("c[3]", "[3]", "7", "7", Change.NONE, List.of()));
+        return new NodeState(id, id * 100, at, List.of(
+                new VariableValue("la", "la", "0", "2", Change.CHANGED, List.of()),
+                new VariableValue("lb", "lb", "0", "2", Change.CHANGED, List.of()),
+                new VariableValue("c", "c", "int[4]", "int[4]", Change.CONTENTS_CHANGED, elements),
+                new VariableValue("lc", "lc", "0", "2", Change.CHANGED, List.of())));
+    }
+
+    @Override
+    public List<TraceEvent> events(long id, String variable) throws HindsightException {
+        open();
+        log.add("events " + id + " " + variable);
+        String[][] events = {{"la = 0", "9"}, {"c[0] = 1", "10"}, {"c[1] = 4", "10"}, {"c[2] = 7", "12"},
+            {"c[2] = 9", "12"}, {"return", "15"}};
+        List<TraceEvent> out = new ArrayList<>();
+        for (int i = 0; i < events.length; i++) {
+            boolean changes = variable != null && events[i][0].startsWith(variable + " =");
+            out.add(new TraceEvent(id * 100 + i, events[i][0], Integer.parseInt(events[i][1]),
+                    changes ? TraceEvent.Mark.CHANGES : TraceEvent.Mark.NONE));
+        }
+        return out;
+    }
+
+    @Override
+    public List<HistoryEntry> history(String path) throws HindsightException {
+        open();
+        log.add("history " + path);
+        return List.of(new HistoryEntry(110, "1", 11, "MergeSort.merge", 10),
+                new HistoryEntry(1201, "1", 12, "MergeSort.merge", 10),
+                new HistoryEntry(1403, "7", LAST_MERGE, "MergeSort.merge", 12),
+                new HistoryEntry(1404, "9", LAST_MERGE, "MergeSort.merge", 12));
+    }
+
+    @Override
+    public Origin origin(String path, long at) throws HindsightException {
+        open();
+        return new Origin(1404, LAST_MERGE, "MergeSort.merge", 12, "c[lb++] = a[la++]", "a[1]");
+    }
+
+    @Override
+    public void answer(long id, Answer answer) throws HindsightException {
+        open();
+        node(id);
+        log.add("answer " + id + " " + answer);
+        answers.put(id, answer);
+        answerOrder.push(id);
+    }
+
+    @Override
+    public void undo() throws HindsightException {
+        open();
+        if (answerOrder.isEmpty()) {
+            throw new HindsightException("nothing to undo");
+        }
+        answers.remove(answerOrder.pop());
+    }
+
+    @Override
+    public Question nextQuestion() throws HindsightException {
+        open();
+        if (answers.get(LAST_MERGE) == Answer.INVALID) {
+            return new Question(Question.Kind.BUGGY, node(LAST_MERGE));
+        }
+        return new Question(Question.Kind.ASK, node(LAST_MERGE));
+    }
+
+    @Override
+    public void setStrategy(String name) throws HindsightException {
+        open();
+        log.add("strategy " + name);
+    }
+
+    @Override
+    public void trust(String method) throws HindsightException {
+        open();
+        log.add("trust " + method);
+    }
+
+    @Override
+    public String name() {
+        return "MergeSort (test session)";
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

@@ -1,0 +1,28 @@
+package hindsight.eclipse.tests;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.swt.widgets.Display;
+import org.eclipse.ui.IStartup;
+import org.eclipse.ui.PlatformUI;
+
+/**
+ * Starts the UI tests once the workbench is up, when {@code -Dhindsight.uitest.out=DIR} names the
+ * directory for results and screenshots; otherwise does nothing.
+ */
+public class UiTestStartup implements IStartup {
+    @Override
+    public void earlyStartup() {
+        String out = System.getProperty("hindsight.uitest.out");
+        if (out == null) {
+            return;
+        }
+        Display display = PlatformUI.getWorkbench().getDisplay();
+        display.asyncExec(() -> {
+            List<Harness.Step> steps = new ArrayList<>(new WorkbenchTests().steps());
+            steps.addAll(new SessionViewTests().steps());
+            new Harness(Path.of(out), display).run(steps);
+        });
+    }
+}

@@ -1,0 +1,11 @@
+package hindsight.eclipse.core;
+
+/** The answers a user gives about a node. */
+public enum Answer {
+    VALID, INVALID, TRUSTED, DONT_KNOW;
+
+    /** The answer's name in the core's vocabulary (valid, invalid, trusted, don't know). */
+    public String label() {
+        return this == DONT_KNOW ? "don't know" : name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,54 @@
+package hindsight.eclipse.core;
+
+import java.util.List;
+
+/**
+ * A debugging session over one recorded (or still recording) run, as the Rust core offers it.
+ * The JNI bridge implements it; the views only read through it and send answers to it.
+ * Nodes are execution-tree node ids, timestamps the recorder's global event timestamps,
+ * variable paths the core's textual variable paths (for example {@code c[2]} or {@code this.size}).
+ * Every method may fail with {@link HindsightException} carrying the core's message.
+ */
+public interface TraceSession extends AutoCloseable {
+    /** The run's root node (node 0). */
+    CallNode root() throws HindsightException;
+
+    /** Up to {@code limit} children of {@code node}, starting at child {@code offset}. */
+    ChildPage children(long node, int offset, int limit) throws HindsightException;
+
+    /** The variables of {@code node}, old values at its entry and new values at timestamp {@code at}. */
+    NodeState nodeState(long node, long at) throws HindsightException;
+
+    /** The events of {@code node}, marked by whether they change {@code variable} (may be null). */
+    List<TraceEvent> events(long node, String variable) throws HindsightException;
+
+    /** Every change of the variable at {@code path} over the run, in timestamp order. */
+    List<HistoryEntry> history(String path) throws HindsightException;
+
+    /** Where the value of the variable at {@code path} seen at {@code at} came from. */
+    Origin origin(String path, long at) throws HindsightException;
+
+    /** Answers the question about {@code node}. */
+    void answer(long node, Answer answer) throws HindsightException;
+
+    /** Takes back the last answer. */
+    void undo() throws HindsightException;
+
+    /** The node to ask about next, the buggy node once found, or nothing to ask yet. */
+    Question nextQuestion() throws HindsightException;
+
+    /** Chooses the strategy by its name (see {@link Strategies}). */
+    void setStrategy(String name) throws HindsightException;
+
+    /** Trusts every call of {@code method} (qualified name, e.g. {@code java.util.List.add}). */
+    void trust(String method) throws HindsightException;
+
+    /** The trace's display name (file or launch). */
+    default String name() {
+        return "trace";
+    }
+
+    @Override
+    void close();
+
+}

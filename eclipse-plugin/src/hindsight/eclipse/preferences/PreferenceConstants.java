@@ -1,0 +1,39 @@
+package hindsight.eclipse.preferences;
+
+import hindsight.eclipse.Activator;
+import org.eclipse.jface.preference.IPreferenceStore;
+
+/** Preference keys and their defaults. */
+public final class PreferenceConstants {
+    /** Strategy name, one of {@link hindsight.eclipse.core.Strategies#ALL}. */
+    public static final String STRATEGY = "strategy";
+    /** p of divide & query by edge coverage. */
+    public static final String P_EDGES = "p.edges";
+    /** p of divide & query by def-use coverage. */
+    public static final String P_DEF_USE = "p.defUse";
+    /** Comma-separated package patterns whose methods are trusted (never asked about). */
+    public static final String TRUSTED_PACKAGES = "trustedPackages";
+    /** Complete nodes kept in memory; the others are written to the trace and kept as ids. */
+    public static final String PERSISTENCE_BOUND = "cache.persistence";
+    /** Nodes the strategy is most likely to ask next, kept with their data. */
+    public static final String LOGIC_BOUND = "cache.logic";
+    /** Depth of the tree the views keep below the node they show. */
+    public static final String PRESENTATION_DEPTH = "cache.presentationDepth";
+
+    public static final String DEFAULT_STRATEGY = "edge-coverage";
+    /** The papers' defaults: 0.5 for edges, 0.6 for def-use chains. */
+    public static final double DEFAULT_P_EDGES = 0.5;
+    public static final double DEFAULT_P_DEF_USE = 0.6;
+    public static final String DEFAULT_TRUSTED_PACKAGES = "java.*, javax.*, jdk.*, sun.*, com.sun.*";
+    public static final int DEFAULT_PERSISTENCE_BOUND = 100_000;
+    public static final int DEFAULT_LOGIC_BOUND = 10_000;
+    public static final int DEFAULT_PRESENTATION_DEPTH = 4;
+
+    private PreferenceConstants() {
+    }
+
+    /** The plugin's preference store. */
+    public static IPreferenceStore store() {
+        return Activator.getDefault().getPreferenceStore();
+    }
+}

@@ -1,0 +1,186 @@
+package hindsight.eclipse.views;
+
+import hindsight.eclipse.core.Answer;
+import hindsight.eclipse.core.CallNode;
+import hindsight.eclipse.core.HindsightException;
+import hindsight.eclipse.core.Question;
+import hindsight.eclipse.core.Strategies;
+import hindsight.eclipse.core.TraceSession;
+import hindsight.eclipse.preferences.PreferenceConstants;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jface.action.Action;
+import org.eclipse.jface.action.IAction;
+import org.eclipse.jface.action.IMenuManager;
+import org.eclipse.jface.action.IToolBarManager;
+import org.eclipse.jface.viewers.IColorProvider;
+import org.eclipse.jface.viewers.IStructuredSelection;
+import org.eclipse.jface.viewers.LabelProvider;
+import org.eclipse.jface.viewers.TreeViewer;
+import org.eclipse.swt.SWT;
+import org.eclipse.swt.graphics.Color;
+import org.eclipse.swt.widgets.Composite;
+import org.eclipse.swt.widgets.Control;
+
+/** The execution tree, with the answer and undo actions and the strategy menu. */
+public class ComputationTreeView extends SessionView {
+    public static final String ID = "hindsight.eclipse.views.tree";
+
+    private TreeViewer viewer;
+    private CallTreeContentProvider provider;
+    private final List<IAction> sessionActions = new ArrayList<>();
+
+    @Override
+    protected Control createContent(Composite parent) {
+        viewer = new TreeViewer(parent, SWT.VIRTUAL | SWT.SINGLE | SWT.FULL_SELECTION);
+        viewer.setUseHashlookup(true);
+        provider = new CallTreeContentProvider(viewer);
+        viewer.setContentProvider(provider);
+        viewer.setLabelProvider(new CallLabelProvider());
+        getSite().setSelectionProvider(viewer);
+        contributeActions();
+        return viewer.getControl();
+    }
+
+    private void contributeActions() {
+        IToolBarManager bar = getViewSite().getActionBars().getToolBarManager();
+        for (Answer a : Answer.values()) {
+            IAction action = new Action(capitalised(a.label())) {
+                @Override
+                public void run() {
+                    answer(a);
+                }
+            };
+            action.setId("hindsight.eclipse.answer." + a.name().toLowerCase(java.util.Locale.ROOT));
+            action.setToolTipText("Answer " + a.label() + " about the selected call");
+            sessionActions.add(action);
+            bar.add(action);
+        }
+        IAction undo = new Action("Undo") {
+            @Override
+            public void run() {
+                withSession("undo", TraceSession::undo);
+            }
+        };
+        undo.setId("hindsight.eclipse.undo");
+        sessionActions.add(undo);
+        bar.add(undo);
+        IMenuManager menu = getViewSite().getActionBars().getMenuManager();
+        for (String[] s : Strategies.ALL) {
+            IAction choose = new Action(s[1], IAction.AS_RADIO_BUTTON) {
+                @Override
+                public void run() {
+                    if (isChecked()) {
+                        withSession("choosing the strategy", t -> t.setStrategy(s[0]));
+                    }
+                }
+            };
+            choose.setId("hindsight.eclipse.strategy." + s[0]);
+            choose.setChecked(s[0].equals(PreferenceConstants.store().getString(PreferenceConstants.STRATEGY)));
+            sessionActions.add(choose);
+            menu.add(choose);
+        }
+    }
+
+    private static String capitalised(String s) {
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /** The actions of the toolbar and view menu, for tests and key bindings. */
+    public List<IAction> actions() {
+        return List.copyOf(sessionActions);
+    }
+
+    private interface SessionCall {
+        void run(TraceSession s) throws HindsightException;
+    }
+
+    private void withSession(String what, SessionCall call) {
+        TraceSession s = session();
+        if (s == null) {
+            return;
+        }
+        try {
+            call.run(s);
+            // Nodes are values: answered nodes must be fetched again. Clearing the virtual items
+            // makes SWT ask for the visible ones anew and keeps the expanded branches.
+            provider.invalidate();
+            viewer.getTree().clearAll(true);
+            showQuestion(s.nextQuestion());
+        } catch (HindsightException e) {
+            showError(what, e);
+        }
+    }
+
+    private void answer(Answer a) {
+        Object sel = ((IStructuredSelection) viewer.getSelection()).getFirstElement();
+        if (sel instanceof CallNode node) {
+            withSession("answering " + a.label(), s -> s.answer(node.id(), a));
+        }
+    }
+
+    private void showQuestion(Question q) {
+        switch (q.kind()) {
+            case ASK -> setContentDescription("Is this call right? " + q.node().label());
+            case BUGGY -> setContentDescription("Bug found in " + q.node().method() + ": " + q.node().label());
+            case NONE -> setContentDescription("No question to ask yet");
+        }
+    }
+
+    @Override
+    protected void sessionChanged(TraceSession session) {
+        for (IAction a : sessionActions) {
+            a.setEnabled(session != null);
+        }
+        if (session == null) {
+            viewer.setInput(null);
+            return;
+        }
+        try {
+            viewer.setInput(new CallTreeContentProvider.Input(session, session.root()));
+            showQuestion(session.nextQuestion());
+        } catch (HindsightException e) {
+            showError("opening the trace", e);
+        }
+    }
+
+    /** The viewer, for tests and for other views that link to this one. */
+    public TreeViewer viewer() {
+        return viewer;
+    }
+
+    @Override
+    public void setFocus() {
+        viewer.getControl().setFocus();
+    }
+
+    /** Colours a node by its answer: valid green, invalid red, trusted yellow, otherwise white. */
+    static final class CallLabelProvider extends LabelProvider implements IColorProvider {
+        private static final Color VALID = new Color(200, 240, 200);
+        private static final Color INVALID = new Color(250, 200, 200);
+        private static final Color TRUSTED = new Color(250, 240, 180);
+
+        @Override
+        public String getText(Object element) {
+            return element instanceof CallNode n ? n.label() : super.getText(element);
+        }
+
+        @Override
+        public Color getForeground(Object element) {
+            return null;
+        }
+
+        @Override
+        public Color getBackground(Object element) {
+            if (!(element instanceof CallNode n) || n.answer() == null) {
+                return null;
+            }
+            return switch (n.answer()) {
+                case VALID -> VALID;
+                case INVALID -> INVALID;
+                case TRUSTED -> TRUSTED;
+                case DONT_KNOW -> null;
+            };
+        }
+    }
+}
