@@ -1,17 +1,30 @@
 //! Omniscient state: values of a recorded run at any timestamp, as a person reads them
-//! (`render`) and as the reference oracle compares them (`canonical`).
+//! (`render`) and as the reference oracle compares them (`canonical`); and the back-in-time
+//! queries over a trace: variable paths (`path`, `resolve`), the state of a call at any moment
+//! (`state`), a call's event list (`events`), a variable's history (`history`) and the origin
+//! of a value (`origin`).
 //!
-//! Everything here reads the heap through the [`Heap`] trait, which the trace reader
-//! implements; the algorithms do no IO and are tested on in-memory heaps.
+//! The value algorithms read the heap through the [`Heap`] trait, which the trace reader
+//! implements, and are tested on in-memory heaps; the queries read a `TraceReader` and return
+//! plain serde structs, for the command line and the JNI bridge alike.
 
 mod canonical;
+mod error;
 mod heap;
+pub mod names;
+pub mod path;
 mod render;
+mod resolve;
+pub mod state;
 mod trace_heap;
 
 pub use canonical::{canonical_state, CanonicalState};
+pub use error::{OmniError, OmniResult};
 pub use heap::{simple_class_name, Heap, HeapError, HeapResult, ObjectInfo};
+pub use path::{PathRoot, PathSyntaxError, Step, VarPath};
 pub use render::{render_value, RenderLimits};
+pub use resolve::{default_time, resolve, Resolved};
+pub use state::{children_of, node_state, Children, Mark, NodeState, VarState};
 
 #[cfg(test)]
 pub(crate) mod testing;
