@@ -10,11 +10,16 @@
 
 mod canonical;
 mod error;
+pub mod events;
+pub mod history;
+mod inputs;
 mod heap;
 pub mod names;
 pub mod path;
 mod render;
+mod origin;
 mod resolve;
+mod site;
 pub mod state;
 mod trace_heap;
 
@@ -24,6 +29,11 @@ pub use heap::{simple_class_name, Heap, HeapError, HeapResult, ObjectInfo};
 pub use path::{PathRoot, PathSyntaxError, Step, VarPath};
 pub use render::{render_value, RenderLimits};
 pub use resolve::{default_time, resolve, Resolved};
+pub use events::{node_events, EventMark, EventPage, EventRow};
+pub use history::{history, History, HistoryEntry};
+pub use inputs::{write_inputs, Input};
+pub use origin::{origin, SourceLookup, ValueOrigin, WriteOrigin};
+pub use site::{write_site, WriteSite};
 pub use state::{children_of, node_state, Children, Mark, NodeState, VarState};
 
 #[cfg(test)]

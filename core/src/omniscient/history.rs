@@ -1,0 +1,58 @@
+//! A variable's history (jhyde's Variable History view): every change of one variable over the
+//! whole run, from the per-variable change index, each with the node, method and `file:line`
+//! that wrote it.
+
+use serde::{Deserialize, Serialize};
+
+use super::error::OmniResult;
+use super::names::Names;
+use super::path::VarPath;
+use super::render::{render_value, RenderLimits};
+use super::resolve::{default_time, resolve};
+use super::site::write_site;
+use crate::ids::{NodeId, Timestamp};
+use crate::trace::store::{Location, TraceReader};
+
+/// One change of a variable.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    pub value: String,
+    pub timestamp: Timestamp,
+    /// The node whose code wrote the value (for an argument, the caller).
+    pub node: Option<NodeId>,
+    pub method: Option<String>,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub thread: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct History {
+    pub path: String,
+    /// The timestamp the path was resolved at.
+    pub at: Timestamp,
+    pub location: Location,
+    pub entries: Vec<HistoryEntry>,
+}
+
+/// Every change of the variable `path` names at `at` (by default a local's node's exit, or
+/// the end of the run), in time order.
+pub fn history(reader: &TraceReader, path: &VarPath, at: Option<Timestamp>, limits: RenderLimits) -> OmniResult<History> {
+    let at = match at {
+        Some(t) => t,
+        None => default_time(reader, path)?,
+    };
+    let location = resolve(reader, path, at)?.location;
+    let mut names = Names::new(reader);
+    let mut entries = Vec::new();
+    for w in reader.history(location)? {
+        let value = render_value(reader, &w.value, w.ts, limits)?;
+        let mut entry = HistoryEntry { value, timestamp: w.ts, node: None, method: None, file: None, line: None, thread: None };
+        if let Some(site) = write_site(reader, location, w.ts)? {
+            let (method, file) = names.node_place(site.node)?;
+            entry = HistoryEntry { node: Some(site.node), method, file, line: (site.line > 0).then_some(site.line), thread: Some(names.thread(site.thread)?), ..entry };
+        }
+        entries.push(entry);
+    }
+    Ok(History { path: path.to_string(), at, location, entries })
+}
