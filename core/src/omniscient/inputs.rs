@@ -72,6 +72,13 @@ fn tokens(line: &str) -> Vec<Tok> {
     out
 }
 
+/// Java keywords and literals that look like identifiers.
+const KEYWORDS: &[&str] = &[
+    "if", "else", "while", "for", "do", "return", "new", "throw", "try", "catch", "finally", "switch", "case", "default", "break",
+    "continue", "true", "false", "null", "instanceof", "int", "long", "short", "byte", "char", "boolean", "float", "double",
+    "var", "final", "super", "assert", "yield",
+];
+
 /// An index expression simple enough to evaluate from locals.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Index {
@@ -102,6 +109,9 @@ fn reads(line: &str) -> Vec<Read> {
     };
     for (k, t) in toks.iter().enumerate() {
         let Tok::Ident(name) = t else { continue };
+        if KEYWORDS.contains(&name.as_str()) {
+            continue;
+        }
         // `.f` after something: a field name, not a local.
         if k > 0 && toks[k - 1] == Tok::Punct(".".into()) {
             continue;

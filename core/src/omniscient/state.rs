@@ -5,13 +5,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::canonical::canonical_state;
+use std::collections::HashMap;
+
 use super::error::{OmniError, OmniResult};
 use super::heap::Heap;
 use super::path::{PathRoot, Step, VarPath};
 use super::render::{render_value, RenderLimits};
 use super::resolve::resolve;
-use crate::ids::{NodeId, Timestamp};
+use crate::ids::{NodeId, ObjectId, Timestamp};
 use crate::trace::store::{Location, NodeResult, TraceReader};
 use crate::trace::wire::Value;
 use crate::tree::NodeKind;
@@ -27,8 +28,9 @@ pub enum Mark {
     Unchanged,
 }
 
-/// Objects compared when looking for a change inside a reference: a bigger graph is compared
-/// on its first objects only (a change beyond them goes unseen).
+/// Objects compared when looking for a change inside a reference, for one state: a bigger graph
+/// is compared on its first objects only (a change beyond them goes unseen), and an array on its
+/// first elements.
 pub const MARK_MAX_OBJECTS: usize = 10_000;
 
 /// Children listed when a variable is expanded without paging.
@@ -66,19 +68,71 @@ pub struct NodeState {
     pub variables: Vec<VarState>,
 }
 
-/// How a value at `at` compares with the value at `entry`.
-pub fn mark(heap: &impl Heap, before: Option<Value>, now: Option<Value>, entry: Timestamp, at: Timestamp) -> OmniResult<Mark> {
-    if before != now {
-        return Ok(Mark::Changed);
+/// Finds whether anything reachable from an object changed between two timestamps: an object
+/// changed when one of its own fields or elements differs; the answer is remembered per object,
+/// so the variables of one state and their expanded children share the walk.
+pub struct Changes<'h, H> {
+    heap: &'h H,
+    entry: Timestamp,
+    at: Timestamp,
+    memo: HashMap<ObjectId, bool>,
+    /// Objects still allowed to be compared (see [`MARK_MAX_OBJECTS`]).
+    budget: usize,
+}
+
+impl<'h, H: Heap> Changes<'h, H> {
+    pub fn new(heap: &'h H, entry: Timestamp, at: Timestamp) -> Self {
+        Changes { heap, entry, at, memo: HashMap::new(), budget: MARK_MAX_OBJECTS }
     }
-    if let Some(v @ Value::Object(_)) = now {
-        let a = canonical_state(heap, &[v], entry, MARK_MAX_OBJECTS)?;
-        let b = canonical_state(heap, &[v], at, MARK_MAX_OBJECTS)?;
-        if a.text != b.text {
-            return Ok(Mark::ContentsChanged);
+
+    /// How a value at `at` compares with the value at `entry`.
+    pub fn mark(&mut self, before: Option<Value>, now: Option<Value>) -> OmniResult<Mark> {
+        if before != now {
+            return Ok(Mark::Changed);
+        }
+        match now {
+            Some(Value::Object(id)) if self.entry != self.at && self.reach_changed(id)? => Ok(Mark::ContentsChanged),
+            _ => Ok(Mark::Unchanged),
         }
     }
-    Ok(Mark::Unchanged)
+
+    fn reach_changed(&mut self, id: ObjectId) -> OmniResult<bool> {
+        if let Some(&b) = self.memo.get(&id) {
+            return Ok(b);
+        }
+        // On a cycle the object counts as unchanged until its own walk ends.
+        self.memo.insert(id, false);
+        if self.budget == 0 {
+            return Ok(false);
+        }
+        self.budget -= 1;
+        let Some(info) = self.heap.object(id)? else { return Ok(false) };
+        let (before, now): (Vec<Option<Value>>, Vec<Option<Value>>) = match info.array_length {
+            Some(len) => {
+                let shown = len.min(MARK_MAX_OBJECTS as u32);
+                (self.heap.elements_at(id, self.entry, 0..shown)?, self.heap.elements_at(id, self.at, 0..shown)?)
+            }
+            None => {
+                let before = self.heap.fields_at(id, self.entry)?;
+                let now = self.heap.fields_at(id, self.at)?;
+                let b = now.iter().map(|(n, _)| before.iter().find(|(m, _)| m == n).map(|(_, v)| *v)).collect();
+                (b, now.into_iter().map(|(_, v)| Some(v)).collect())
+            }
+        };
+        let mut changed = before != now;
+        if !changed {
+            for v in now.iter().flatten() {
+                if let Value::Object(child) = v {
+                    if self.reach_changed(*child)? {
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+        }
+        self.memo.insert(id, changed);
+        Ok(changed)
+    }
 }
 
 /// Number of children of a value at `at`: an array's length, an object's known fields.
@@ -94,8 +148,9 @@ fn size_of(heap: &impl Heap, v: Option<Value>, at: Timestamp) -> OmniResult<Opti
 /// Builds one variable's state; `expand` lists paths whose ancestors (and themselves) get their
 /// first page of children.
 #[allow(clippy::too_many_arguments)]
-fn var_state(
-    heap: &impl Heap,
+fn var_state<H: Heap>(
+    heap: &H,
+    changes: &mut Changes<'_, H>,
     name: String,
     path: VarPath,
     before: Option<Value>,
@@ -111,14 +166,14 @@ fn var_state(
         path: path.to_string(),
         entry: render(before, entry)?,
         value: render(now, at)?,
-        mark: mark(heap, before, now, entry, at)?,
+        mark: changes.mark(before, now)?,
         size: size_of(heap, now, at)?,
         children: Vec::new(),
     };
     let wanted = expand.iter().any(|e| e.root == path.root && e.steps.starts_with(&path.steps));
     if wanted {
         if let Some(Value::Object(id)) = now {
-            state.children = object_children(heap, &path, id, entry, at, 0, DEFAULT_PAGE, expand, limits)?;
+            state.children = object_children(heap, changes, &path, id, entry, at, 0, DEFAULT_PAGE, expand, limits)?;
         }
     }
     Ok(state)
@@ -127,8 +182,9 @@ fn var_state(
 /// Fields (by name) or elements `offset..offset+limit` of object `id`, each compared with the
 /// same object's slot at `entry`.
 #[allow(clippy::too_many_arguments)]
-fn object_children(
-    heap: &impl Heap,
+fn object_children<H: Heap>(
+    heap: &H,
+    changes: &mut Changes<'_, H>,
     path: &VarPath,
     id: crate::ids::ObjectId,
     entry: Timestamp,
@@ -147,13 +203,13 @@ fn object_children(
         for (k, v) in now.into_iter().enumerate() {
             let index = offset + k as u32;
             let b = before.get(k).copied().flatten();
-            out.push(var_state(heap, format!("[{index}]"), path.child(Step::Index(index)), b, v, entry, at, expand, limits)?);
+            out.push(var_state(heap, changes, format!("[{index}]"), path.child(Step::Index(index)), b, v, entry, at, expand, limits)?);
         }
     } else {
         let before = heap.fields_at(id, entry)?;
         for (name, v) in heap.fields_at(id, at)?.into_iter().skip(offset as usize).take(limit as usize) {
             let b = before.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
-            out.push(var_state(heap, name.clone(), path.child(Step::Field(name)), b, Some(v), entry, at, expand, limits)?);
+            out.push(var_state(heap, changes, name.clone(), path.child(Step::Field(name)), b, Some(v), entry, at, expand, limits)?);
         }
     }
     Ok(out)
@@ -182,6 +238,7 @@ pub fn node_state(reader: &TraceReader, node: NodeId, at: Option<Timestamp>, exp
     let detail = reader.node_detail(node)?.ok_or(OmniError::NoCall(node))?;
     let mut names = super::names::Names::new(reader);
     let method = detail.method.clone();
+    let mut changes = Changes::new(reader, entry, at);
     let mut variables = Vec::new();
     if let Some(m) = &method {
         for (i, var) in m.vars.iter().enumerate() {
@@ -192,13 +249,13 @@ pub fn node_state(reader: &TraceReader, node: NodeId, at: Option<Timestamp>, exp
                 continue;
             }
             let path = VarPath::local(node, &var.name);
-            variables.push(var_state(reader, var.name.clone(), path, before, now, entry, at, expand, limits)?);
+            variables.push(var_state(reader, &mut changes, var.name.clone(), path, before, now, entry, at, expand, limits)?);
         }
     }
     // A constructor's `this` (set by `THIS`) when the method has no variable table.
     if let (Some(this), false) = (detail.this, variables.iter().any(|v| v.name == "this")) {
         let path = VarPath::local(node, "this");
-        variables.insert(0, var_state(reader, "this".into(), path, Some(this), Some(this), entry, at, expand, limits)?);
+        variables.insert(0, var_state(reader, &mut changes, "this".into(), path, Some(this), Some(this), entry, at, expand, limits)?);
     }
     for field in touched_statics(reader, method.as_ref().map(|m| m.class), entry, at)? {
         let class = names.class(field.class)?;
@@ -209,7 +266,7 @@ pub fn node_state(reader: &TraceReader, node: NodeId, at: Option<Timestamp>, exp
         }
         let path = VarPath { root: PathRoot::Static { names: class.split('.').map(String::from).chain([field.name.clone()]).collect() }, steps: Vec::new() };
         let name = format!("{}.{}", super::simple_class_name(&class), field.name);
-        variables.push(var_state(reader, name, path, before, now, entry, at, expand, limits)?);
+        variables.push(var_state(reader, &mut changes, name, path, before, now, entry, at, expand, limits)?);
     }
     let (mut result, mut exception) = (None, None);
     if exit.is_some_and(|x| x <= at) {
@@ -268,7 +325,7 @@ pub struct Children {
 pub fn children_of(reader: &TraceReader, path: &VarPath, entry: Timestamp, at: Timestamp, offset: u32, limit: u32, limits: RenderLimits) -> OmniResult<Children> {
     let resolved = resolve(reader, path, at)?;
     let children = match resolved.value {
-        Some(Value::Object(id)) => object_children(reader, path, id, entry, at, offset, limit, &[], limits)?,
+        Some(Value::Object(id)) => object_children(reader, &mut Changes::new(reader, entry, at), path, id, entry, at, offset, limit, &[], limits)?,
         _ => Vec::new(),
     };
     Ok(Children { path: path.to_string(), at, size: size_of(reader, resolved.value, at)?, offset, children })
@@ -294,11 +351,11 @@ mod tests {
         let mut heap = MemHeap::default();
         heap.arr(1, "int[]", &[Value::Int(4), Value::Int(9)]).set(1, "1", 10, Value::Int(1));
         let arr = Some(Value::Object(ObjectId(1)));
-        assert_eq!(mark(&heap, arr, arr, 5, 15).unwrap(), Mark::ContentsChanged);
-        assert_eq!(mark(&heap, arr, arr, 5, 8).unwrap(), Mark::Unchanged);
-        assert_eq!(mark(&heap, Some(Value::Int(1)), Some(Value::Int(2)), 5, 8).unwrap(), Mark::Changed);
-        assert_eq!(mark(&heap, None, Some(Value::Int(2)), 5, 8).unwrap(), Mark::Changed);
-        assert_eq!(mark(&heap, Some(Value::Int(2)), Some(Value::Int(2)), 5, 8).unwrap(), Mark::Unchanged);
+        assert_eq!(Changes::new(&heap, 5, 15).mark(arr, arr).unwrap(), Mark::ContentsChanged);
+        assert_eq!(Changes::new(&heap, 5, 8).mark(arr, arr).unwrap(), Mark::Unchanged);
+        assert_eq!(Changes::new(&heap, 5, 8).mark(Some(Value::Int(1)), Some(Value::Int(2))).unwrap(), Mark::Changed);
+        assert_eq!(Changes::new(&heap, 5, 8).mark(None, Some(Value::Int(2))).unwrap(), Mark::Changed);
+        assert_eq!(Changes::new(&heap, 5, 8).mark(Some(Value::Int(2)), Some(Value::Int(2))).unwrap(), Mark::Unchanged);
     }
 
     #[test]
@@ -311,9 +368,11 @@ mod tests {
             }
         }
         heap.set(50, "value", 20, Value::Int(-1));
+        // A cycle back to the head ends the walk without a change.
+        heap.set(50, "next", 0, Value::Object(ObjectId(1)));
         let head = Some(Value::Object(ObjectId(1)));
-        assert_eq!(mark(&heap, head, head, 10, 30).unwrap(), Mark::ContentsChanged);
-        assert_eq!(mark(&heap, head, head, 10, 19).unwrap(), Mark::Unchanged);
+        assert_eq!(Changes::new(&heap, 10, 30).mark(head, head).unwrap(), Mark::ContentsChanged);
+        assert_eq!(Changes::new(&heap, 10, 19).mark(head, head).unwrap(), Mark::Unchanged);
     }
 
     #[test]
@@ -323,12 +382,12 @@ mod tests {
         heap.obj(2, "list.Node").set(2, "value", 0, Value::Int(2)).set(2, "value", 7, Value::Int(3));
         let path = VarPath::local(NodeId(3), "head");
         let v = Some(Value::Object(ObjectId(1)));
-        let plain = var_state(&heap, "head".into(), path.clone(), v, v, 5, 9, &[], RenderLimits::default()).unwrap();
+        let plain = var_state(&heap, &mut Changes::new(&heap, 5, 9), "head".into(), path.clone(), v, v, 5, 9, &[], RenderLimits::default()).unwrap();
         assert!(plain.children.is_empty());
         assert_eq!(plain.size, Some(2));
         assert_eq!(plain.mark, Mark::ContentsChanged);
         let deep = VarPath::parse("3:head.next").unwrap();
-        let open = var_state(&heap, "head".into(), path, v, v, 5, 9, &[deep], RenderLimits::default()).unwrap();
+        let open = var_state(&heap, &mut Changes::new(&heap, 5, 9), "head".into(), path, v, v, 5, 9, &[deep], RenderLimits::default()).unwrap();
         let next = open.children.iter().find(|c| c.name == "next").unwrap();
         assert_eq!(next.path, "3:head.next");
         let value = next.children.iter().find(|c| c.name == "value").unwrap();
