@@ -15,7 +15,7 @@ use super::resolve::{default_time, resolve};
 use super::state::exception_name;
 use crate::ids::{NodeId, ObjectId, Timestamp};
 use crate::trace::store::{Location, NodeEvent, TraceReader};
-use crate::trace::wire::{EventKind, Value};
+use crate::trace::wire::{EventKind, Origin, Value};
 
 /// How an event relates to the chosen variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,7 +110,8 @@ fn event_mark(reader: &TraceReader, e: &NodeEvent, loc: Location) -> OmniResult<
         (EventKind::FieldWrite { object, field, .. }, Location::Field { object: o, field: f }) => *object == o && *field == f,
         (EventKind::StaticWrite { field, .. }, Location::Static { field: f }) => *field == f,
         (EventKind::ArrayWrite { array, index, .. }, Location::Element { array: a, index: i }) => *array == a && *index == i,
-        (EventKind::NewArray { array, .. }, Location::Element { array: a, .. }) => *array == a,
+        // An array first met with its elements writes them; a new array has defaults, no writes.
+        (EventKind::NewArray { array, origin: Origin::FirstSeen, .. }, Location::Element { array: a, .. }) => *array == a,
         _ => false,
     };
     if direct && e.own {

@@ -38,3 +38,6 @@ pub use state::{children_of, node_state, Children, Mark, NodeState, VarState};
 
 #[cfg(test)]
 pub(crate) mod testing;
+
+#[cfg(test)]
+mod tests;
