@@ -7,7 +7,7 @@
 //! writes an element of a 2000-element array and a field of one of 500 objects, on numbered
 //! lines. Then prints the median and the 90th percentile of: a cold open, the state of a random
 //! step or chunk at a random moment, a page of 100 events of a random chunk, the history of a
-//! random array element and of a random field, and the origin of a random element's value.
+//! random array element and of a random field (a page of 20 changes, and all of them), and the origin of a random element's value.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -145,17 +145,30 @@ fn main() {
         node_events(&reader, n, from, 100, Some(&var)).unwrap();
     });
     let data = VarPath::parse("2:data").unwrap();
+    let array = ObjectId(1);
+    measure("index only: the writes of an element", runs, |_| {
+        let loc = hindsight_core::trace::store::Location::Element { array, index: rng.below(u64::from(ARRAY)) as u32 };
+        reader.history(loc).unwrap();
+    });
+    let thread = hindsight_core::ids::ThreadId(1);
+    measure("the event at a random timestamp", runs, |_| {
+        reader.thread_event_at(thread, 100 + rng.below(info.last_ts - 100)).unwrap();
+    });
     let mut entries = 0;
-    measure("history of an array element", runs, |_| {
+    measure("history of an array element, first 20", runs, |_| {
         let p = data.child(hindsight_core::omniscient::Step::Index(rng.below(u64::from(ARRAY)) as u32));
-        entries += history(&reader, &p, None, limits).unwrap().entries.len();
+        entries += history(&reader, &p, None, 0, Some(20), limits).unwrap().total;
     });
     println!("    ({} changes per element on average)", entries / runs);
+    measure("history of an array element, all", 11, |_| {
+        let p = data.child(hindsight_core::omniscient::Step::Index(rng.below(u64::from(ARRAY)) as u32));
+        history(&reader, &p, None, 0, None, limits).unwrap();
+    });
     let first_cell = 2; // objects: 1 is the array, then the cells
     let mut entries = 0;
-    measure("history of a field", runs, |_| {
+    measure("history of a field, first 20", runs, |_| {
         let p = VarPath::parse(&format!("obj:{}.value", first_cell + rng.below(OBJECTS))).unwrap();
-        entries += history(&reader, &p, None, limits).unwrap().entries.len();
+        entries += history(&reader, &p, None, 0, Some(20), limits).unwrap().total;
     });
     println!("    ({} changes per field on average)", entries / runs);
     let source = |_: &str, _: &str| Some("\n".repeat(30) + "        data[i] = c * 7 + k;\n");

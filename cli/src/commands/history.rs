@@ -20,6 +20,12 @@ pub struct Args {
     /// Resolve the path's references at this timestamp (default: a local's call exit, else the end)
     #[arg(long)]
     pub at: Option<u64>,
+    /// Skip the first N changes
+    #[arg(long, default_value_t = 0)]
+    pub offset: usize,
+    /// List at most N changes (default: all)
+    #[arg(long)]
+    pub limit: Option<usize>,
     /// Print JSON: {"entries": [{"value", "timestamp", "node", "method", "file", "line"}]}
     #[arg(long)]
     pub json: bool,
@@ -28,12 +34,12 @@ pub struct Args {
 pub fn run(args: Args) -> Result<u8> {
     let reader = TraceReader::open(&args.trace)?;
     let path = VarPath::parse(&args.path)?;
-    let h = history(&reader, &path, args.at, RenderLimits::default()).with_context(|| format!("the history of {path}"))?;
+    let h = history(&reader, &path, args.at, args.offset, args.limit, RenderLimits::default()).with_context(|| format!("the history of {path}"))?;
     if args.json {
         output::print_json(&h)?;
         return Ok(0);
     }
-    println!("{} ({} changes)", h.path, h.entries.len());
+    println!("{} ({} changes)", h.path, h.total);
     for e in &h.entries {
         let place = match (&e.file, e.line) {
             (Some(f), Some(l)) => format!("{f}:{l}"),

@@ -32,12 +32,19 @@ pub struct History {
     /// The timestamp the path was resolved at.
     pub at: Timestamp,
     pub location: Location,
+    /// Number of changes over the whole run.
+    pub total: usize,
+    /// Index of the first entry listed.
+    pub offset: usize,
     pub entries: Vec<HistoryEntry>,
 }
 
-/// Every change of the variable `path` names at `at` (by default a local's node's exit, or
-/// the end of the run), in time order.
-pub fn history(reader: &TraceReader, path: &VarPath, at: Option<Timestamp>, limits: RenderLimits) -> OmniResult<History> {
+/// The changes `offset..offset + limit` (all when `limit` is `None`) of the variable `path`
+/// names at `at` (by default a local's node's exit, or the end of the run), in time order.
+///
+/// Values and timestamps come from the change index; the writer of each listed change costs a
+/// block decode, so long histories are best read in pages.
+pub fn history(reader: &TraceReader, path: &VarPath, at: Option<Timestamp>, offset: usize, limit: Option<usize>, limits: RenderLimits) -> OmniResult<History> {
     let at = match at {
         Some(t) => t,
         None => default_time(reader, path)?,
@@ -45,7 +52,9 @@ pub fn history(reader: &TraceReader, path: &VarPath, at: Option<Timestamp>, limi
     let location = resolve(reader, path, at)?.location;
     let mut names = Names::new(reader);
     let mut entries = Vec::new();
-    for w in reader.history(location)? {
+    let writes = reader.history(location)?;
+    let total = writes.len();
+    for w in writes.into_iter().skip(offset).take(limit.unwrap_or(usize::MAX)) {
         let value = render_value(reader, &w.value, w.ts, limits)?;
         let mut entry = HistoryEntry { value, timestamp: w.ts, node: None, method: None, file: None, line: None, thread: None };
         if let Some(site) = write_site(reader, location, w.ts)? {
@@ -54,5 +63,5 @@ pub fn history(reader: &TraceReader, path: &VarPath, at: Option<Timestamp>, limi
         }
         entries.push(entry);
     }
-    Ok(History { path: path.to_string(), at, location, entries })
+    Ok(History { path: path.to_string(), at, location, total, offset, entries })
 }

@@ -86,15 +86,18 @@ fn paths_resolve_through_the_references_of_their_time() {
 fn history_names_the_writer_and_its_line() {
     for config in configs() {
         let f = fixture(config);
-        let h = history(&f.reader, &path("2:a[2]"), None, RenderLimits::default()).unwrap();
+        let h = history(&f.reader, &path("2:a[2]"), None, 0, None, RenderLimits::default()).unwrap();
         assert_eq!(h.entries.len(), 1);
         let e = &h.entries[0];
         assert_eq!((e.value.as_str(), e.timestamp, e.node, e.line), ("9", f.write2, Some(SET), Some(20)));
         assert_eq!((e.method.as_deref(), e.file.as_deref(), e.thread.as_deref()), (Some("p.Main.set"), Some("Main.java"), Some("main")));
-        let h = history(&f.reader, &path("2:i"), None, RenderLimits::default()).unwrap();
+        let h = history(&f.reader, &path("2:i"), None, 0, None, RenderLimits::default()).unwrap();
         let values: Vec<&str> = h.entries.iter().map(|e| e.value.as_str()).collect();
         assert_eq!(values, ["0", "1"]);
         assert_eq!(h.entries[1].line, Some(13));
+        let page = history(&f.reader, &path("2:i"), None, 1, Some(5), RenderLimits::default()).unwrap();
+        assert_eq!((page.total, page.offset, page.entries.len()), (2, 1, 1));
+        assert_eq!(page.entries[0], h.entries[1]);
     }
 }
 
