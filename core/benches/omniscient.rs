@@ -42,9 +42,21 @@ fn build(events: u64, path: &std::path::Path) {
     let main_class = s.class("bench.Main", true);
     let node_class = s.class("bench.Cell", true);
     let ints = s.class("int[]", false);
-    let main = s.method(main_class, "main", "([Ljava/lang/String;)V", true, &["args", "data", "cells"]);
+    let main = s.method(
+        main_class,
+        "main",
+        "([Ljava/lang/String;)V",
+        true,
+        &["args", "data", "cells"],
+    );
     let chunk = s.method(main_class, "chunk", "([II)V", true, &["data", "c", "k"]);
-    let step = s.method(main_class, "step", "([III)V", true, &["data", "i", "v", "j"]);
+    let step = s.method(
+        main_class,
+        "step",
+        "([III)V",
+        true,
+        &["data", "i", "v", "j"],
+    );
     let value = s.field(node_class, "value", "I", false);
     s.call(t, main, &[Value::Null]);
     let data = s.new_array(t, ints, ARRAY, None);
@@ -57,14 +69,23 @@ fn build(events: u64, path: &std::path::Path) {
         s.line(t, 20);
         for k in 0..STEPS_PER_CHUNK {
             let i = rng.below(u64::from(ARRAY)) as i32;
-            s.call(t, step, &[Value::Object(data), Value::Int(i), Value::Int(k as i32)]);
+            s.call(
+                t,
+                step,
+                &[Value::Object(data), Value::Int(i), Value::Int(k as i32)],
+            );
             s.line(t, 30);
             s.local(t, 3, Value::Int(i + 1));
             s.line(t, 31);
             s.array_write(t, data, i as u32, Value::Int(c as i32 * 7 + k as i32));
             s.local(t, 2, Value::Int(k as i32 + 1));
             s.line(t, 32);
-            s.field_write(t, cells[rng.below(OBJECTS) as usize], value, Value::Int(k as i32));
+            s.field_write(
+                t,
+                cells[rng.below(OBJECTS) as usize],
+                value,
+                Value::Int(k as i32),
+            );
             s.ret(t, Value::Void);
             s.local(t, 2, Value::Int(k as i32));
         }
@@ -77,9 +98,15 @@ fn build(events: u64, path: &std::path::Path) {
     s.ret(t, Value::Void);
     let bytes = s.end(0);
     let started = Instant::now();
-    let summary = record(bytes.as_slice(), path, NullSink, WriterConfig::default()).expect("recording the synthetic stream");
+    let summary = record(bytes.as_slice(), path, NullSink, WriterConfig::default())
+        .expect("recording the synthetic stream");
     let secs = started.elapsed().as_secs_f64();
-    println!("recorded {} events, {} nodes in {secs:.1} s ({:.0} events/s)", summary.events, summary.nodes, summary.events as f64 / secs);
+    println!(
+        "recorded {} events, {} nodes in {secs:.1} s ({:.0} events/s)",
+        summary.events,
+        summary.nodes,
+        summary.events as f64 / secs
+    );
 }
 
 fn measure(name: &str, runs: usize, mut f: impl FnMut(usize)) {
@@ -92,19 +119,37 @@ fn measure(name: &str, runs: usize, mut f: impl FnMut(usize)) {
         .collect();
     times.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    println!("{name:<40} median {:>8.3} ms   p90 {:>8.3} ms   ({runs} runs)", ms(times[runs / 2]), ms(times[runs * 9 / 10]));
+    println!(
+        "{name:<40} median {:>8.3} ms   p90 {:>8.3} ms   ({runs} runs)",
+        ms(times[runs / 2]),
+        ms(times[runs * 9 / 10])
+    );
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
-    let events: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(10_000_000);
-    let path = args.get(1).map(PathBuf::from).unwrap_or_else(|| std::env::temp_dir().join(format!("hindsight-omniscient-{events}.htrace")));
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let events: u64 = args
+        .first()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(10_000_000);
+    let path = args.get(1).map(PathBuf::from).unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("hindsight-omniscient-{events}.htrace"))
+    });
     if !path.exists() {
         build(events, &path);
     }
     let reader = TraceReader::open(&path).expect("opening the trace");
     let info = reader.info().expect("reading the trace's info");
-    println!("trace {} : {} events, {} nodes, {} MB", path.display(), info.events, info.nodes, info.bytes >> 20);
+    println!(
+        "trace {} : {} events, {} nodes, {} MB",
+        path.display(),
+        info.events,
+        info.nodes,
+        info.bytes >> 20
+    );
     let nodes = info.nodes as u32;
     let limits = RenderLimits::default();
     let mut rng = Rng(42);
@@ -112,7 +157,8 @@ fn main() {
     let per_chunk = STEPS_PER_CHUNK + 1;
     let chunks = (nodes - 3) / per_chunk;
     let chunk_node = |r: &mut Rng| NodeId(3 + r.below(u64::from(chunks)) as u32 * per_chunk);
-    let step_node = |r: &mut Rng| NodeId(chunk_node(r).0 + 1 + r.below(u64::from(STEPS_PER_CHUNK)) as u32);
+    let step_node =
+        |r: &mut Rng| NodeId(chunk_node(r).0 + 1 + r.below(u64::from(STEPS_PER_CHUNK)) as u32);
     let span = |n: NodeId| {
         let h = reader.node(n).unwrap().unwrap().header;
         (h.entry, h.exit.unwrap())
@@ -147,34 +193,49 @@ fn main() {
     let data = VarPath::parse("2:data").unwrap();
     let array = ObjectId(1);
     measure("index only: the writes of an element", runs, |_| {
-        let loc = hindsight_core::trace::store::Location::Element { array, index: rng.below(u64::from(ARRAY)) as u32 };
+        let loc = hindsight_core::trace::store::Location::Element {
+            array,
+            index: rng.below(u64::from(ARRAY)) as u32,
+        };
         reader.history(loc).unwrap();
     });
     let thread = hindsight_core::ids::ThreadId(1);
     measure("the event at a random timestamp", runs, |_| {
-        reader.thread_event_at(thread, 100 + rng.below(info.last_ts - 100)).unwrap();
+        reader
+            .thread_event_at(thread, 100 + rng.below(info.last_ts - 100))
+            .unwrap();
     });
     let mut entries = 0;
     measure("history of an array element, first 20", runs, |_| {
-        let p = data.child(hindsight_core::omniscient::Step::Index(rng.below(u64::from(ARRAY)) as u32));
-        entries += history(&reader, &p, None, 0, Some(20), limits).unwrap().total;
+        let p = data.child(hindsight_core::omniscient::Step::Index(
+            rng.below(u64::from(ARRAY)) as u32,
+        ));
+        entries += history(&reader, &p, None, 0, Some(20), limits)
+            .unwrap()
+            .total;
     });
     println!("    ({} changes per element on average)", entries / runs);
     measure("history of an array element, all", 11, |_| {
-        let p = data.child(hindsight_core::omniscient::Step::Index(rng.below(u64::from(ARRAY)) as u32));
+        let p = data.child(hindsight_core::omniscient::Step::Index(
+            rng.below(u64::from(ARRAY)) as u32,
+        ));
         history(&reader, &p, None, 0, None, limits).unwrap();
     });
     let first_cell = 2; // objects: 1 is the array, then the cells
     let mut entries = 0;
     measure("history of a field, first 20", runs, |_| {
         let p = VarPath::parse(&format!("obj:{}.value", first_cell + rng.below(OBJECTS))).unwrap();
-        entries += history(&reader, &p, None, 0, Some(20), limits).unwrap().total;
+        entries += history(&reader, &p, None, 0, Some(20), limits)
+            .unwrap()
+            .total;
     });
     println!("    ({} changes per field on average)", entries / runs);
     let source = |_: &str, _: &str| Some("\n".repeat(30) + "        data[i] = c * 7 + k;\n");
     let last = info.last_ts;
     measure("origin of an element's value", runs, |_| {
-        let p = data.child(hindsight_core::omniscient::Step::Index(rng.below(u64::from(ARRAY)) as u32));
+        let p = data.child(hindsight_core::omniscient::Step::Index(
+            rng.below(u64::from(ARRAY)) as u32,
+        ));
         let at: Timestamp = 100 + rng.below(last - 100);
         origin(&reader, &p, at, &source, limits).unwrap();
     });

@@ -36,7 +36,8 @@ pub fn run(args: Args) -> Result<u8> {
     let reader = TraceReader::open(&args.trace)?;
     let var = args.var.as_deref().map(VarPath::parse).transpose()?;
     let node = NodeId(args.node);
-    let page = node_events(&reader, node, args.from, args.limit, var.as_ref()).with_context(|| format!("listing the events of node {node}"))?;
+    let page = node_events(&reader, node, args.from, args.limit, var.as_ref())
+        .with_context(|| format!("listing the events of node {node}"))?;
     if args.json {
         output::print_json(&page)?;
         return Ok(0);
@@ -51,7 +52,10 @@ pub fn run(args: Args) -> Result<u8> {
             (Some(f), Some(l)) => format!("{f}:{l}"),
             _ => String::new(),
         };
-        println!("{mark} {:>8} {:<10} {:<22} {}", e.timestamp, e.thread, place, e.text);
+        println!(
+            "{mark} {:>8} {:<10} {:<22} {}",
+            e.timestamp, e.thread, place, e.text
+        );
     }
     if let Some(next) = page.next {
         println!("(more: --from {next})");

@@ -34,7 +34,15 @@ pub struct Args {
 pub fn run(args: Args) -> Result<u8> {
     let reader = TraceReader::open(&args.trace)?;
     let path = VarPath::parse(&args.path)?;
-    let h = history(&reader, &path, args.at, args.offset, args.limit, RenderLimits::default()).with_context(|| format!("the history of {path}"))?;
+    let h = history(
+        &reader,
+        &path,
+        args.at,
+        args.offset,
+        args.limit,
+        RenderLimits::default(),
+    )
+    .with_context(|| format!("the history of {path}"))?;
     if args.json {
         output::print_json(&h)?;
         return Ok(0);
@@ -46,7 +54,12 @@ pub fn run(args: Args) -> Result<u8> {
             _ => "?".into(),
         };
         let node = e.node.map_or_else(|| "?".into(), |n| n.to_string());
-        println!("{:>8}  {:<20} node {node:<6} {:<40} {place}", e.timestamp, e.value, e.method.as_deref().unwrap_or("?"));
+        println!(
+            "{:>8}  {:<20} node {node:<6} {:<40} {place}",
+            e.timestamp,
+            e.value,
+            e.method.as_deref().unwrap_or("?")
+        );
     }
     Ok(0)
 }

@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use hindsight_core::ids::NodeId;
-use hindsight_core::omniscient::{children_of, node_state, Children, Mark, RenderLimits, VarPath, VarState};
+use hindsight_core::omniscient::{
+    children_of, node_state, Children, Mark, RenderLimits, VarPath, VarState,
+};
 use hindsight_core::trace::store::TraceReader;
 use serde::Serialize;
 
@@ -47,13 +49,28 @@ struct Out {
 
 pub fn run(args: Args) -> Result<u8> {
     let reader = TraceReader::open(&args.trace)?;
-    let expand: Vec<VarPath> = args.expand.iter().map(|p| VarPath::parse(p)).collect::<Result<_, _>>()?;
+    let expand: Vec<VarPath> = args
+        .expand
+        .iter()
+        .map(|p| VarPath::parse(p))
+        .collect::<Result<_, _>>()?;
     let limits = RenderLimits::default();
     let node = NodeId(args.node);
-    let state = node_state(&reader, node, args.at, &expand, limits).with_context(|| format!("showing node {node}"))?;
+    let state = node_state(&reader, node, args.at, &expand, limits)
+        .with_context(|| format!("showing node {node}"))?;
     let page = match (args.offset, expand.last()) {
-        (Some(offset), Some(path)) => Some(children_of(&reader, path, state.entry_ts, state.at, offset, args.limit, limits)?),
-        (Some(_), None) => anyhow::bail!("--offset pages through the children of an --expand path: give one"),
+        (Some(offset), Some(path)) => Some(children_of(
+            &reader,
+            path,
+            state.entry_ts,
+            state.at,
+            offset,
+            args.limit,
+            limits,
+        )?),
+        (Some(_), None) => {
+            anyhow::bail!("--offset pages through the children of an --expand path: give one")
+        }
         _ => None,
     };
     if args.json {
@@ -61,8 +78,13 @@ pub fn run(args: Args) -> Result<u8> {
         return Ok(0);
     }
     let method = state.method.as_deref().unwrap_or("?");
-    let exit = state.exit_ts.map_or_else(|| "(incomplete)".to_string(), |t| t.to_string());
-    println!("node {} {method}, entry {} exit {exit}, at {}", state.node, state.entry_ts, state.at);
+    let exit = state
+        .exit_ts
+        .map_or_else(|| "(incomplete)".to_string(), |t| t.to_string());
+    println!(
+        "node {} {method}, entry {} exit {exit}, at {}",
+        state.node, state.entry_ts, state.at
+    );
     if let Some(r) = &state.result {
         println!("  result: {r}");
     }
@@ -70,7 +92,12 @@ pub fn run(args: Args) -> Result<u8> {
         print_var(v, 1);
     }
     if let Some(page) = page {
-        println!("{} from [{}] of {}:", page.path, page.offset, page.size.map_or("?".into(), |s| s.to_string()));
+        println!(
+            "{} from [{}] of {}:",
+            page.path,
+            page.offset,
+            page.size.map_or("?".into(), |s| s.to_string())
+        );
         for v in &page.children {
             print_var(v, 1);
         }

@@ -32,12 +32,18 @@ pub fn run(args: Args) -> Result<u8> {
     let path = VarPath::parse(&args.path)?;
     let source_path = args.source_path.clone();
     let lookup = move |file: &str, method: &str| source::find(file, method, source_path.as_deref());
-    let o = origin(&reader, &path, args.at, &lookup, RenderLimits::default()).with_context(|| format!("the origin of {path}"))?;
+    let o = origin(&reader, &path, args.at, &lookup, RenderLimits::default())
+        .with_context(|| format!("the origin of {path}"))?;
     if args.json {
         output::print_json(&o)?;
         return Ok(0);
     }
-    println!("{} = {} at {}", o.path, o.value.as_deref().unwrap_or("(unknown)"), o.at);
+    println!(
+        "{} = {} at {}",
+        o.path,
+        o.value.as_deref().unwrap_or("(unknown)"),
+        o.at
+    );
     let Some(w) = &o.write else {
         println!("  no recorded write: a default value, or set by uninstrumented code");
         return Ok(0);
@@ -46,12 +52,21 @@ pub fn run(args: Args) -> Result<u8> {
         (Some(f), Some(l)) => format!("{f}:{l}"),
         _ => "?".into(),
     };
-    println!("  written at {} by node {} {} ({place})", w.timestamp, w.node, w.method.as_deref().unwrap_or("?"));
+    println!(
+        "  written at {} by node {} {} ({place})",
+        w.timestamp,
+        w.node,
+        w.method.as_deref().unwrap_or("?")
+    );
     if let Some(s) = &w.source {
         println!("    {s}");
     }
     for i in &w.inputs {
-        println!("  read {} = {}", i.path, i.value.as_deref().unwrap_or("(unknown)"));
+        println!(
+            "  read {} = {}",
+            i.path,
+            i.value.as_deref().unwrap_or("(unknown)")
+        );
     }
     Ok(0)
 }

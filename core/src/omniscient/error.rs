@@ -15,11 +15,20 @@ pub enum OmniError {
     Syntax(#[from] PathSyntaxError),
     /// A path that does not lead to a variable at the asked time.
     #[error("`{path}` at timestamp {at}: {problem}")]
-    Path { path: String, at: Timestamp, problem: String },
+    Path {
+        path: String,
+        at: Timestamp,
+        problem: String,
+    },
     #[error("node {0} is not a call of this trace (`hindsight tree TRACE` lists the nodes)")]
     NoCall(NodeId),
     #[error("timestamp {at} is outside node {node}, which runs from {entry} to {exit}")]
-    OutsideNode { node: NodeId, at: Timestamp, entry: Timestamp, exit: Timestamp },
+    OutsideNode {
+        node: NodeId,
+        at: Timestamp,
+        entry: Timestamp,
+        exit: Timestamp,
+    },
 }
 
 pub type OmniResult<T> = Result<T, OmniError>;

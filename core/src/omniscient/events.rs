@@ -57,11 +57,21 @@ pub struct EventPage {
 }
 
 /// Values in event texts are short.
-const TEXT_LIMITS: RenderLimits = RenderLimits { depth: 1, elements: 6, string_chars: 40 };
+const TEXT_LIMITS: RenderLimits = RenderLimits {
+    depth: 1,
+    elements: 6,
+    string_chars: 40,
+};
 
 /// Up to `limit` events of `node` from timestamp `from`, marked for `var` (resolved at the
 /// node's exit: `7:c[2]` follows the array `c` referred to then).
-pub fn node_events(reader: &TraceReader, node: NodeId, from: Timestamp, limit: usize, var: Option<&VarPath>) -> OmniResult<EventPage> {
+pub fn node_events(
+    reader: &TraceReader,
+    node: NodeId,
+    from: Timestamp,
+    limit: usize,
+    var: Option<&VarPath>,
+) -> OmniResult<EventPage> {
     let row = reader.node(node)?.ok_or(OmniError::NoCall(node))?;
     let location = match var {
         Some(p) => Some(resolve(reader, p, default_time(reader, p)?)?.location),
@@ -75,7 +85,12 @@ pub fn node_events(reader: &TraceReader, node: NodeId, from: Timestamp, limit: u
         None => String::new(),
     };
     let (_, file) = names.node_place(node)?;
-    let mut texts = Texts { reader, names, node, array_names: HashMap::new() };
+    let mut texts = Texts {
+        reader,
+        names,
+        node,
+        array_names: HashMap::new(),
+    };
     let mut events = Vec::new();
     // A child's call and exit happen on the listed node's current line.
     let mut current_line = None;
@@ -94,24 +109,60 @@ pub fn node_events(reader: &TraceReader, node: NodeId, from: Timestamp, limit: u
             None => None,
         };
         let (kind, text) = texts.describe(e)?;
-        events.push(EventRow { timestamp: e.event.ts, thread: thread.clone(), kind: kind.into(), node: e.node, file: file.clone(), line, text, mark });
+        events.push(EventRow {
+            timestamp: e.event.ts,
+            thread: thread.clone(),
+            kind: kind.into(),
+            node: e.node,
+            file: file.clone(),
+            line,
+            text,
+            mark,
+        });
     }
-    let next = if more { raw.get(limit).map(|e| e.event.ts) } else { None };
-    Ok(EventPage { node, var: var.map(|p| p.to_string()), location, events, next })
+    let next = if more {
+        raw.get(limit).map(|e| e.event.ts)
+    } else {
+        None
+    };
+    Ok(EventPage {
+        node,
+        var: var.map(|p| p.to_string()),
+        location,
+        events,
+        next,
+    })
 }
 
 /// Whether event `e` wrote `loc`, or is a child's call whose subtree did.
 fn event_mark(reader: &TraceReader, e: &NodeEvent, loc: Location) -> OmniResult<Option<EventMark>> {
     let ts = e.event.ts;
     let direct = match (&e.event.kind, loc) {
-        (EventKind::Local { var, .. }, Location::Local { node, var: v }) => e.own && *var == v && e.node == node,
+        (EventKind::Local { var, .. }, Location::Local { node, var: v }) => {
+            e.own && *var == v && e.node == node
+        }
         (EventKind::This(_), Location::Local { node, var: 0 }) => e.own && e.node == node,
         (EventKind::Call { .. }, Location::Local { node, .. }) => e.node == node,
-        (EventKind::FieldWrite { object, field, .. }, Location::Field { object: o, field: f }) => *object == o && *field == f,
+        (
+            EventKind::FieldWrite { object, field, .. },
+            Location::Field {
+                object: o,
+                field: f,
+            },
+        ) => *object == o && *field == f,
         (EventKind::StaticWrite { field, .. }, Location::Static { field: f }) => *field == f,
-        (EventKind::ArrayWrite { array, index, .. }, Location::Element { array: a, index: i }) => *array == a && *index == i,
+        (EventKind::ArrayWrite { array, index, .. }, Location::Element { array: a, index: i }) => {
+            *array == a && *index == i
+        }
         // An array first met with its elements writes them; a new array has defaults, no writes.
-        (EventKind::NewArray { array, origin: Origin::FirstSeen, .. }, Location::Element { array: a, .. }) => *array == a,
+        (
+            EventKind::NewArray {
+                array,
+                origin: Origin::FirstSeen,
+                ..
+            },
+            Location::Element { array: a, .. },
+        ) => *array == a,
         _ => false,
     };
     if direct && e.own {
@@ -119,7 +170,10 @@ fn event_mark(reader: &TraceReader, e: &NodeEvent, loc: Location) -> OmniResult<
     }
     if !e.own && e.event.kind.is_call() {
         // A write of the variable inside the child's span, found in the change index.
-        let exit = reader.node(e.node)?.and_then(|r| r.header.exit).unwrap_or(Timestamp::MAX);
+        let exit = reader
+            .node(e.node)?
+            .and_then(|r| r.header.exit)
+            .unwrap_or(Timestamp::MAX);
         if reader.last_write(loc, exit)?.is_some_and(|w| w.ts >= ts) {
             return Ok(Some(EventMark::ContainsChange));
         }
@@ -142,13 +196,22 @@ impl Texts<'_> {
     }
 
     fn values(&self, vs: &[Value], at: Timestamp) -> OmniResult<String> {
-        let parts: Vec<String> = vs.iter().map(|v| self.value(v, at)).collect::<Result<_, _>>()?;
+        let parts: Vec<String> = vs
+            .iter()
+            .map(|v| self.value(v, at))
+            .collect::<Result<_, _>>()?;
         Ok(parts.join(", "))
     }
 
     fn var_name(&mut self, var: u32) -> OmniResult<String> {
-        let Some(m) = self.names.node_method(self.node)? else { return Ok(format!("var{var}")) };
-        Ok(self.names.method(m)?.and_then(|m| m.def.vars.get(var as usize)).map_or_else(|| format!("var{var}"), |v| v.name.clone()))
+        let Some(m) = self.names.node_method(self.node)? else {
+            return Ok(format!("var{var}"));
+        };
+        Ok(self
+            .names
+            .method(m)?
+            .and_then(|m| m.def.vars.get(var as usize))
+            .map_or_else(|| format!("var{var}"), |v| v.name.clone()))
     }
 
     /// A local of the listed node that refers to `array` at `at`, for `c[2] = 9`.
@@ -158,8 +221,16 @@ impl Texts<'_> {
         }
         let mut found = None;
         if let Some(m) = self.names.node_method(self.node)? {
-            let vars = self.names.method(m)?.map(|m| m.def.vars.clone()).unwrap_or_default();
-            for (i, v) in vars.iter().enumerate().filter(|(_, v)| v.descriptor.starts_with('[')) {
+            let vars = self
+                .names
+                .method(m)?
+                .map(|m| m.def.vars.clone())
+                .unwrap_or_default();
+            for (i, v) in vars
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.descriptor.starts_with('['))
+            {
                 if self.reader.local_at(self.node, i as u32, at)? == Some(Value::Object(array)) {
                     found = Some(v.name.clone());
                     break;
@@ -173,7 +244,8 @@ impl Texts<'_> {
     fn object_name(&mut self, object: ObjectId, at: Timestamp) -> OmniResult<String> {
         if let Some(m) = self.names.node_method(self.node)? {
             let is_instance = self.names.method(m)?.is_some_and(|m| !m.def.is_static());
-            if is_instance && self.reader.local_at(self.node, 0, at)? == Some(Value::Object(object)) {
+            if is_instance && self.reader.local_at(self.node, 0, at)? == Some(Value::Object(object))
+            {
                 return Ok("this".into());
             }
         }
@@ -187,9 +259,14 @@ impl Texts<'_> {
     fn describe(&mut self, e: &NodeEvent) -> OmniResult<(&'static str, String)> {
         let ts = e.event.ts;
         Ok(match &e.event.kind {
-            EventKind::Call { method, args } | EventKind::ExtCall { method, args } => {
-                ("call", format!("call {}({})", self.names.short(*method)?, self.values(args, ts)?))
-            }
+            EventKind::Call { method, args } | EventKind::ExtCall { method, args } => (
+                "call",
+                format!(
+                    "call {}({})",
+                    self.names.short(*method)?,
+                    self.values(args, ts)?
+                ),
+            ),
             EventKind::Return(v) | EventKind::ExtReturn(v) => {
                 let who = self.exit_of(e)?;
                 match v {
@@ -199,34 +276,87 @@ impl Texts<'_> {
             }
             EventKind::Unwind(v) | EventKind::ExtUnwind(v) => {
                 let who = self.exit_of(e)?;
-                ("unwind", format!("unwind{who} by {}", exception_name(self.reader, v)?))
+                (
+                    "unwind",
+                    format!("unwind{who} by {}", exception_name(self.reader, v)?),
+                )
             }
             EventKind::Line(l) => ("line", format!("line {l}")),
-            EventKind::Local { var, value } => ("local", format!("{} = {}", self.var_name(*var)?, self.value(value, ts)?)),
-            EventKind::FieldWrite { object, field, value } => {
+            EventKind::Local { var, value } => (
+                "local",
+                format!("{} = {}", self.var_name(*var)?, self.value(value, ts)?),
+            ),
+            EventKind::FieldWrite {
+                object,
+                field,
+                value,
+            } => {
                 let owner = self.object_name(*object, ts)?;
-                ("field-write", format!("{owner}.{} = {}", self.names.field(*field)?, self.value(value, ts)?))
+                (
+                    "field-write",
+                    format!(
+                        "{owner}.{} = {}",
+                        self.names.field(*field)?,
+                        self.value(value, ts)?
+                    ),
+                )
             }
-            EventKind::FieldWriteUninit { field, value } => {
-                ("field-write", format!("this.{} = {} (before the super constructor)", self.names.field(*field)?, self.value(value, ts)?))
-            }
-            EventKind::StaticWrite { field, value } => {
-                ("static-write", format!("{} = {}", self.names.static_field(*field)?, self.value(value, ts)?))
-            }
-            EventKind::ArrayWrite { array, index, value } => {
-                ("array-write", format!("{}[{index}] = {}", self.array_name(*array, ts)?, self.value(value, ts)?))
-            }
-            EventKind::NewObject { object, class, .. } => {
-                ("new-object", format!("new {} #{object}", super::simple_class_name(&self.names.class(*class)?)))
-            }
-            EventKind::NewArray { array, class, length, .. } => {
+            EventKind::FieldWriteUninit { field, value } => (
+                "field-write",
+                format!(
+                    "this.{} = {} (before the super constructor)",
+                    self.names.field(*field)?,
+                    self.value(value, ts)?
+                ),
+            ),
+            EventKind::StaticWrite { field, value } => (
+                "static-write",
+                format!(
+                    "{} = {}",
+                    self.names.static_field(*field)?,
+                    self.value(value, ts)?
+                ),
+            ),
+            EventKind::ArrayWrite {
+                array,
+                index,
+                value,
+            } => (
+                "array-write",
+                format!(
+                    "{}[{index}] = {}",
+                    self.array_name(*array, ts)?,
+                    self.value(value, ts)?
+                ),
+            ),
+            EventKind::NewObject { object, class, .. } => (
+                "new-object",
+                format!(
+                    "new {} #{object}",
+                    super::simple_class_name(&self.names.class(*class)?)
+                ),
+            ),
+            EventKind::NewArray {
+                array,
+                class,
+                length,
+                ..
+            } => {
                 let class = super::simple_class_name(&self.names.class(*class)?);
                 let element = class.strip_suffix("[]").unwrap_or(&class);
                 ("new-array", format!("new {element}[{length}] #{array}"))
             }
-            EventKind::This(object) => ("this", format!("this = {}", self.object_name(*object, ts)?)),
-            EventKind::Throw(v) => ("throw", format!("throw {}", exception_name(self.reader, v)?)),
-            EventKind::Catch(v) => ("catch", format!("catch {}", exception_name(self.reader, v)?)),
+            EventKind::This(object) => {
+                ("this", format!("this = {}", self.object_name(*object, ts)?))
+            }
+            EventKind::Throw(v) => (
+                "throw",
+                format!("throw {}", exception_name(self.reader, v)?),
+            ),
+            EventKind::Catch(v) => (
+                "catch",
+                format!("catch {}", exception_name(self.reader, v)?),
+            ),
             EventKind::String { text, .. } => ("string", format!("{text:?}")),
         })
     }

@@ -44,7 +44,14 @@ pub struct History {
 ///
 /// Values and timestamps come from the change index; the writer of each listed change costs a
 /// block decode, so long histories are best read in pages.
-pub fn history(reader: &TraceReader, path: &VarPath, at: Option<Timestamp>, offset: usize, limit: Option<usize>, limits: RenderLimits) -> OmniResult<History> {
+pub fn history(
+    reader: &TraceReader,
+    path: &VarPath,
+    at: Option<Timestamp>,
+    offset: usize,
+    limit: Option<usize>,
+    limits: RenderLimits,
+) -> OmniResult<History> {
     let at = match at {
         Some(t) => t,
         None => default_time(reader, path)?,
@@ -54,14 +61,40 @@ pub fn history(reader: &TraceReader, path: &VarPath, at: Option<Timestamp>, offs
     let mut entries = Vec::new();
     let writes = reader.history(location)?;
     let total = writes.len();
-    for w in writes.into_iter().skip(offset).take(limit.unwrap_or(usize::MAX)) {
+    for w in writes
+        .into_iter()
+        .skip(offset)
+        .take(limit.unwrap_or(usize::MAX))
+    {
         let value = render_value(reader, &w.value, w.ts, limits)?;
-        let mut entry = HistoryEntry { value, timestamp: w.ts, node: None, method: None, file: None, line: None, thread: None };
+        let mut entry = HistoryEntry {
+            value,
+            timestamp: w.ts,
+            node: None,
+            method: None,
+            file: None,
+            line: None,
+            thread: None,
+        };
         if let Some(site) = write_site(reader, location, w.ts)? {
             let (method, file) = names.node_place(site.node)?;
-            entry = HistoryEntry { node: Some(site.node), method, file, line: (site.line > 0).then_some(site.line), thread: Some(names.thread(site.thread)?), ..entry };
+            entry = HistoryEntry {
+                node: Some(site.node),
+                method,
+                file,
+                line: (site.line > 0).then_some(site.line),
+                thread: Some(names.thread(site.thread)?),
+                ..entry
+            };
         }
         entries.push(entry);
     }
-    Ok(History { path: path.to_string(), at, location, total, offset, entries })
+    Ok(History {
+        path: path.to_string(),
+        at,
+        location,
+        total,
+        offset,
+        entries,
+    })
 }

@@ -47,20 +47,28 @@ fn tokens(line: &str) -> Vec<Tok> {
             i += 1;
         } else if c.is_alphabetic() || c == '_' || c == '$' {
             let start = i;
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$') {
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$')
+            {
                 i += 1;
             }
             out.push(Tok::Ident(chars[start..i].iter().collect()));
         } else if c.is_ascii_digit() {
             let start = i;
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '.' || chars[i] == '_') {
+            while i < chars.len()
+                && (chars[i].is_ascii_alphanumeric() || chars[i] == '.' || chars[i] == '_')
+            {
                 i += 1;
             }
             let text: String = chars[start..i].iter().collect();
             out.push(text.parse().map_or(Tok::Punct(text), Tok::Num));
         } else {
             let two: String = chars[i..(i + 2).min(chars.len())].iter().collect();
-            if ["++", "--", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "&&", "||"].contains(&two.as_str()) {
+            if [
+                "++", "--", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "&&", "||",
+            ]
+            .contains(&two.as_str())
+            {
                 out.push(Tok::Punct(two));
                 i += 2;
             } else {
@@ -74,9 +82,39 @@ fn tokens(line: &str) -> Vec<Tok> {
 
 /// Java keywords and literals that look like identifiers.
 const KEYWORDS: &[&str] = &[
-    "if", "else", "while", "for", "do", "return", "new", "throw", "try", "catch", "finally", "switch", "case", "default", "break",
-    "continue", "true", "false", "null", "instanceof", "int", "long", "short", "byte", "char", "boolean", "float", "double",
-    "var", "final", "super", "assert", "yield",
+    "if",
+    "else",
+    "while",
+    "for",
+    "do",
+    "return",
+    "new",
+    "throw",
+    "try",
+    "catch",
+    "finally",
+    "switch",
+    "case",
+    "default",
+    "break",
+    "continue",
+    "true",
+    "false",
+    "null",
+    "instanceof",
+    "int",
+    "long",
+    "short",
+    "byte",
+    "char",
+    "boolean",
+    "float",
+    "double",
+    "var",
+    "final",
+    "super",
+    "assert",
+    "yield",
 ];
 
 /// An index expression simple enough to evaluate from locals.
@@ -99,7 +137,9 @@ enum Read {
 /// right-hand side of an assignment (on its left they are the written variable).
 fn reads(line: &str) -> Vec<Read> {
     let toks = tokens(line);
-    let assign = toks.iter().position(|t| matches!(t, Tok::Punct(p) if ["=", "+=", "-=", "*=", "/="].contains(&p.as_str())));
+    let assign = toks.iter().position(
+        |t| matches!(t, Tok::Punct(p) if ["=", "+=", "-=", "*=", "/="].contains(&p.as_str())),
+    );
     let compound = assign.is_some_and(|k| toks[k] != Tok::Punct("=".into()));
     let mut out: Vec<Read> = Vec::new();
     let push = |r: Read, out: &mut Vec<Read>| {
@@ -122,7 +162,9 @@ fn reads(line: &str) -> Vec<Read> {
             continue;
         }
         match (toks.get(k + 1), toks.get(k + 2)) {
-            (Some(Tok::Punct(p)), Some(Tok::Ident(f))) if p == "." => push(Read::Field(name.clone(), f.clone()), &mut out),
+            (Some(Tok::Punct(p)), Some(Tok::Ident(f))) if p == "." => {
+                push(Read::Field(name.clone(), f.clone()), &mut out)
+            }
             (Some(Tok::Punct(p)), _) if p == "[" => {
                 if let Some(index) = index_expr(&toks[k + 2..]) {
                     push(Read::Element(name.clone(), index), &mut out);
@@ -140,8 +182,14 @@ fn index_expr(toks: &[Tok]) -> Option<Index> {
     match toks {
         [Tok::Num(n), rest @ ..] if close(rest.first()) => Some(Index::Const(*n)),
         [Tok::Ident(v), rest @ ..] if close(rest.first()) => Some(Index::Var(v.clone(), 0)),
-        [Tok::Ident(v), Tok::Punct(p), rest @ ..] if (p == "++" || p == "--") && close(rest.first()) => Some(Index::Var(v.clone(), 0)),
-        [Tok::Punct(p), Tok::Ident(v), rest @ ..] if close(rest.first()) && (p == "++" || p == "--") => {
+        [Tok::Ident(v), Tok::Punct(p), rest @ ..]
+            if (p == "++" || p == "--") && close(rest.first()) =>
+        {
+            Some(Index::Var(v.clone(), 0))
+        }
+        [Tok::Punct(p), Tok::Ident(v), rest @ ..]
+            if close(rest.first()) && (p == "++" || p == "--") =>
+        {
             Some(Index::Var(v.clone(), if p == "++" { 1 } else { -1 }))
         }
         _ => None,
@@ -162,7 +210,13 @@ fn int_of(v: Option<Value>) -> Option<i64> {
 /// The inputs of a statement of `node` on `source_line` that began at `at`: its locals named on
 /// the line and the elements and fields it reads, with their values at `at`. Names that are not
 /// locals of the node (methods, classes, fields) are skipped.
-pub fn write_inputs(reader: &TraceReader, node: NodeId, at: Timestamp, source_line: &str, limits: RenderLimits) -> OmniResult<Vec<Input>> {
+pub fn write_inputs(
+    reader: &TraceReader,
+    node: NodeId,
+    at: Timestamp,
+    source_line: &str,
+    limits: RenderLimits,
+) -> OmniResult<Vec<Input>> {
     let mut out = Vec::new();
     let local = |name: &str| -> OmniResult<Option<Value>> {
         match local_var(reader, node, name, at)? {
@@ -175,24 +229,41 @@ pub fn write_inputs(reader: &TraceReader, node: NodeId, at: Timestamp, source_li
         match read {
             Read::Local(name) => {
                 if local_var(reader, node, &name, at)?.is_some() {
-                    out.push(Input { path: VarPath::local(node, &name).to_string(), value: render(local(&name)?)? });
+                    out.push(Input {
+                        path: VarPath::local(node, &name).to_string(),
+                        value: render(local(&name)?)?,
+                    });
                 }
             }
             Read::Element(name, index) => {
-                let Some(Value::Object(array)) = local(&name)? else { continue };
+                let Some(Value::Object(array)) = local(&name)? else {
+                    continue;
+                };
                 let i = match index {
                     Index::Const(n) => Some(n),
                     Index::Var(v, add) => int_of(local(&v)?).map(|i| i + add),
                 };
-                let Some(i) = i.and_then(|i| u32::try_from(i).ok()) else { continue };
+                let Some(i) = i.and_then(|i| u32::try_from(i).ok()) else {
+                    continue;
+                };
                 let path = VarPath::local(node, &name).child(Step::Index(i));
-                out.push(Input { path: path.to_string(), value: render(reader.element_at(array, i, at)?)? });
+                out.push(Input {
+                    path: path.to_string(),
+                    value: render(reader.element_at(array, i, at)?)?,
+                });
             }
             Read::Field(name, field) => {
-                let Some(Value::Object(object)) = local(&name)? else { continue };
-                let Some(f) = instance_field(reader, object, &field)? else { continue };
+                let Some(Value::Object(object)) = local(&name)? else {
+                    continue;
+                };
+                let Some(f) = instance_field(reader, object, &field)? else {
+                    continue;
+                };
                 let path = VarPath::local(node, &name).child(Step::Field(field));
-                out.push(Input { path: path.to_string(), value: render(reader.field_at(object, f, at)?)? });
+                out.push(Input {
+                    path: path.to_string(),
+                    value: render(reader.field_at(object, f, at)?)?,
+                });
             }
         }
     }
@@ -211,7 +282,13 @@ mod tests {
     fn the_buggy_merge_line_reads_its_indexes_and_the_source_element() {
         assert_eq!(
             reads("            c[lb++] = a[la++];"),
-            vec![local("c"), local("lb"), local("a"), Read::Element("a".into(), Index::Var("la".into(), 0)), local("la")]
+            vec![
+                local("c"),
+                local("lb"),
+                local("a"),
+                Read::Element("a".into(), Index::Var("la".into(), 0)),
+                local("la")
+            ]
         );
     }
 
@@ -234,7 +311,18 @@ mod tests {
 
     #[test]
     fn literals_and_comparisons_are_not_reads_or_assignments() {
-        assert_eq!(reads(r#"if (s == "a[i]") x.f = y.g;"#), vec![local("s"), local("x"), local("y"), Read::Field("y".into(), "g".into())]);
-        assert_eq!(reads("return a[i] <= b[j];")[1], Read::Element("a".into(), Index::Var("i".into(), 0)));
+        assert_eq!(
+            reads(r#"if (s == "a[i]") x.f = y.g;"#),
+            vec![
+                local("s"),
+                local("x"),
+                local("y"),
+                Read::Field("y".into(), "g".into())
+            ]
+        );
+        assert_eq!(
+            reads("return a[i] <= b[j];")[1],
+            Read::Element("a".into(), Index::Var("i".into(), 0))
+        );
     }
 }

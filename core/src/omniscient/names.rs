@@ -20,7 +20,14 @@ pub struct Names<'r> {
 
 impl<'r> Names<'r> {
     pub fn new(reader: &'r TraceReader) -> Self {
-        Names { reader, methods: MethodNames::default(), threads: None, fields: HashMap::new(), classes: HashMap::new(), node_methods: HashMap::new() }
+        Names {
+            reader,
+            methods: MethodNames::default(),
+            threads: None,
+            fields: HashMap::new(),
+            classes: HashMap::new(),
+            node_methods: HashMap::new(),
+        }
     }
 
     pub fn method(&mut self, id: MethodId) -> StoreResult<Option<&MethodName>> {
@@ -34,7 +41,9 @@ impl<'r> Names<'r> {
 
     /// `Class.method`, or `#id`.
     pub fn short(&mut self, id: MethodId) -> StoreResult<String> {
-        Ok(self.method(id)?.map_or_else(|| format!("#{id}"), |m| m.short.clone()))
+        Ok(self
+            .method(id)?
+            .map_or_else(|| format!("#{id}"), |m| m.short.clone()))
     }
 
     /// The method a node calls (none for the root and thread nodes).
@@ -49,7 +58,9 @@ impl<'r> Names<'r> {
 
     /// The qualified method and source file of a node's method.
     pub fn node_place(&mut self, node: NodeId) -> StoreResult<(Option<String>, Option<String>)> {
-        let Some(m) = self.node_method(node)? else { return Ok((None, None)) };
+        let Some(m) = self.node_method(node)? else {
+            return Ok((None, None));
+        };
         Ok(match self.method(m)? {
             Some(name) => (Some(name.qualified.clone()), name.source_file.clone()),
             None => (Some(format!("#{m}")), None),
@@ -58,24 +69,43 @@ impl<'r> Names<'r> {
 
     pub fn thread(&mut self, id: ThreadId) -> StoreResult<String> {
         if self.threads.is_none() {
-            self.threads = Some(self.reader.threads()?.into_iter().map(|(t, _)| (t.id, t.name)).collect());
+            self.threads = Some(
+                self.reader
+                    .threads()?
+                    .into_iter()
+                    .map(|(t, _)| (t.id, t.name))
+                    .collect(),
+            );
         }
-        Ok(self.threads.as_ref().and_then(|t| t.get(&id).cloned()).unwrap_or_else(|| format!("#{id}")))
+        Ok(self
+            .threads
+            .as_ref()
+            .and_then(|t| t.get(&id).cloned())
+            .unwrap_or_else(|| format!("#{id}")))
     }
 
     pub fn field(&mut self, id: FieldId) -> StoreResult<String> {
         if let Some(n) = self.fields.get(&id) {
             return Ok(n.clone());
         }
-        let name = self.reader.field(id)?.map_or_else(|| format!("#{id}"), |f| f.name);
+        let name = self
+            .reader
+            .field(id)?
+            .map_or_else(|| format!("#{id}"), |f| f.name);
         self.fields.insert(id, name.clone());
         Ok(name)
     }
 
     /// `Class.field` for a static field.
     pub fn static_field(&mut self, id: FieldId) -> StoreResult<String> {
-        let Some(f) = self.reader.field(id)? else { return Ok(format!("#{id}")) };
-        Ok(format!("{}.{}", super::simple_class_name(&self.class(f.class)?), f.name))
+        let Some(f) = self.reader.field(id)? else {
+            return Ok(format!("#{id}"));
+        };
+        Ok(format!(
+            "{}.{}",
+            super::simple_class_name(&self.class(f.class)?),
+            f.name
+        ))
     }
 
     /// The dotted class name, or `#id`.
@@ -83,7 +113,10 @@ impl<'r> Names<'r> {
         if let Some(n) = self.classes.get(&id) {
             return Ok(n.clone());
         }
-        let name = self.reader.class(id)?.map_or_else(|| format!("#{id}"), |c| c.name);
+        let name = self
+            .reader
+            .class(id)?
+            .map_or_else(|| format!("#{id}"), |c| c.name);
         self.classes.insert(id, name.clone());
         Ok(name)
     }

@@ -47,17 +47,38 @@ pub struct ValueOrigin {
 pub type SourceLookup<'a> = &'a dyn Fn(&str, &str) -> Option<String>;
 
 /// The origin of the value of `path` at `at`.
-pub fn origin(reader: &TraceReader, path: &VarPath, at: Timestamp, source: SourceLookup<'_>, limits: RenderLimits) -> OmniResult<ValueOrigin> {
+pub fn origin(
+    reader: &TraceReader,
+    path: &VarPath,
+    at: Timestamp,
+    source: SourceLookup<'_>,
+    limits: RenderLimits,
+) -> OmniResult<ValueOrigin> {
     let resolved = resolve(reader, path, at)?;
-    let value = resolved.value.map(|v| render_value(reader, &v, at, limits)).transpose()?;
-    let mut out = ValueOrigin { path: path.to_string(), at, location: resolved.location, value, write: None };
-    let Some(w) = reader.last_write(resolved.location, at)? else { return Ok(out) };
-    let Some(site) = write_site(reader, resolved.location, w.ts)? else { return Ok(out) };
+    let value = resolved
+        .value
+        .map(|v| render_value(reader, &v, at, limits))
+        .transpose()?;
+    let mut out = ValueOrigin {
+        path: path.to_string(),
+        at,
+        location: resolved.location,
+        value,
+        write: None,
+    };
+    let Some(w) = reader.last_write(resolved.location, at)? else {
+        return Ok(out);
+    };
+    let Some(site) = write_site(reader, resolved.location, w.ts)? else {
+        return Ok(out);
+    };
     let mut names = Names::new(reader);
     let (method, file) = names.node_place(site.node)?;
     let line = (site.line > 0).then_some(site.line);
     let text = match (&file, &method, line) {
-        (Some(f), Some(m), Some(l)) => source(f, m).and_then(|t| t.lines().nth(l as usize - 1).map(str::to_string)),
+        (Some(f), Some(m), Some(l)) => {
+            source(f, m).and_then(|t| t.lines().nth(l as usize - 1).map(str::to_string))
+        }
         _ => None,
     };
     let statement_ts = statement_start(reader, &site)?;

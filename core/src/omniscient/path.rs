@@ -46,11 +46,20 @@ pub struct PathSyntaxError {
 
 impl VarPath {
     pub fn local(node: NodeId, name: &str) -> VarPath {
-        VarPath { root: PathRoot::Local { node, name: name.into() }, steps: Vec::new() }
+        VarPath {
+            root: PathRoot::Local {
+                node,
+                name: name.into(),
+            },
+            steps: Vec::new(),
+        }
     }
 
     pub fn object(id: ObjectId) -> VarPath {
-        VarPath { root: PathRoot::Object { id }, steps: Vec::new() }
+        VarPath {
+            root: PathRoot::Object { id },
+            steps: Vec::new(),
+        }
     }
 
     /// This path followed by one more step.
@@ -61,8 +70,13 @@ impl VarPath {
     }
 
     pub fn parse(text: &str) -> Result<VarPath, PathSyntaxError> {
-        let err = |problem: &str| PathSyntaxError { path: text.into(), problem: problem.into() };
-        let (head, rest) = text.split_once(':').ok_or_else(|| err("no `:` after the node, `static` or `obj`"))?;
+        let err = |problem: &str| PathSyntaxError {
+            path: text.into(),
+            problem: problem.into(),
+        };
+        let (head, rest) = text
+            .split_once(':')
+            .ok_or_else(|| err("no `:` after the node, `static` or `obj`"))?;
         let (first, steps) = split_steps(rest).map_err(|p| err(&p))?;
         let mut steps = steps.into_iter();
         let root = match head {
@@ -77,23 +91,38 @@ impl VarPath {
                     }
                 }
                 if names.len() < 2 {
-                    return Err(err("a static field needs its class: static:pkg.Class.field"));
+                    return Err(err(
+                        "a static field needs its class: static:pkg.Class.field",
+                    ));
                 }
-                return Ok(VarPath { root: PathRoot::Static { names }, steps: after });
+                return Ok(VarPath {
+                    root: PathRoot::Static { names },
+                    steps: after,
+                });
             }
             "obj" => {
-                let id = first.parse::<u64>().map_err(|_| err("the object id is not a number"))?;
+                let id = first
+                    .parse::<u64>()
+                    .map_err(|_| err("the object id is not a number"))?;
                 PathRoot::Object { id: ObjectId(id) }
             }
             node => {
-                let node = node.parse::<u32>().map_err(|_| err("the node is not a number"))?;
+                let node = node
+                    .parse::<u32>()
+                    .map_err(|_| err("the node is not a number"))?;
                 if first.is_empty() {
                     return Err(err("no variable name after the node"));
                 }
-                PathRoot::Local { node: NodeId(node), name: first }
+                PathRoot::Local {
+                    node: NodeId(node),
+                    name: first,
+                }
             }
         };
-        Ok(VarPath { root, steps: steps.collect() })
+        Ok(VarPath {
+            root,
+            steps: steps.collect(),
+        })
     }
 }
 
@@ -134,7 +163,10 @@ fn split_steps(text: &str) -> Result<(String, Vec<Step>), String> {
                 }
                 word.push(c);
             }
-            let index = word.trim().parse::<u32>().map_err(|_| format!("`[{word}]` is not an index"))?;
+            let index = word
+                .trim()
+                .parse::<u32>()
+                .map_err(|_| format!("`[{word}]` is not an index"))?;
             steps.push(Step::Index(index));
         }
     }
@@ -171,7 +203,16 @@ mod tests {
 
     #[test]
     fn every_form_round_trips() {
-        for text in ["7:c", "7:c[2]", "7:this.next.value", "static:pkg.Class.field", "static:a.B.arr[3]", "obj:42.next", "obj:42[3]", "12:x.f[0][1].g"] {
+        for text in [
+            "7:c",
+            "7:c[2]",
+            "7:this.next.value",
+            "static:pkg.Class.field",
+            "static:a.B.arr[3]",
+            "obj:42.next",
+            "obj:42[3]",
+            "12:x.f[0][1].g",
+        ] {
             let p = VarPath::parse(text).unwrap();
             assert_eq!(p.to_string(), text);
         }
@@ -180,10 +221,21 @@ mod tests {
     #[test]
     fn parts_are_what_they_say() {
         let p = VarPath::parse("7:c[2]").unwrap();
-        assert_eq!(p.root, PathRoot::Local { node: NodeId(7), name: "c".into() });
+        assert_eq!(
+            p.root,
+            PathRoot::Local {
+                node: NodeId(7),
+                name: "c".into()
+            }
+        );
         assert_eq!(p.steps, vec![Step::Index(2)]);
         let p = VarPath::parse("static:pkg.Counter.values[1].x").unwrap();
-        assert_eq!(p.root, PathRoot::Static { names: vec!["pkg".into(), "Counter".into(), "values".into()] });
+        assert_eq!(
+            p.root,
+            PathRoot::Static {
+                names: vec!["pkg".into(), "Counter".into(), "values".into()]
+            }
+        );
         assert_eq!(p.steps, vec![Step::Index(1), Step::Field("x".into())]);
         let p = VarPath::parse("obj:9.next").unwrap();
         assert_eq!(p.root, PathRoot::Object { id: ObjectId(9) });

@@ -32,19 +32,38 @@ pub fn default_time(reader: &TraceReader, path: &VarPath) -> OmniResult<Timestam
 
 /// Resolves `path` at `at`.
 pub fn resolve(reader: &TraceReader, path: &VarPath, at: Timestamp) -> OmniResult<Resolved> {
-    let fail = |problem: String| OmniError::Path { path: path.to_string(), at, problem };
+    let fail = |problem: String| OmniError::Path {
+        path: path.to_string(),
+        at,
+        problem,
+    };
     let (mut current, steps): (Resolved, &[Step]) = match &path.root {
         PathRoot::Local { node, name } => {
-            let var = local_var(reader, *node, name, at)?.ok_or_else(|| fail(format!("node {node} has no variable `{name}`")))?;
+            let var = local_var(reader, *node, name, at)?
+                .ok_or_else(|| fail(format!("node {node} has no variable `{name}`")))?;
             let location = Location::Local { node: *node, var };
-            (Resolved { location, value: reader.local_at(*node, var, at)? }, &path.steps)
+            (
+                Resolved {
+                    location,
+                    value: reader.local_at(*node, var, at)?,
+                },
+                &path.steps,
+            )
         }
         PathRoot::Static { names } => {
-            let (field, used) = static_field(reader, names)?.ok_or_else(|| fail("no such static field in the trace".into()))?;
+            let (field, used) = static_field(reader, names)?
+                .ok_or_else(|| fail("no such static field in the trace".into()))?;
             let value = reader.static_at(field, at)?;
             // Names after the class's field are field steps.
-            let extra: Vec<Step> = names[used..].iter().map(|n| Step::Field(n.clone())).chain(path.steps.iter().cloned()).collect();
-            let first = Resolved { location: Location::Static { field }, value };
+            let extra: Vec<Step> = names[used..]
+                .iter()
+                .map(|n| Step::Field(n.clone()))
+                .chain(path.steps.iter().cloned())
+                .collect();
+            let first = Resolved {
+                location: Location::Static { field },
+                value,
+            };
             return follow(reader, path, at, first, &extra);
         }
         PathRoot::Object { id } => {
@@ -58,20 +77,39 @@ pub fn resolve(reader: &TraceReader, path: &VarPath, at: Timestamp) -> OmniResul
     Ok(current)
 }
 
-fn follow(reader: &TraceReader, path: &VarPath, at: Timestamp, mut current: Resolved, steps: &[Step]) -> OmniResult<Resolved> {
+fn follow(
+    reader: &TraceReader,
+    path: &VarPath,
+    at: Timestamp,
+    mut current: Resolved,
+    steps: &[Step],
+) -> OmniResult<Resolved> {
     for s in steps {
         current = step_from(reader, path, at, current, s)?;
     }
     Ok(current)
 }
 
-fn step_from(reader: &TraceReader, path: &VarPath, at: Timestamp, current: Resolved, s: &Step) -> OmniResult<Resolved> {
-    let fail = |problem: String| OmniError::Path { path: path.to_string(), at, problem };
+fn step_from(
+    reader: &TraceReader,
+    path: &VarPath,
+    at: Timestamp,
+    current: Resolved,
+    s: &Step,
+) -> OmniResult<Resolved> {
+    let fail = |problem: String| OmniError::Path {
+        path: path.to_string(),
+        at,
+        problem,
+    };
     match current.value {
         Some(Value::Object(id)) => step(reader, path, at, id, s),
         Some(Value::Null) => Err(fail(format!("null on the way, before `{}`", step_text(s)))),
         Some(other) => Err(fail(format!("{other:?} has no `{}`", step_text(s)))),
-        None => Err(fail(format!("the value before `{}` is unknown at this time", step_text(s)))),
+        None => Err(fail(format!(
+            "the value before `{}` is unknown at this time",
+            step_text(s)
+        ))),
     }
 }
 
@@ -82,38 +120,87 @@ fn step_text(s: &Step) -> String {
     }
 }
 
-fn step(reader: &TraceReader, path: &VarPath, at: Timestamp, object: ObjectId, s: &Step) -> OmniResult<Resolved> {
-    let fail = |problem: String| OmniError::Path { path: path.to_string(), at, problem };
-    let info = reader.object(object)?.ok_or_else(|| fail(format!("object {object} is not in the trace")))?;
+fn step(
+    reader: &TraceReader,
+    path: &VarPath,
+    at: Timestamp,
+    object: ObjectId,
+    s: &Step,
+) -> OmniResult<Resolved> {
+    let fail = |problem: String| OmniError::Path {
+        path: path.to_string(),
+        at,
+        problem,
+    };
+    let info = reader
+        .object(object)?
+        .ok_or_else(|| fail(format!("object {object} is not in the trace")))?;
     match s {
         Step::Index(index) => {
-            let len = info.length.ok_or_else(|| fail(format!("object {object} is not an array")))?;
+            let len = info
+                .length
+                .ok_or_else(|| fail(format!("object {object} is not an array")))?;
             if *index >= len {
-                return Err(fail(format!("index {index} out of bounds for length {len}")));
+                return Err(fail(format!(
+                    "index {index} out of bounds for length {len}"
+                )));
             }
-            let location = Location::Element { array: object, index: *index };
-            Ok(Resolved { location, value: reader.element_at(object, *index, at)? })
+            let location = Location::Element {
+                array: object,
+                index: *index,
+            };
+            Ok(Resolved {
+                location,
+                value: reader.element_at(object, *index, at)?,
+            })
         }
         Step::Field(name) => {
-            let field = instance_field(reader, object, name)?.ok_or_else(|| fail(format!("object {object} has no field `{name}` in the trace")))?;
+            let field = instance_field(reader, object, name)?.ok_or_else(|| {
+                fail(format!(
+                    "object {object} has no field `{name}` in the trace"
+                ))
+            })?;
             let location = Location::Field { object, field };
-            Ok(Resolved { location, value: reader.field_at(object, field, at)? })
+            Ok(Resolved {
+                location,
+                value: reader.field_at(object, field, at)?,
+            })
         }
     }
 }
 
 /// The var id of local `name` of call `node`: of several variables of that name (slots reused
 /// in other scopes), the one assigned last at or before `at`, else the first.
-pub fn local_var(reader: &TraceReader, node: NodeId, name: &str, at: Timestamp) -> OmniResult<Option<VarId>> {
+pub fn local_var(
+    reader: &TraceReader,
+    node: NodeId,
+    name: &str,
+    at: Timestamp,
+) -> OmniResult<Option<VarId>> {
     let row = reader.node(node)?.ok_or(OmniError::NoCall(node))?;
     if row.header.kind != NodeKind::Routine {
         return Err(OmniError::NoCall(node));
     }
-    let Some(method) = row.header.method.map(|m| reader.method(m)).transpose()?.flatten() else { return Ok(None) };
+    let Some(method) = row
+        .header
+        .method
+        .map(|m| reader.method(m))
+        .transpose()?
+        .flatten()
+    else {
+        return Ok(None);
+    };
     let mut best: Option<(Option<Timestamp>, VarId)> = None;
-    for (i, _) in method.vars.iter().enumerate().filter(|(_, v)| v.name == name) {
+    for (i, _) in method
+        .vars
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.name == name)
+    {
         let var = i as VarId;
-        let ts = reader.last_write(Location::Local { node, var }, at)?.map(|w| w.ts);
+        let ts = reader
+            .last_write(Location::Local { node, var }, at)?
+            .map(|w| w.ts);
         if best.is_none_or(|(b, _)| ts > b) {
             best = Some((ts, var));
         }
@@ -127,7 +214,11 @@ fn static_field(reader: &TraceReader, names: &[String]) -> OmniResult<Option<(Fi
     for k in (1..names.len()).rev() {
         let class = names[..k].join(".");
         if let Some(c) = reader.class_named(&class)? {
-            if let Some(f) = reader.fields_of(c.id)?.into_iter().find(|f| f.is_static() && f.name == names[k]) {
+            if let Some(f) = reader
+                .fields_of(c.id)?
+                .into_iter()
+                .find(|f| f.is_static() && f.name == names[k])
+            {
                 return Ok(Some((f.id, k + 1)));
             }
         }
@@ -137,9 +228,19 @@ fn static_field(reader: &TraceReader, names: &[String]) -> OmniResult<Option<(Fi
 
 /// The field `name` of an object: declared by its class (as the bytecode names it), else any
 /// field of that name the trace saw written on the object (an inherited one).
-pub fn instance_field(reader: &TraceReader, object: ObjectId, name: &str) -> OmniResult<Option<FieldId>> {
-    let Some(info) = reader.object(object)? else { return Ok(None) };
-    if let Some(f) = reader.fields_of(info.class)?.into_iter().find(|f| !f.is_static() && f.name == name) {
+pub fn instance_field(
+    reader: &TraceReader,
+    object: ObjectId,
+    name: &str,
+) -> OmniResult<Option<FieldId>> {
+    let Some(info) = reader.object(object)? else {
+        return Ok(None);
+    };
+    if let Some(f) = reader
+        .fields_of(info.class)?
+        .into_iter()
+        .find(|f| !f.is_static() && f.name == name)
+    {
         return Ok(Some(f.id));
     }
     for (field, _) in reader.fields_written_at(object, Timestamp::MAX)? {

@@ -25,27 +25,66 @@ pub struct WriteSite {
 }
 
 /// The site of the write of `loc` at `ts`; `None` when no event of the trace is at `ts`.
-pub fn write_site(reader: &TraceReader, loc: Location, ts: Timestamp) -> OmniResult<Option<WriteSite>> {
+pub fn write_site(
+    reader: &TraceReader,
+    loc: Location,
+    ts: Timestamp,
+) -> OmniResult<Option<WriteSite>> {
     let found = match loc {
         Location::Local { node, .. } => match reader.node(node)?.and_then(|r| r.header.thread) {
             Some(thread) => reader.thread_event_at(thread, ts)?.map(|e| (thread, e)),
             None => None,
         },
-        _ => reader.event_at(ts)?.map(|e| (e.thread, BlockEvent { event: e.event, node: e.node, depth: e.depth, line: e.line })),
+        _ => reader.event_at(ts)?.map(|e| {
+            (
+                e.thread,
+                BlockEvent {
+                    event: e.event,
+                    node: e.node,
+                    depth: e.depth,
+                    line: e.line,
+                },
+            )
+        }),
     };
-    let Some((thread, e)) = found else { return Ok(None) };
+    let Some((thread, e)) = found else {
+        return Ok(None);
+    };
     if e.event.kind.is_call() {
         // An argument: the caller's code at its current line wrote it.
-        let caller = reader.node(e.node)?.and_then(|r| r.header.parent).unwrap_or(NodeId::ROOT);
+        let caller = reader
+            .node(e.node)?
+            .and_then(|r| r.header.parent)
+            .unwrap_or(NodeId::ROOT);
         let line = own_event_before(reader, thread, caller, ts, |_| true)?.map_or(0, |b| b.line);
-        return Ok(Some(WriteSite { ts, thread, node: caller, line, event: e.event, callee: Some(e.node) }));
+        return Ok(Some(WriteSite {
+            ts,
+            thread,
+            node: caller,
+            line,
+            event: e.event,
+            callee: Some(e.node),
+        }));
     }
-    Ok(Some(WriteSite { ts, thread, node: e.node, line: e.line, event: e.event, callee: None }))
+    Ok(Some(WriteSite {
+        ts,
+        thread,
+        node: e.node,
+        line: e.line,
+        event: e.event,
+        callee: None,
+    }))
 }
 
 /// The last event of `node` itself (not of its callees) before `ts` in `thread` that `accept`
 /// takes, looking back at most [`MAX_WALK`] timestamps.
-pub fn own_event_before(reader: &TraceReader, thread: ThreadId, node: NodeId, ts: Timestamp, accept: impl Fn(&BlockEvent) -> bool) -> OmniResult<Option<BlockEvent>> {
+pub fn own_event_before(
+    reader: &TraceReader,
+    thread: ThreadId,
+    node: NodeId,
+    ts: Timestamp,
+    accept: impl Fn(&BlockEvent) -> bool,
+) -> OmniResult<Option<BlockEvent>> {
     let floor = reader.node(node)?.map_or(0, |r| r.header.entry);
     let mut t = ts;
     while t > floor && ts - t < MAX_WALK {
@@ -63,5 +102,8 @@ pub fn own_event_before(reader: &TraceReader, thread: ThreadId, node: NodeId, ts
 /// last `LINE` event at or before it (the write's own timestamp when none is found).
 pub fn statement_start(reader: &TraceReader, site: &WriteSite) -> OmniResult<Timestamp> {
     let line = |e: &BlockEvent| matches!(e.event.kind, crate::trace::wire::EventKind::Line(_));
-    Ok(own_event_before(reader, site.thread, site.node, site.ts + 1, line)?.map_or(site.ts, |e| e.event.ts))
+    Ok(
+        own_event_before(reader, site.thread, site.node, site.ts + 1, line)?
+            .map_or(site.ts, |e| e.event.ts),
+    )
 }

@@ -82,7 +82,13 @@ pub struct Changes<'h, H> {
 
 impl<'h, H: Heap> Changes<'h, H> {
     pub fn new(heap: &'h H, entry: Timestamp, at: Timestamp) -> Self {
-        Changes { heap, entry, at, memo: HashMap::new(), budget: MARK_MAX_OBJECTS }
+        Changes {
+            heap,
+            entry,
+            at,
+            memo: HashMap::new(),
+            budget: MARK_MAX_OBJECTS,
+        }
     }
 
     /// How a value at `at` compares with the value at `entry`.
@@ -91,7 +97,9 @@ impl<'h, H: Heap> Changes<'h, H> {
             return Ok(Mark::Changed);
         }
         match now {
-            Some(Value::Object(id)) if self.entry != self.at && self.reach_changed(id)? => Ok(Mark::ContentsChanged),
+            Some(Value::Object(id)) if self.entry != self.at && self.reach_changed(id)? => {
+                Ok(Mark::ContentsChanged)
+            }
             _ => Ok(Mark::Unchanged),
         }
     }
@@ -106,16 +114,24 @@ impl<'h, H: Heap> Changes<'h, H> {
             return Ok(false);
         }
         self.budget -= 1;
-        let Some(info) = self.heap.object(id)? else { return Ok(false) };
+        let Some(info) = self.heap.object(id)? else {
+            return Ok(false);
+        };
         let (before, now): (Vec<Option<Value>>, Vec<Option<Value>>) = match info.array_length {
             Some(len) => {
                 let shown = len.min(MARK_MAX_OBJECTS as u32);
-                (self.heap.elements_at(id, self.entry, 0..shown)?, self.heap.elements_at(id, self.at, 0..shown)?)
+                (
+                    self.heap.elements_at(id, self.entry, 0..shown)?,
+                    self.heap.elements_at(id, self.at, 0..shown)?,
+                )
             }
             None => {
                 let before = self.heap.fields_at(id, self.entry)?;
                 let now = self.heap.fields_at(id, self.at)?;
-                let b = now.iter().map(|(n, _)| before.iter().find(|(m, _)| m == n).map(|(_, v)| *v)).collect();
+                let b = now
+                    .iter()
+                    .map(|(n, _)| before.iter().find(|(m, _)| m == n).map(|(_, v)| *v))
+                    .collect();
                 (b, now.into_iter().map(|(_, v)| Some(v)).collect())
             }
         };
@@ -137,8 +153,12 @@ impl<'h, H: Heap> Changes<'h, H> {
 
 /// Number of children of a value at `at`: an array's length, an object's known fields.
 fn size_of(heap: &impl Heap, v: Option<Value>, at: Timestamp) -> OmniResult<Option<u32>> {
-    let Some(Value::Object(id)) = v else { return Ok(None) };
-    let Some(info) = heap.object(id)? else { return Ok(None) };
+    let Some(Value::Object(id)) = v else {
+        return Ok(None);
+    };
+    let Some(info) = heap.object(id)? else {
+        return Ok(None);
+    };
     if let Some(len) = info.array_length {
         return Ok(Some(len));
     }
@@ -170,10 +190,23 @@ fn var_state<H: Heap>(
         size: size_of(heap, now, at)?,
         children: Vec::new(),
     };
-    let wanted = expand.iter().any(|e| e.root == path.root && e.steps.starts_with(&path.steps));
+    let wanted = expand
+        .iter()
+        .any(|e| e.root == path.root && e.steps.starts_with(&path.steps));
     if wanted {
         if let Some(Value::Object(id)) = now {
-            state.children = object_children(heap, changes, &path, id, entry, at, 0, DEFAULT_PAGE, expand, limits)?;
+            state.children = object_children(
+                heap,
+                changes,
+                &path,
+                id,
+                entry,
+                at,
+                0,
+                DEFAULT_PAGE,
+                expand,
+                limits,
+            )?;
         }
     }
     Ok(state)
@@ -194,7 +227,9 @@ fn object_children<H: Heap>(
     expand: &[VarPath],
     limits: RenderLimits,
 ) -> OmniResult<Vec<VarState>> {
-    let Some(info) = heap.object(id)? else { return Ok(Vec::new()) };
+    let Some(info) = heap.object(id)? else {
+        return Ok(Vec::new());
+    };
     let mut out = Vec::new();
     if info.array_length.is_some() {
         let range = offset..offset.saturating_add(limit);
@@ -203,13 +238,40 @@ fn object_children<H: Heap>(
         for (k, v) in now.into_iter().enumerate() {
             let index = offset + k as u32;
             let b = before.get(k).copied().flatten();
-            out.push(var_state(heap, changes, format!("[{index}]"), path.child(Step::Index(index)), b, v, entry, at, expand, limits)?);
+            out.push(var_state(
+                heap,
+                changes,
+                format!("[{index}]"),
+                path.child(Step::Index(index)),
+                b,
+                v,
+                entry,
+                at,
+                expand,
+                limits,
+            )?);
         }
     } else {
         let before = heap.fields_at(id, entry)?;
-        for (name, v) in heap.fields_at(id, at)?.into_iter().skip(offset as usize).take(limit as usize) {
+        for (name, v) in heap
+            .fields_at(id, at)?
+            .into_iter()
+            .skip(offset as usize)
+            .take(limit as usize)
+        {
             let b = before.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
-            out.push(var_state(heap, changes, name.clone(), path.child(Step::Field(name)), b, Some(v), entry, at, expand, limits)?);
+            out.push(var_state(
+                heap,
+                changes,
+                name.clone(),
+                path.child(Step::Field(name)),
+                b,
+                Some(v),
+                entry,
+                at,
+                expand,
+                limits,
+            )?);
         }
     }
     Ok(out)
@@ -217,7 +279,11 @@ fn object_children<H: Heap>(
 
 /// The call's entry and exit, checking that `at` lies between them (defaulting to the exit,
 /// or the entry of an incomplete call).
-fn call_span(reader: &TraceReader, node: NodeId, at: Option<Timestamp>) -> OmniResult<(Timestamp, Option<Timestamp>, Timestamp)> {
+fn call_span(
+    reader: &TraceReader,
+    node: NodeId,
+    at: Option<Timestamp>,
+) -> OmniResult<(Timestamp, Option<Timestamp>, Timestamp)> {
     let row = reader.node(node)?.ok_or(OmniError::NoCall(node))?;
     if row.header.kind != NodeKind::Routine {
         return Err(OmniError::NoCall(node));
@@ -226,14 +292,25 @@ fn call_span(reader: &TraceReader, node: NodeId, at: Option<Timestamp>) -> OmniR
     let at = at.unwrap_or(exit.unwrap_or(entry));
     let end = exit.unwrap_or(Timestamp::MAX);
     if at < entry || at > end {
-        return Err(OmniError::OutsideNode { node, at, entry, exit: end });
+        return Err(OmniError::OutsideNode {
+            node,
+            at,
+            entry,
+            exit: end,
+        });
     }
     Ok((entry, exit, at))
 }
 
 /// The state of call `node` at `at` (its exit when `None`), with the children of the paths in
 /// `expand` (and of their ancestors) listed.
-pub fn node_state(reader: &TraceReader, node: NodeId, at: Option<Timestamp>, expand: &[VarPath], limits: RenderLimits) -> OmniResult<NodeState> {
+pub fn node_state(
+    reader: &TraceReader,
+    node: NodeId,
+    at: Option<Timestamp>,
+    expand: &[VarPath],
+    limits: RenderLimits,
+) -> OmniResult<NodeState> {
     let (entry, exit, at) = call_span(reader, node, at)?;
     let detail = reader.node_detail(node)?.ok_or(OmniError::NoCall(node))?;
     let mut names = super::names::Names::new(reader);
@@ -249,13 +326,38 @@ pub fn node_state(reader: &TraceReader, node: NodeId, at: Option<Timestamp>, exp
                 continue;
             }
             let path = VarPath::local(node, &var.name);
-            variables.push(var_state(reader, &mut changes, var.name.clone(), path, before, now, entry, at, expand, limits)?);
+            variables.push(var_state(
+                reader,
+                &mut changes,
+                var.name.clone(),
+                path,
+                before,
+                now,
+                entry,
+                at,
+                expand,
+                limits,
+            )?);
         }
     }
     // A constructor's `this` (set by `THIS`) when the method has no variable table.
     if let (Some(this), false) = (detail.this, variables.iter().any(|v| v.name == "this")) {
         let path = VarPath::local(node, "this");
-        variables.insert(0, var_state(reader, &mut changes, "this".into(), path, Some(this), Some(this), entry, at, expand, limits)?);
+        variables.insert(
+            0,
+            var_state(
+                reader,
+                &mut changes,
+                "this".into(),
+                path,
+                Some(this),
+                Some(this),
+                entry,
+                at,
+                expand,
+                limits,
+            )?,
+        );
     }
     for field in touched_statics(reader, method.as_ref().map(|m| m.class), entry, at)? {
         let class = names.class(field.class)?;
@@ -264,9 +366,29 @@ pub fn node_state(reader: &TraceReader, node: NodeId, at: Option<Timestamp>, exp
         if before.is_none() && now.is_none() {
             continue;
         }
-        let path = VarPath { root: PathRoot::Static { names: class.split('.').map(String::from).chain([field.name.clone()]).collect() }, steps: Vec::new() };
+        let path = VarPath {
+            root: PathRoot::Static {
+                names: class
+                    .split('.')
+                    .map(String::from)
+                    .chain([field.name.clone()])
+                    .collect(),
+            },
+            steps: Vec::new(),
+        };
         let name = format!("{}.{}", super::simple_class_name(&class), field.name);
-        variables.push(var_state(reader, &mut changes, name, path, before, now, entry, at, expand, limits)?);
+        variables.push(var_state(
+            reader,
+            &mut changes,
+            name,
+            path,
+            before,
+            now,
+            entry,
+            at,
+            expand,
+            limits,
+        )?);
     }
     let (mut result, mut exception) = (None, None);
     if exit.is_some_and(|x| x <= at) {
@@ -284,12 +406,23 @@ pub fn node_state(reader: &TraceReader, node: NodeId, at: Option<Timestamp>, exp
         Some(m) => Some(names.qualified(m)?),
         None => None,
     };
-    Ok(NodeState { node, method: method_name, entry_ts: entry, exit_ts: exit, at, result, exception, variables })
+    Ok(NodeState {
+        node,
+        method: method_name,
+        entry_ts: entry,
+        exit_ts: exit,
+        at,
+        result,
+        exception,
+        variables,
+    })
 }
 
 /// The simple class name of a thrown value.
 pub fn exception_name(reader: &TraceReader, v: &Value) -> OmniResult<String> {
-    Ok(reader.class_name_of(v)?.map_or_else(|| "?".into(), |c| super::simple_class_name(&c)))
+    Ok(reader
+        .class_name_of(v)?
+        .map_or_else(|| "?".into(), |c| super::simple_class_name(&c)))
 }
 
 /// How many static fields a state looks at for writes inside the call.
@@ -298,11 +431,19 @@ const MAX_STATICS: usize = 500;
 /// Static fields the call touched: those of its method's class, and any static field written
 /// between its entry and `at` (reads are not recorded yet, so a static only read elsewhere is
 /// not listed).
-fn touched_statics(reader: &TraceReader, class: Option<crate::ids::ClassId>, entry: Timestamp, at: Timestamp) -> OmniResult<Vec<crate::trace::wire::FieldDef>> {
+fn touched_statics(
+    reader: &TraceReader,
+    class: Option<crate::ids::ClassId>,
+    entry: Timestamp,
+    at: Timestamp,
+) -> OmniResult<Vec<crate::trace::wire::FieldDef>> {
     let mut out = Vec::new();
     for f in reader.static_fields()?.into_iter().take(MAX_STATICS) {
         let own = Some(f.class) == class;
-        let written = !own && reader.last_write(Location::Static { field: f.id }, at)?.is_some_and(|w| w.ts >= entry);
+        let written = !own
+            && reader
+                .last_write(Location::Static { field: f.id }, at)?
+                .is_some_and(|w| w.ts >= entry);
         if own || written {
             out.push(f);
         }
@@ -322,20 +463,49 @@ pub struct Children {
     pub children: Vec<VarState>,
 }
 
-pub fn children_of(reader: &TraceReader, path: &VarPath, entry: Timestamp, at: Timestamp, offset: u32, limit: u32, limits: RenderLimits) -> OmniResult<Children> {
+pub fn children_of(
+    reader: &TraceReader,
+    path: &VarPath,
+    entry: Timestamp,
+    at: Timestamp,
+    offset: u32,
+    limit: u32,
+    limits: RenderLimits,
+) -> OmniResult<Children> {
     let resolved = resolve(reader, path, at)?;
     let children = match resolved.value {
-        Some(Value::Object(id)) => object_children(reader, &mut Changes::new(reader, entry, at), path, id, entry, at, offset, limit, &[], limits)?,
+        Some(Value::Object(id)) => object_children(
+            reader,
+            &mut Changes::new(reader, entry, at),
+            path,
+            id,
+            entry,
+            at,
+            offset,
+            limit,
+            &[],
+            limits,
+        )?,
         _ => Vec::new(),
     };
-    Ok(Children { path: path.to_string(), at, size: size_of(reader, resolved.value, at)?, offset, children })
+    Ok(Children {
+        path: path.to_string(),
+        at,
+        size: size_of(reader, resolved.value, at)?,
+        offset,
+        children,
+    })
 }
 
 /// The entry timestamp a path's changes are compared with: its call's entry for a local, the
 /// asked time itself otherwise (nothing to compare with).
 pub fn entry_of(reader: &TraceReader, path: &VarPath, at: Timestamp) -> OmniResult<Timestamp> {
     match &path.root {
-        PathRoot::Local { node, .. } => Ok(reader.node(*node)?.ok_or(OmniError::NoCall(*node))?.header.entry),
+        PathRoot::Local { node, .. } => Ok(reader
+            .node(*node)?
+            .ok_or(OmniError::NoCall(*node))?
+            .header
+            .entry),
         _ => Ok(at),
     }
 }
@@ -349,20 +519,43 @@ mod tests {
     #[test]
     fn marks_tell_values_references_and_contents_apart() {
         let mut heap = MemHeap::default();
-        heap.arr(1, "int[]", &[Value::Int(4), Value::Int(9)]).set(1, "1", 10, Value::Int(1));
+        heap.arr(1, "int[]", &[Value::Int(4), Value::Int(9)])
+            .set(1, "1", 10, Value::Int(1));
         let arr = Some(Value::Object(ObjectId(1)));
-        assert_eq!(Changes::new(&heap, 5, 15).mark(arr, arr).unwrap(), Mark::ContentsChanged);
-        assert_eq!(Changes::new(&heap, 5, 8).mark(arr, arr).unwrap(), Mark::Unchanged);
-        assert_eq!(Changes::new(&heap, 5, 8).mark(Some(Value::Int(1)), Some(Value::Int(2))).unwrap(), Mark::Changed);
-        assert_eq!(Changes::new(&heap, 5, 8).mark(None, Some(Value::Int(2))).unwrap(), Mark::Changed);
-        assert_eq!(Changes::new(&heap, 5, 8).mark(Some(Value::Int(2)), Some(Value::Int(2))).unwrap(), Mark::Unchanged);
+        assert_eq!(
+            Changes::new(&heap, 5, 15).mark(arr, arr).unwrap(),
+            Mark::ContentsChanged
+        );
+        assert_eq!(
+            Changes::new(&heap, 5, 8).mark(arr, arr).unwrap(),
+            Mark::Unchanged
+        );
+        assert_eq!(
+            Changes::new(&heap, 5, 8)
+                .mark(Some(Value::Int(1)), Some(Value::Int(2)))
+                .unwrap(),
+            Mark::Changed
+        );
+        assert_eq!(
+            Changes::new(&heap, 5, 8)
+                .mark(None, Some(Value::Int(2)))
+                .unwrap(),
+            Mark::Changed
+        );
+        assert_eq!(
+            Changes::new(&heap, 5, 8)
+                .mark(Some(Value::Int(2)), Some(Value::Int(2)))
+                .unwrap(),
+            Mark::Unchanged
+        );
     }
 
     #[test]
     fn a_change_deep_in_a_graph_marks_the_root() {
         let mut heap = MemHeap::default();
         for i in 1..=50u64 {
-            heap.obj(i, "list.Node").set(i, "value", 0, Value::Int(i as i32));
+            heap.obj(i, "list.Node")
+                .set(i, "value", 0, Value::Int(i as i32));
             if i < 50 {
                 heap.set(i, "next", 0, Value::Object(ObjectId(i + 1)));
             }
@@ -371,27 +564,64 @@ mod tests {
         // A cycle back to the head ends the walk without a change.
         heap.set(50, "next", 0, Value::Object(ObjectId(1)));
         let head = Some(Value::Object(ObjectId(1)));
-        assert_eq!(Changes::new(&heap, 10, 30).mark(head, head).unwrap(), Mark::ContentsChanged);
-        assert_eq!(Changes::new(&heap, 10, 19).mark(head, head).unwrap(), Mark::Unchanged);
+        assert_eq!(
+            Changes::new(&heap, 10, 30).mark(head, head).unwrap(),
+            Mark::ContentsChanged
+        );
+        assert_eq!(
+            Changes::new(&heap, 10, 19).mark(head, head).unwrap(),
+            Mark::Unchanged
+        );
     }
 
     #[test]
     fn expansion_lists_children_of_wanted_paths_only() {
         let mut heap = MemHeap::default();
-        heap.obj(1, "list.Node").set(1, "value", 0, Value::Int(1)).set(1, "next", 0, Value::Object(ObjectId(2)));
-        heap.obj(2, "list.Node").set(2, "value", 0, Value::Int(2)).set(2, "value", 7, Value::Int(3));
+        heap.obj(1, "list.Node")
+            .set(1, "value", 0, Value::Int(1))
+            .set(1, "next", 0, Value::Object(ObjectId(2)));
+        heap.obj(2, "list.Node")
+            .set(2, "value", 0, Value::Int(2))
+            .set(2, "value", 7, Value::Int(3));
         let path = VarPath::local(NodeId(3), "head");
         let v = Some(Value::Object(ObjectId(1)));
-        let plain = var_state(&heap, &mut Changes::new(&heap, 5, 9), "head".into(), path.clone(), v, v, 5, 9, &[], RenderLimits::default()).unwrap();
+        let plain = var_state(
+            &heap,
+            &mut Changes::new(&heap, 5, 9),
+            "head".into(),
+            path.clone(),
+            v,
+            v,
+            5,
+            9,
+            &[],
+            RenderLimits::default(),
+        )
+        .unwrap();
         assert!(plain.children.is_empty());
         assert_eq!(plain.size, Some(2));
         assert_eq!(plain.mark, Mark::ContentsChanged);
         let deep = VarPath::parse("3:head.next").unwrap();
-        let open = var_state(&heap, &mut Changes::new(&heap, 5, 9), "head".into(), path, v, v, 5, 9, &[deep], RenderLimits::default()).unwrap();
+        let open = var_state(
+            &heap,
+            &mut Changes::new(&heap, 5, 9),
+            "head".into(),
+            path,
+            v,
+            v,
+            5,
+            9,
+            &[deep],
+            RenderLimits::default(),
+        )
+        .unwrap();
         let next = open.children.iter().find(|c| c.name == "next").unwrap();
         assert_eq!(next.path, "3:head.next");
         let value = next.children.iter().find(|c| c.name == "value").unwrap();
-        assert_eq!((value.entry.as_deref(), value.value.as_deref(), value.mark), (Some("2"), Some("3"), Mark::Changed));
+        assert_eq!(
+            (value.entry.as_deref(), value.value.as_deref(), value.mark),
+            (Some("2"), Some("3"), Mark::Changed)
+        );
         assert_eq!(value.path, "3:head.next.value");
         let head_value = open.children.iter().find(|c| c.name == "value").unwrap();
         assert!(head_value.children.is_empty());
