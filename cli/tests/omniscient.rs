@@ -558,3 +558,51 @@ fn children_come_in_pages() {
         .collect();
     assert_eq!(names, ["[5]", "[6]"]);
 }
+
+#[test]
+fn every_command_has_help_and_json() {
+    for (command, option) in [
+        ("node", "--expand"),
+        ("events", "--var"),
+        ("history", "--limit"),
+        ("origin", "--source-path"),
+    ] {
+        let out = hindsight(&[command, "--help"]);
+        assert!(out.status.success(), "{command} --help");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(option) && text.contains("--json"),
+            "{command} --help:\n{text}"
+        );
+    }
+    // `origin` needs the timestamp.
+    let out = hindsight(&["origin", "t.htrace", "1:x"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_thread_node_lists_its_top_level_calls() {
+    let work = tempfile::tempdir().unwrap();
+    let trace = record(
+        &repo().join("tests/programs/mergesort/buggy"),
+        "mergesort.MergeSort",
+        &[],
+        work.path(),
+        "mergesort",
+    );
+    let main = calls(&trace, "mergesort.MergeSort.main")[0].clone();
+    let events = hindsight_json(&["events", s(&trace), &main["parent"].to_string(), "--json"]);
+    let list = events["events"].as_array().unwrap();
+    let call = list.iter().find(|e| e["kind"] == "call").unwrap();
+    assert_eq!(
+        (
+            call["node"].clone(),
+            call["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("call MergeSort.main(")
+        ),
+        (main["id"].clone(), true)
+    );
+    assert_eq!(list.last().unwrap()["text"], "return from MergeSort.main");
+}
