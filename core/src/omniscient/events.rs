@@ -56,6 +56,9 @@ pub struct EventPage {
     pub next: Option<Timestamp>,
 }
 
+/// Static array fields looked at to name an array.
+const MAX_STATICS: usize = 500;
+
 /// Values in event texts are short.
 const TEXT_LIMITS: RenderLimits = RenderLimits {
     depth: 1,
@@ -234,6 +237,21 @@ impl Texts<'_> {
                 if self.reader.local_at(self.node, i as u32, at)? == Some(Value::Object(array)) {
                     found = Some(v.name.clone());
                     break;
+                }
+            }
+            // Else a static array field (`Threads.slots[1] = 1`).
+            if found.is_none() {
+                for f in self
+                    .reader
+                    .static_fields()?
+                    .iter()
+                    .filter(|f| f.descriptor.starts_with('['))
+                    .take(MAX_STATICS)
+                {
+                    if self.reader.static_at(f.id, at)? == Some(Value::Object(array)) {
+                        found = Some(self.names.static_field(f.id)?);
+                        break;
+                    }
                 }
             }
         }
