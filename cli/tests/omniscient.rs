@@ -448,7 +448,11 @@ fn threads(n: usize) {
         ]);
         let list = events["events"].as_array().unwrap();
         assert!(list.iter().all(|e| e["thread"] == name.as_str()));
-        assert!(list.iter().any(|e| e["text"] == format!("Threads.slots[{i}] = 50")), "{events:#}");
+        assert!(
+            list.iter()
+                .any(|e| e["text"] == format!("Threads.slots[{i}] = 50")),
+            "{events:#}"
+        );
         let stamps: Vec<u64> = list
             .iter()
             .map(|e| e["timestamp"].as_u64().unwrap())

@@ -11,13 +11,13 @@
 mod canonical;
 mod error;
 pub mod events;
+mod heap;
 pub mod history;
 mod inputs;
-mod heap;
 pub mod names;
+mod origin;
 pub mod path;
 mod render;
-mod origin;
 mod resolve;
 mod site;
 pub mod state;
@@ -25,14 +25,14 @@ mod trace_heap;
 
 pub use canonical::{canonical_state, CanonicalState};
 pub use error::{OmniError, OmniResult};
-pub use heap::{simple_class_name, Heap, HeapError, HeapResult, ObjectInfo};
-pub use path::{PathRoot, PathSyntaxError, Step, VarPath};
-pub use render::{render_value, RenderLimits};
-pub use resolve::{default_time, resolve, Resolved};
 pub use events::{node_events, EventMark, EventPage, EventRow};
+pub use heap::{simple_class_name, Heap, HeapError, HeapResult, ObjectInfo};
 pub use history::{history, History, HistoryEntry};
 pub use inputs::{write_inputs, Input};
 pub use origin::{origin, SourceLookup, ValueOrigin, WriteOrigin};
+pub use path::{PathRoot, PathSyntaxError, Step, VarPath};
+pub use render::{render_value, RenderLimits};
+pub use resolve::{default_time, resolve, Resolved};
 pub use site::{write_site, WriteSite};
 pub use state::{children_of, node_state, Children, Mark, NodeState, VarState};
 
