@@ -193,7 +193,7 @@ fn main() {
     let data = VarPath::parse("2:data").unwrap();
     let array = ObjectId(1);
     measure("index only: the writes of an element", runs, |_| {
-        let loc = hindsight_core::trace::store::Location::Element {
+        let loc = hindsight_core::omniscient::Variable::Element {
             array,
             index: rng.below(u64::from(ARRAY)) as u32,
         };

@@ -13,8 +13,9 @@ use super::path::VarPath;
 use super::render::{render_value, RenderLimits};
 use super::resolve::{default_time, resolve};
 use super::state::exception_name;
+use super::Variable;
 use crate::ids::{NodeId, ObjectId, Timestamp};
-use crate::trace::store::{Location, NodeEvent, TraceReader};
+use crate::trace::store::{NodeEvent, TraceReader};
 use crate::trace::wire::{EventKind, Origin, Value};
 
 /// How an event relates to the chosen variable.
@@ -48,9 +49,9 @@ pub struct EventRow {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EventPage {
     pub node: NodeId,
-    /// The chosen variable's path and the location it resolved to.
+    /// The chosen variable's path and the variable it resolved to.
     pub var: Option<String>,
-    pub location: Option<Location>,
+    pub variable: Option<Variable>,
     pub events: Vec<EventRow>,
     /// The `from` of the next page, `None` after the last.
     pub next: Option<Timestamp>,
@@ -76,8 +77,8 @@ pub fn node_events(
     var: Option<&VarPath>,
 ) -> OmniResult<EventPage> {
     let row = reader.node(node)?.ok_or(OmniError::NoCall(node))?;
-    let location = match var {
-        Some(p) => Some(resolve(reader, p, default_time(reader, p)?)?.location),
+    let variable = match var {
+        Some(p) => Some(resolve(reader, p, default_time(reader, p)?)?.variable),
         None => None,
     };
     let raw = reader.node_events(node, from, limit.saturating_add(1))?;
@@ -107,7 +108,7 @@ pub fn node_events(
         if matches!(e.event.kind, EventKind::String { .. }) {
             continue;
         }
-        let mark = match location {
+        let mark = match variable {
             Some(loc) => event_mark(reader, e, loc)?,
             None => None,
         };
@@ -131,30 +132,30 @@ pub fn node_events(
     Ok(EventPage {
         node,
         var: var.map(|p| p.to_string()),
-        location,
+        variable,
         events,
         next,
     })
 }
 
 /// Whether event `e` wrote `loc`, or is a child's call whose subtree did.
-fn event_mark(reader: &TraceReader, e: &NodeEvent, loc: Location) -> OmniResult<Option<EventMark>> {
+fn event_mark(reader: &TraceReader, e: &NodeEvent, loc: Variable) -> OmniResult<Option<EventMark>> {
     let ts = e.event.ts;
     let direct = match (&e.event.kind, loc) {
-        (EventKind::Local { var, .. }, Location::Local { node, var: v }) => {
+        (EventKind::Local { var, .. }, Variable::Local { node, var: v }) => {
             e.own && *var == v && e.node == node
         }
-        (EventKind::This(_), Location::Local { node, var: 0 }) => e.own && e.node == node,
-        (EventKind::Call { .. }, Location::Local { node, .. }) => e.node == node,
+        (EventKind::This(_), Variable::Local { node, var: 0 }) => e.own && e.node == node,
+        (EventKind::Call { .. }, Variable::Local { node, .. }) => e.node == node,
         (
             EventKind::FieldWrite { object, field, .. },
-            Location::Field {
+            Variable::Field {
                 object: o,
                 field: f,
             },
         ) => *object == o && *field == f,
-        (EventKind::StaticWrite { field, .. }, Location::Static { field: f }) => *field == f,
-        (EventKind::ArrayWrite { array, index, .. }, Location::Element { array: a, index: i }) => {
+        (EventKind::StaticWrite { field, .. }, Variable::Static { field: f }) => *field == f,
+        (EventKind::ArrayWrite { array, index, .. }, Variable::Element { array: a, index: i }) => {
             *array == a && *index == i
         }
         // An array first met with its elements writes them; a new array has defaults, no writes.
@@ -164,7 +165,7 @@ fn event_mark(reader: &TraceReader, e: &NodeEvent, loc: Location) -> OmniResult<
                 origin: Origin::FirstSeen,
                 ..
             },
-            Location::Element { array: a, .. },
+            Variable::Element { array: a, .. },
         ) => *array == a,
         _ => false,
     };

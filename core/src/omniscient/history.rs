@@ -10,8 +10,9 @@ use super::path::VarPath;
 use super::render::{render_value, RenderLimits};
 use super::resolve::{default_time, resolve};
 use super::site::write_site;
+use super::Variable;
 use crate::ids::{NodeId, Timestamp};
-use crate::trace::store::{Location, TraceReader};
+use crate::trace::store::TraceReader;
 
 /// One change of a variable.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,7 +32,7 @@ pub struct History {
     pub path: String,
     /// The timestamp the path was resolved at.
     pub at: Timestamp,
-    pub location: Location,
+    pub variable: Variable,
     /// Number of changes over the whole run.
     pub total: usize,
     /// Index of the first entry listed.
@@ -56,10 +57,10 @@ pub fn history(
         Some(t) => t,
         None => default_time(reader, path)?,
     };
-    let location = resolve(reader, path, at)?.location;
+    let variable = resolve(reader, path, at)?.variable;
     let mut names = Names::new(reader);
     let mut entries = Vec::new();
-    let writes = reader.history(location)?;
+    let writes = reader.history(variable)?;
     let total = writes.len();
     for w in writes
         .into_iter()
@@ -76,7 +77,7 @@ pub fn history(
             line: None,
             thread: None,
         };
-        if let Some(site) = write_site(reader, location, w.ts)? {
+        if let Some(site) = write_site(reader, variable, w.ts)? {
             let (method, file) = names.node_place(site.node)?;
             entry = HistoryEntry {
                 node: Some(site.node),
@@ -92,7 +93,7 @@ pub fn history(
     Ok(History {
         path: path.to_string(),
         at,
-        location,
+        variable,
         total,
         offset,
         entries,

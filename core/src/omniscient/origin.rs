@@ -11,8 +11,9 @@ use super::path::VarPath;
 use super::render::{render_value, RenderLimits};
 use super::resolve::resolve;
 use super::site::{statement_start, write_site};
+use super::Variable;
 use crate::ids::{NodeId, Timestamp};
-use crate::trace::store::{Location, TraceReader};
+use crate::trace::store::TraceReader;
 
 /// The write that produced a value.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,7 +37,7 @@ pub struct WriteOrigin {
 pub struct ValueOrigin {
     pub path: String,
     pub at: Timestamp,
-    pub location: Location,
+    pub variable: Variable,
     pub value: Option<String>,
     /// `None` when no recorded write produced the value (a default value of a new object or
     /// array, or content created by uninstrumented code).
@@ -62,14 +63,14 @@ pub fn origin(
     let mut out = ValueOrigin {
         path: path.to_string(),
         at,
-        location: resolved.location,
+        variable: resolved.variable,
         value,
         write: None,
     };
-    let Some(w) = reader.last_write(resolved.location, at)? else {
+    let Some(w) = reader.last_write(resolved.variable, at)? else {
         return Ok(out);
     };
-    let Some(site) = write_site(reader, resolved.location, w.ts)? else {
+    let Some(site) = write_site(reader, resolved.variable, w.ts)? else {
         return Ok(out);
     };
     let mut names = Names::new(reader);

@@ -1,18 +1,19 @@
-//! Resolving a [`VarPath`] at a timestamp to the store's [`Location`] by following the
+//! Resolving a [`VarPath`] at a timestamp to the store's [`Variable`] by following the
 //! references as they were at that time: `7:c[2]` is element 2 of the array that `c` of node 7
 //! referred to at `at`, so its history is that element's over the whole run.
 
 use super::error::{OmniError, OmniResult};
 use super::path::{PathRoot, Step, VarPath};
+use super::Variable;
 use crate::ids::{FieldId, NodeId, ObjectId, Timestamp};
-use crate::trace::store::{Location, TraceReader};
+use crate::trace::store::TraceReader;
 use crate::trace::wire::{Value, VarId};
 use crate::tree::NodeKind;
 
 /// A path resolved at a timestamp.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Resolved {
-    pub location: Location,
+    pub variable: Variable,
     /// The variable's value at that timestamp; `None` when the trace does not know it (a local
     /// not assigned yet, an element of an array first seen later).
     pub value: Option<Value>,
@@ -41,10 +42,10 @@ pub fn resolve(reader: &TraceReader, path: &VarPath, at: Timestamp) -> OmniResul
         PathRoot::Local { node, name } => {
             let var = local_var(reader, *node, name, at)?
                 .ok_or_else(|| fail(format!("node {node} has no variable `{name}`")))?;
-            let location = Location::Local { node: *node, var };
+            let variable = Variable::Local { node: *node, var };
             (
                 Resolved {
-                    location,
+                    variable,
                     value: reader.local_at(*node, var, at)?,
                 },
                 &path.steps,
@@ -61,7 +62,7 @@ pub fn resolve(reader: &TraceReader, path: &VarPath, at: Timestamp) -> OmniResul
                 .chain(path.steps.iter().cloned())
                 .collect();
             let first = Resolved {
-                location: Location::Static { field },
+                variable: Variable::Static { field },
                 value,
             };
             return follow(reader, path, at, first, &extra);
@@ -145,12 +146,12 @@ fn step(
                     "index {index} out of bounds for length {len}"
                 )));
             }
-            let location = Location::Element {
+            let variable = Variable::Element {
                 array: object,
                 index: *index,
             };
             Ok(Resolved {
-                location,
+                variable,
                 value: reader.element_at(object, *index, at)?,
             })
         }
@@ -160,9 +161,9 @@ fn step(
                     "object {object} has no field `{name}` in the trace"
                 ))
             })?;
-            let location = Location::Field { object, field };
+            let variable = Variable::Field { object, field };
             Ok(Resolved {
-                location,
+                variable,
                 value: reader.field_at(object, field, at)?,
             })
         }
@@ -199,7 +200,7 @@ pub fn local_var(
     {
         let var = i as VarId;
         let ts = reader
-            .last_write(Location::Local { node, var }, at)?
+            .last_write(Variable::Local { node, var }, at)?
             .map(|w| w.ts);
         if best.is_none_or(|(b, _)| ts > b) {
             best = Some((ts, var));

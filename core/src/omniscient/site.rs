@@ -2,8 +2,9 @@
 //! the statement's start (the line event before it), found by walking the thread's events back.
 
 use super::error::OmniResult;
+use super::Variable;
 use crate::ids::{NodeId, ThreadId, Timestamp};
-use crate::trace::store::{BlockEvent, Location, TraceReader};
+use crate::trace::store::{BlockEvent, TraceReader};
 use crate::trace::wire::Event;
 
 /// Timestamps walked back looking for a node's own event: a statement has few events, but a
@@ -27,11 +28,11 @@ pub struct WriteSite {
 /// The site of the write of `loc` at `ts`; `None` when no event of the trace is at `ts`.
 pub fn write_site(
     reader: &TraceReader,
-    loc: Location,
+    loc: Variable,
     ts: Timestamp,
 ) -> OmniResult<Option<WriteSite>> {
     let found = match loc {
-        Location::Local { node, .. } => match reader.node(node)?.and_then(|r| r.header.thread) {
+        Variable::Local { node, .. } => match reader.node(node)?.and_then(|r| r.header.thread) {
             Some(thread) => reader.thread_event_at(thread, ts)?.map(|e| (thread, e)),
             None => None,
         },

@@ -12,8 +12,9 @@ use super::heap::Heap;
 use super::path::{PathRoot, Step, VarPath};
 use super::render::{render_value, RenderLimits};
 use super::resolve::resolve;
+use super::Variable;
 use crate::ids::{NodeId, ObjectId, Timestamp};
-use crate::trace::store::{Location, NodeResult, TraceReader};
+use crate::trace::store::{NodeResult, TraceReader};
 use crate::trace::wire::Value;
 use crate::tree::NodeKind;
 
@@ -442,7 +443,7 @@ fn touched_statics(
         let own = Some(f.class) == class;
         let written = !own
             && reader
-                .last_write(Location::Static { field: f.id }, at)?
+                .last_write(Variable::Static { field: f.id }, at)?
                 .is_some_and(|w| w.ts >= entry);
         if own || written {
             out.push(f);

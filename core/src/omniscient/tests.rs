@@ -3,10 +3,11 @@
 
 use std::path::Path;
 
+use super::Variable;
 use super::*;
 use crate::ids::{NodeId, ObjectId, Timestamp};
 use crate::trace::recorder::{record, NullSink};
-use crate::trace::store::{Location, TraceReader, WriterConfig};
+use crate::trace::store::{TraceReader, WriterConfig};
 use crate::trace::synthetic::StreamBuilder;
 use crate::trace::wire::{EventKind, Value};
 
@@ -92,8 +93,8 @@ fn paths_resolve_through_the_references_of_their_time() {
         let f = fixture(config);
         let r = resolve(&f.reader, &path("2:a[2]"), f.end).unwrap();
         assert_eq!(
-            r.location,
-            Location::Element {
+            r.variable,
+            Variable::Element {
                 array: f.array,
                 index: 2
             }
