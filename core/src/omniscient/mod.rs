@@ -23,6 +23,9 @@ mod site;
 pub mod state;
 mod trace_heap;
 
+/// A variable of the store: what a path resolves to (the store's `Location`; the store on
+/// `lead` names it `Variable`, and this becomes a plain re-export there).
+pub use crate::trace::store::Location as Variable;
 pub use canonical::{canonical_state, CanonicalState};
 pub use error::{OmniError, OmniResult};
 pub use events::{node_events, EventMark, EventPage, EventRow};
@@ -35,9 +38,6 @@ pub use render::{render_value, RenderLimits};
 pub use resolve::{default_time, resolve, Resolved};
 pub use site::{write_site, WriteSite};
 pub use state::{children_of, node_state, Children, Mark, NodeState, VarState};
-/// A variable of the store: what a path resolves to (the store's `Location`; the store on
-/// `lead` names it `Variable`, and this becomes a plain re-export there).
-pub use crate::trace::store::Location as Variable;
 
 #[cfg(test)]
 pub(crate) mod testing;
