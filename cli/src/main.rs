@@ -25,6 +25,10 @@ enum Command {
     Debug(commands::debug::Args),
     Tree(commands::tree::Args),
     Info(commands::info::Args),
+    Node(commands::node::Args),
+    Events(commands::events::Args),
+    History(commands::history::Args),
+    Origin(commands::origin::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +38,10 @@ fn main() -> ExitCode {
         Command::Debug(args) => commands::debug::run(args),
         Command::Tree(args) => commands::tree::run(args),
         Command::Info(args) => commands::info::run(args),
+        Command::Node(args) => commands::node::run(args),
+        Command::Events(args) => commands::events::run(args),
+        Command::History(args) => commands::history::run(args),
+        Command::Origin(args) => commands::origin::run(args),
     };
     match result {
         Ok(status) => ExitCode::from(status),

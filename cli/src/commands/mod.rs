@@ -2,6 +2,10 @@
 
 
 pub mod debug;
+pub mod events;
+pub mod history;
 pub mod info;
+pub mod node;
+pub mod origin;
 pub mod record;
 pub mod tree;

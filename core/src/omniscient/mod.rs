@@ -1,17 +1,46 @@
 //! Omniscient state: values of a recorded run at any timestamp, as a person reads them
-//! (`render`) and as the reference oracle compares them (`canonical`).
+//! (`render`) and as the reference oracle compares them (`canonical`); and the back-in-time
+//! queries over a trace: variable paths (`path`, `resolve`), the state of a call at any moment
+//! (`state`), a call's event list (`events`), a variable's history (`history`) and the origin
+//! of a value (`origin`).
 //!
-//! Everything here reads the heap through the [`Heap`] trait, which the trace reader
-//! implements; the algorithms do no IO and are tested on in-memory heaps.
+//! The value algorithms read the heap through the [`Heap`] trait, which the trace reader
+//! implements, and are tested on in-memory heaps; the queries read a `TraceReader` and return
+//! plain serde structs, for the command line and the JNI bridge alike.
 
 mod canonical;
+mod error;
+pub mod events;
 mod heap;
+pub mod history;
+mod inputs;
+pub mod names;
+mod origin;
+pub mod path;
 mod render;
+mod resolve;
+mod site;
+pub mod state;
 mod trace_heap;
 
+/// A variable of the store: what a path resolves to (the store's `Location`; the store on
+/// `lead` names it `Variable`, and this becomes a plain re-export there).
+pub use crate::trace::store::Location as Variable;
 pub use canonical::{canonical_state, CanonicalState};
+pub use error::{OmniError, OmniResult};
+pub use events::{node_events, EventMark, EventPage, EventRow};
 pub use heap::{simple_class_name, Heap, HeapError, HeapResult, ObjectInfo};
+pub use history::{history, History, HistoryEntry};
+pub use inputs::{write_inputs, Input};
+pub use origin::{origin, SourceLookup, ValueOrigin, WriteOrigin};
+pub use path::{PathRoot, PathSyntaxError, Step, VarPath};
 pub use render::{render_value, RenderLimits};
+pub use resolve::{default_time, resolve, Resolved};
+pub use site::{write_site, WriteSite};
+pub use state::{children_of, node_state, Children, Mark, NodeState, VarState};
 
 #[cfg(test)]
 pub(crate) mod testing;
+
+#[cfg(test)]
+mod tests;
