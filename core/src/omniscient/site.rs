@@ -36,17 +36,10 @@ pub fn write_site(
             Some(thread) => reader.thread_event_at(thread, ts)?.map(|e| (thread, e)),
             None => None,
         },
-        _ => reader.event_at(ts)?.map(|e| {
-            (
-                e.thread,
-                BlockEvent {
-                    event: e.event,
-                    node: e.node,
-                    depth: e.depth,
-                    line: e.line,
-                },
-            )
-        }),
+        _ => match reader.event_at(ts)? {
+            Some(e) => reader.thread_event_at(e.thread, ts)?.map(|b| (e.thread, b)),
+            None => None,
+        },
     };
     let Some((thread, e)) = found else {
         return Ok(None);
