@@ -420,7 +420,7 @@ pub fn run(args: Args) -> Result<u8> {
         if let Some(p) = progress {
             p.finish();
         }
-        record::report(&recorded, args.json)?;
+        record::report(&recorded, false)?;
         if recorded.traces.is_empty() {
             bail!("the command started no JVM with the agent, so there was nothing to debug");
         }
