@@ -36,7 +36,11 @@ impl ProgressLine {
             let (stop, paused) = (Arc::clone(&stop), Arc::clone(&paused));
             std::thread::spawn(move || draw(&state, &trace, &stop, &paused))
         });
-        ProgressLine { stop, paused, thread }
+        ProgressLine {
+            stop,
+            paused,
+            thread,
+        }
     }
 
     /// Hides the line (while a question is asked) or shows it again.
@@ -69,7 +73,10 @@ impl Drop for ProgressLine {
 
 fn draw(state: &FeedState, trace: &std::path::Path, stop: &AtomicBool, paused: &AtomicBool) {
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(ProgressStyle::with_template("{spinner} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
     let started = Instant::now();
     let mut last = (Instant::now(), 0u64);
     let mut rate = 0.0;
@@ -149,9 +156,17 @@ mod tests {
 
     #[test]
     fn the_line_says_when_the_program_waits_for_the_recorder() {
-        let mut p = Progress { events: 1500, nodes: 20, complete_nodes: 18, ..Default::default() };
+        let mut p = Progress {
+            events: 1500,
+            nodes: 20,
+            complete_nodes: 18,
+            ..Default::default()
+        };
         let text = line(&p, 3 << 20, 2500.0, Duration::from_millis(1200));
-        assert_eq!(text, "recording 1.2s: 1500 events, 20 nodes (18 complete), 3.0 MiB, 2.5k events/s");
+        assert_eq!(
+            text,
+            "recording 1.2s: 1500 events, 20 nodes (18 complete), 3.0 MiB, 2.5k events/s"
+        );
         p.store_behind = true;
         assert!(line(&p, 0, 0.0, Duration::ZERO).ends_with("program waiting for the recorder"));
     }

@@ -196,7 +196,11 @@ impl Oracle {
                     return Ok(Reply::Answer(*a));
                 }
                 let len = debugger.tree_len();
-                if runs.buggy.as_ref().map_or(true, |(_, at)| *at < len) {
+                let stale = match &runs.buggy {
+                    Some((_, at)) => *at < len,
+                    None => true,
+                };
+                if stale {
                     runs.buggy = Some((TraceRun::open(&runs.buggy_path)?, len));
                 }
                 let (buggy, _) = runs.buggy.as_ref().expect("opened above");
