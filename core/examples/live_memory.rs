@@ -74,6 +74,7 @@ fn run(stream: &Path, trace: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let mut d = LiveDebugger::new(feed, trace, DebugOptions::default(), LiveOptions::default())?;
     let mut questions = 0u32;
     let mut slowest = Duration::ZERO;
+    let mut slowest_wait = Duration::ZERO;
     let mut first_question = None;
     let mut last_question = Instant::now();
     while !d.is_sealed() {
@@ -84,8 +85,13 @@ fn run(stream: &Path, trace: &Path) -> Result<(), Box<dyn std::error::Error>> {
         if last_question.elapsed() >= Duration::from_secs(1) || first_question.is_none() {
             if let Step::Ask(node) = d.step()? {
                 let asked = Instant::now();
+                d.wait_visible(node)?;
+                let visible = asked.elapsed();
                 d.question(node)?;
-                slowest = slowest.max(asked.elapsed());
+                if asked.elapsed() > slowest {
+                    slowest = asked.elapsed();
+                    slowest_wait = visible;
+                }
                 first_question.get_or_insert(asked.duration_since(started));
                 d.answer(node, Answer::DontKnow)?;
                 questions += 1;
@@ -101,7 +107,7 @@ fn run(stream: &Path, trace: &Path) -> Result<(), Box<dyn std::error::Error>> {
     println!("session tree nodes {}", d.session().tree().len());
     println!("tree complete after {tree_ms} ms");
     println!("events per second {:.0}", summary.events as f64 / (tree_ms as f64 / 1000.0));
-    println!("questions {questions}, first after {:?}, slowest {:?}", first_question, slowest);
+    println!("questions {questions}, first after {first_question:?}, slowest {slowest:?} (of which waiting for the commit {slowest_wait:?})");
     println!("recorder waits for the session {}, frames with the store behind {}", p.session_waits, p.store_behind_frames);
     println!("peak rss bytes {}", peak_rss_bytes().unwrap_or(0));
     Ok(())

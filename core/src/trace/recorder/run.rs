@@ -104,7 +104,10 @@ fn drive<S: NodeSink>(
     loop {
         match next() {
             Ok(Next::Frame { frame: Frame::End { exit_status }, .. }) => {
-                return Ok(rec.finish(Ending::End { exit_status })?)
+                // Readers (a live session) see the last calls now, not after `finish` has
+                // built its indexes.
+                rec.commit()?;
+                return Ok(rec.finish(Ending::End { exit_status })?);
             }
             Ok(Next::Frame { frame, behind }) => {
                 rec.handle(frame)?;
