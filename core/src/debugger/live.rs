@@ -16,6 +16,8 @@ use std::time::{Duration, Instant};
 
 use super::names::MethodNames;
 use super::{question, report, DebugError, DebugOptions, Question, QuestionError, Report};
+use serde::Serialize;
+
 use crate::ids::{MethodId, NodeId};
 use crate::recording::{Feed, Taken};
 use crate::session::{Answer, Session, Step, TrustPolicy, Verdict, Walk};
@@ -30,6 +32,9 @@ pub struct LiveOptions {
     pub question_cache: usize,
     /// How many likely next questions [`LiveDebugger::prefetch`] renders ahead.
     pub prefetch: usize,
+    /// The presentation cache: at most this many nodes in the view a UI shows
+    /// ([`LiveDebugger::view`]).
+    pub view_nodes: usize,
 }
 
 impl Default for LiveOptions {
@@ -37,6 +42,7 @@ impl Default for LiveOptions {
         LiveOptions {
             question_cache: 256,
             prefetch: 8,
+            view_nodes: 10_000,
         }
     }
 }
@@ -78,6 +84,24 @@ impl QuestionCache {
     }
 }
 
+/// A node of a UI's view of the tree ([`LiveDebugger::view`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ViewNode {
+    pub id: NodeId,
+    pub parent: Option<NodeId>,
+    /// Below the view's root (0 for the root).
+    pub depth: u32,
+    /// `pkg.Class.method`, `None` for the root and thread nodes (`#id` while its definition is
+    /// not committed yet).
+    pub method: Option<String>,
+    pub complete: bool,
+    /// In the suspicious set now.
+    pub suspicious: bool,
+}
+
+/// The key of the cached view: root, depth, and the session's state when it was built.
+type ViewKey = (NodeId, u32, usize, usize, bool);
+
 /// See the module documentation.
 pub struct LiveDebugger {
     feed: Feed,
@@ -97,6 +121,7 @@ pub struct LiveDebugger {
     questions: QuestionCache,
     last_asked: Option<NodeId>,
     sealed_at: Option<Instant>,
+    view: Option<(ViewKey, Vec<ViewNode>)>,
 }
 
 impl LiveDebugger {
@@ -138,6 +163,7 @@ impl LiveDebugger {
             questions,
             last_asked: None,
             sealed_at: None,
+            view: None,
         })
     }
 
@@ -345,6 +371,53 @@ impl LiveDebugger {
         Ok(n)
     }
 
+    /// The presentation cache: the subtree of `root` down to `depth` levels below it (preorder,
+    /// at most `view_nodes` nodes), rebuilt only when the tree or the answers changed since.
+    pub fn view(&mut self, root: NodeId, depth: u32) -> Result<&[ViewNode], DebugError> {
+        let key = (
+            root,
+            depth,
+            self.session.tree().len(),
+            self.session.answers().len(),
+            self.is_sealed(),
+        );
+        if self.view.as_ref().is_some_and(|(k, _)| *k == key) {
+            return Ok(&self.view.as_ref().expect("checked").1);
+        }
+        self.open_reader()?;
+        let tree = self.session.tree();
+        let set = self.session.suspicious();
+        let mut nodes = Vec::new();
+        if tree.contains(root) {
+            let mut stack = vec![(root, 0u32)];
+            while let Some((x, d)) = stack.pop() {
+                if nodes.len() >= self.live.view_nodes {
+                    break;
+                }
+                let method = match (tree.method(x), &self.reader) {
+                    (Some(m), Some(reader)) if reader.method(m)?.is_some() => {
+                        Some(self.names.qualified(reader, m)?)
+                    }
+                    (Some(m), _) => Some(format!("#{m}")),
+                    (None, _) => None,
+                };
+                nodes.push(ViewNode {
+                    id: x,
+                    parent: tree.parent(x),
+                    depth: d,
+                    method,
+                    complete: tree.is_complete(x),
+                    suspicious: set.is_suspicious(x),
+                });
+                if d < depth {
+                    let children: Vec<NodeId> = tree.children(x).collect();
+                    stack.extend(children.into_iter().rev().map(|c| (c, d + 1)));
+                }
+            }
+        }
+        Ok(&self.view.insert((key, nodes)).1)
+    }
+
     /// The fully qualified method of a node.
     pub fn method_of(&mut self, node: NodeId) -> Result<Option<String>, DebugError> {
         let Some(m) = self.session.tree().method(node) else {
@@ -385,5 +458,118 @@ impl LiveDebugger {
                 candidates: Vec::new(),
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::glob::GlobSet;
+    use crate::recording::{feed, LiveRecording};
+    use crate::trace::store::WriterConfig;
+    use crate::trace::synthetic::StreamBuilder;
+    use crate::trace::wire::Value;
+    use std::io::Write;
+    use std::os::unix::net::UnixStream;
+
+    /// `main` calls f(1) = 2 (right), g (trusted by pattern), h(3) = 10 (wrong). The stream up
+    /// to f's return, then the whole stream.
+    fn streams() -> (Vec<u8>, Vec<u8>) {
+        let build = |whole: bool| {
+            let mut b = StreamBuilder::new();
+            let c = b.class("p.Main", true);
+            let main = b.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
+            let f = b.method(c, "f", "(I)I", true, &["x"]);
+            let g = b.method(c, "g", "(I)I", true, &["x"]);
+            let h = b.method(c, "h", "(I)I", true, &["x"]);
+            let t = b.thread("main");
+            b.call(t, main, &[Value::Null]);
+            b.call(t, f, &[Value::Int(1)]);
+            b.line(t, 3);
+            b.ret(t, Value::Int(2));
+            b.flush_all();
+            if !whole {
+                return b.killed();
+            }
+            b.call(t, g, &[Value::Int(2)]);
+            b.ret(t, Value::Int(4));
+            b.call(t, h, &[Value::Int(3)]);
+            b.ret(t, Value::Int(10));
+            b.ret(t, Value::Void);
+            b.end(0)
+        };
+        (build(false), build(true))
+    }
+
+    #[test]
+    fn asks_while_the_program_runs_and_goes_on_when_it_ends() {
+        let (prefix, whole) = streams();
+        assert_eq!(&whole[..prefix.len()], &prefix[..]);
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("live.htrace");
+        // No periodic commit: the question can only be rendered after a commit on demand.
+        let config = WriterConfig {
+            commit_interval: Duration::from_secs(3600),
+            ..WriterConfig::default()
+        };
+        let (sink, feed) = feed(16);
+        let live = LiveRecording::start(&trace, config, sink.for_first_jvm()).unwrap();
+        let mut client = UnixStream::connect(live.socket_path()).unwrap();
+        client.write_all(&prefix).unwrap();
+        let options = DebugOptions {
+            trust: GlobSet::parse("p.Main.g"),
+            ..DebugOptions::default()
+        };
+        let mut d = LiveDebugger::new(feed, &trace, options, LiveOptions::default()).unwrap();
+
+        // The rest of the stream is not sent yet: the first question comes before the end.
+        let Step::Ask(f) = d.next_step().unwrap() else {
+            panic!("f is complete and askable")
+        };
+        assert!(!d.is_sealed());
+        assert_eq!(d.question(f).unwrap().text, "Main.f(x=1) = 2");
+        let view = d.view(NodeId::ROOT, 3).unwrap().to_vec();
+        let main = view
+            .iter()
+            .find(|n| n.method.as_deref() == Some("p.Main.main"))
+            .unwrap();
+        assert!(!main.complete);
+        assert!(view.iter().any(|n| n.id == f && n.complete && n.suspicious));
+        d.answer(f, Answer::Valid).unwrap();
+        assert_eq!(d.step().unwrap(), Step::Waiting, "main is still running");
+
+        client.write_all(&whole[prefix.len()..]).unwrap();
+        drop(client);
+        // main is complete now: top-down asks it; then, g being trusted by its pattern, h.
+        let Step::Ask(main) = d.next_step().unwrap() else {
+            panic!("main is askable")
+        };
+        assert_eq!(d.method_of(main).unwrap().as_deref(), Some("p.Main.main"));
+        d.answer(main, Answer::Invalid).unwrap();
+        let Step::Ask(h) = d.next_step().unwrap() else {
+            panic!("h is askable")
+        };
+        assert_eq!(d.method_of(h).unwrap().as_deref(), Some("p.Main.h"));
+        assert_eq!(d.question(h).unwrap().text, "Main.h(x=3) = 10");
+        d.answer(h, Answer::Invalid).unwrap();
+        let Step::Done(verdict) = d.next_step().unwrap() else {
+            panic!("the verdict")
+        };
+        assert_eq!(verdict, Verdict::Bug { node: h });
+        while !d.is_sealed() {
+            d.next_step().unwrap();
+            d.pump().unwrap();
+        }
+        assert!(d.view(NodeId::ROOT, 3).unwrap().iter().all(|n| n.complete));
+        assert_eq!(
+            d.report(&verdict).unwrap().buggy_node.unwrap().method,
+            "p.Main.h"
+        );
+        let traces = live.finish().unwrap();
+        assert_eq!(
+            traces[0].result.as_ref().unwrap().complete_nodes,
+            6,
+            "root, thread, main, f, g, h"
+        );
     }
 }

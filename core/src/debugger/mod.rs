@@ -11,7 +11,7 @@ mod run;
 use std::collections::HashSet;
 use std::path::Path;
 
-pub use live::{LiveDebugger, LiveOptions};
+pub use live::{LiveDebugger, LiveOptions, ViewNode};
 pub use question::{question, Question, QuestionError, Shown};
 pub use report::{BuggyNode, Report};
 pub use run::TraceRun;
