@@ -338,3 +338,25 @@ fn info_reports_what_the_recording_knows() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_live_session_over_a_command_without_a_jvm_ends_with_a_message() {
+    let out = hindsight(&[
+        "debug",
+        "--json",
+        "--oracle",
+        &steps_answers(),
+        "--",
+        "sh",
+        "-c",
+        "echo no JVM here",
+    ]);
+    assert_eq!(out.status.code(), Some(125));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("started no JVM with the agent"), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

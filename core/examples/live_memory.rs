@@ -39,7 +39,7 @@ fn generate(events: u64, out: &Path) -> std::io::Result<()> {
         rng ^= rng << 17;
         let m = methods[(rng % 50) as usize];
         // Down to a random depth (at most 30), then back up part of the way.
-        if depth < 30 && rng % 3 != 0 {
+        if depth < 30 && !rng.is_multiple_of(3) {
             s.call(t, m, &[Value::Int(n as i32)]);
             s.line(t, 10);
             s.local(t, 2, Value::Int(depth as i32));
@@ -70,7 +70,8 @@ fn run(stream: &Path, trace: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let input = std::io::BufReader::new(std::fs::File::open(stream)?);
     let path = trace.to_path_buf();
     let started = Instant::now();
-    let recorder = std::thread::spawn(move || record_threaded(input, &path, sink, WriterConfig::default()));
+    let recorder =
+        std::thread::spawn(move || record_threaded(input, &path, sink, WriterConfig::default()));
     let mut d = LiveDebugger::new(feed, trace, DebugOptions::default(), LiveOptions::default())?;
     let mut questions = 0u32;
     let mut slowest = Duration::ZERO;
@@ -106,9 +107,15 @@ fn run(stream: &Path, trace: &Path) -> Result<(), Box<dyn std::error::Error>> {
     println!("nodes {}", summary.nodes);
     println!("session tree nodes {}", d.session().tree().len());
     println!("tree complete after {tree_ms} ms");
-    println!("events per second {:.0}", summary.events as f64 / (tree_ms as f64 / 1000.0));
+    println!(
+        "events per second {:.0}",
+        summary.events as f64 / (tree_ms as f64 / 1000.0)
+    );
     println!("questions {questions}, first after {first_question:?}, slowest {slowest:?} (of which waiting for the commit {slowest_wait:?})");
-    println!("recorder waits for the session {}, frames with the store behind {}", p.session_waits, p.store_behind_frames);
+    println!(
+        "recorder waits for the session {}, frames with the store behind {}",
+        p.session_waits, p.store_behind_frames
+    );
     println!("peak rss bytes {}", peak_rss_bytes().unwrap_or(0));
     Ok(())
 }

@@ -404,10 +404,6 @@ pub fn run(args: Args) -> Result<u8> {
         }
     };
 
-    let report = match &verdict {
-        Some(v) => debugger.report(v)?,
-        None => Report { result: "undecided", buggy_node: None, candidates: Vec::new() },
-    };
     if let (Dbg::Live(d), Some(running)) = (&mut debugger, running) {
         // The verdict may come before the program ends: take in the rest of the recording (the
         // recorder must never wait for a session that stopped listening) and wait for the end.
@@ -432,6 +428,10 @@ pub fn run(args: Args) -> Result<u8> {
             bail!("recording failed: {e}");
         }
     }
+    let report = match &verdict {
+        Some(v) => debugger.report(v)?,
+        None => Report { result: "undecided", buggy_node: None, candidates: Vec::new() },
+    };
     timing.peak_rss_bytes = peak_rss_bytes();
     if args.json {
         output::print_json(&DebugJson {

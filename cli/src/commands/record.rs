@@ -52,16 +52,18 @@ pub struct Recorded {
     pub wall_ms: u64,
 }
 
-/// A program running with the agent, its recording in progress.
+/// A program running with the agent, its recording in progress. A thread of its own waits for
+/// the program and then for its recorders, so that whoever holds this can go on taking in the
+/// recording (a live session must: a recorder may wait for it).
 pub struct Running {
-    live: LiveRecording,
-    child: std::process::Child,
+    ended: std::thread::JoinHandle<Result<Recorded>>,
     /// When the program was started.
     pub started: Instant,
 }
 
 /// Starts `command` with the agent, recording into `trace`; the first JVM's node headers go to
-/// `sink` (a live session's feed, or only progress counters).
+/// `sink` (a live session's feed, or only progress counters). The sink is dropped once every
+/// recorder has finished, which ends a live session's feed (also when no JVM connected).
 pub fn start(command: &[OsString], trace: &Path, agent: &AgentArgs, output: Output, sink: FeedSink) -> Result<Running> {
     keep_old(trace)?;
     let live = LiveRecording::start(trace, WriterConfig::default(), sink.for_first_jvm())
@@ -70,24 +72,31 @@ pub fn start(command: &[OsString], trace: &Path, agent: &AgentArgs, output: Outp
     let agent_arg = agent_argument(&jar, live.socket_path(), agent);
     let cmd = launch::command_with_agent(command, &agent_arg)?;
     let started = Instant::now();
-    let child = launch::spawn(cmd, output)?;
-    Ok(Running { live, child, started })
+    let mut child = launch::spawn(cmd, output)?;
+    let ended = std::thread::Builder::new()
+        .name("hindsight-program".into())
+        .spawn(move || {
+            let status = launch::wait(&mut child);
+            // Finished even when waiting failed, so that the recorders end and the feed with them.
+            let traces = live.finish().context("waiting for the recorder to finish");
+            Ok(Recorded { traces: traces?, status: status?, wall_ms: started.elapsed().as_millis() as u64 })
+        })
+        .context("starting the thread that waits for the program")?;
+    Ok(Running { ended, started })
 }
 
 impl Running {
     /// Waits for the program and its recorders to end; stores this process's peak resident
     /// memory in each trace (`peak_rss_bytes`).
-    pub fn wait(mut self) -> Result<Recorded> {
-        let status = launch::wait(&mut self.child)?;
-        let traces = self.live.finish().context("waiting for the recorder to finish")?;
-        let wall_ms = self.started.elapsed().as_millis() as u64;
+    pub fn wait(self) -> Result<Recorded> {
+        let recorded = self.ended.join().map_err(|_| anyhow::anyhow!("the thread waiting for the program panicked"))??;
         if let Some(peak) = peak_rss_bytes() {
-            for t in traces.iter().filter(|t| t.result.is_ok()) {
+            for t in recorded.traces.iter().filter(|t| t.result.is_ok()) {
                 annotate(&t.path, "peak_rss_bytes", peak as i64)
                     .with_context(|| format!("storing the peak memory in {}", t.path.display()))?;
             }
         }
-        Ok(Recorded { traces, status, wall_ms })
+        Ok(recorded)
     }
 }
 
