@@ -81,7 +81,10 @@ const IDLE: Duration = Duration::from_millis(2);
 
 /// What the store gets next.
 enum Next {
-    Frame { frame: Frame, behind: bool },
+    Frame {
+        frame: Frame,
+        behind: bool,
+    },
     /// No frame for a while.
     Idle,
     /// The stream ended (without `END`).
@@ -91,7 +94,10 @@ enum Next {
 impl From<Option<Frame>> for Next {
     fn from(f: Option<Frame>) -> Next {
         match f {
-            Some(frame) => Next::Frame { frame, behind: false },
+            Some(frame) => Next::Frame {
+                frame,
+                behind: false,
+            },
             None => Next::Ended,
         }
     }
@@ -103,7 +109,10 @@ fn drive<S: NodeSink>(
 ) -> Result<Summary, RecordError> {
     loop {
         match next() {
-            Ok(Next::Frame { frame: Frame::End { exit_status }, .. }) => {
+            Ok(Next::Frame {
+                frame: Frame::End { exit_status },
+                ..
+            }) => {
                 // Readers (a live session) see the last calls now, not after `finish` has
                 // built its indexes.
                 rec.commit()?;
