@@ -5,6 +5,7 @@ mod agent_jar;
 mod commands;
 mod launch;
 mod output;
+mod progress;
 mod source;
 
 use std::process::ExitCode;

@@ -3,18 +3,22 @@
 use std::ffi::OsString;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use hindsight_core::debugger::{DebugOptions, Debugger, Report, TraceRun};
+use hindsight_core::debugger::{DebugError, DebugOptions, Debugger, LiveDebugger, LiveOptions, Question, Report, TraceRun};
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
 use hindsight_core::oracle::{AnswerRules, ReferenceOracle};
-use hindsight_core::session::{Answer, Step};
+use hindsight_core::recording::{self, peak_rss_bytes};
+use hindsight_core::session::{Answer, Step, Verdict};
 use hindsight_core::strategy::StrategyName;
 use serde::Serialize;
 
 use super::record::{self, AgentArgs};
 use crate::launch::Output;
+use crate::progress::{self, ProgressLine};
 use crate::{output, source};
 
 /// Find the bug in a recorded run by answering "was this call's result right?".
@@ -85,15 +89,83 @@ enum Reply {
     Quit,
 }
 
+/// The session: over a finished trace, or live over a recording in progress.
+enum Dbg {
+    Trace(Box<Debugger>),
+    Live(Box<LiveDebugger>),
+}
+
+impl Dbg {
+    fn next_step(&mut self) -> Result<Step> {
+        Ok(match self {
+            Dbg::Trace(d) => d.step(),
+            Dbg::Live(d) => d.next_step()?,
+        })
+    }
+    fn question(&mut self, node: NodeId) -> Result<Question> {
+        Ok(match self {
+            Dbg::Trace(d) => d.question(node)?,
+            Dbg::Live(d) => d.question(node)?,
+        })
+    }
+    fn method_of(&mut self, node: NodeId) -> Result<Option<String>> {
+        Ok(match self {
+            Dbg::Trace(d) => d.method_of(node)?,
+            Dbg::Live(d) => d.method_of(node)?,
+        })
+    }
+    fn answer(&mut self, node: NodeId, answer: Answer) -> Result<()> {
+        match self {
+            Dbg::Trace(d) => d.answer(node, answer)?,
+            Dbg::Live(d) => d.answer(node, answer)?,
+        }
+        Ok(())
+    }
+    fn undo(&mut self) -> Result<(NodeId, Answer), DebugError> {
+        match self {
+            Dbg::Trace(d) => d.undo(),
+            Dbg::Live(d) => d.undo(),
+        }
+    }
+    fn report(&mut self, verdict: &Verdict) -> Result<Report> {
+        Ok(match self {
+            Dbg::Trace(d) => d.report(verdict)?,
+            Dbg::Live(d) => d.report(verdict)?,
+        })
+    }
+    fn tree_len(&self) -> usize {
+        match self {
+            Dbg::Trace(d) => d.session().tree().len(),
+            Dbg::Live(d) => d.session().tree().len(),
+        }
+    }
+    fn is_sealed(&self) -> bool {
+        match self {
+            Dbg::Trace(_) => true,
+            Dbg::Live(d) => d.is_sealed(),
+        }
+    }
+    /// Work done while a person thinks: take in the recording, render likely next questions.
+    fn idle(&mut self) -> Result<()> {
+        if let Dbg::Live(d) = self {
+            d.pump()?;
+            d.prefetch()?;
+        }
+        Ok(())
+    }
+}
+
 /// Who answers.
 enum Oracle {
-    Interactive,
+    Interactive(Terminal),
     Rules(AnswerRules),
     Reference(Box<ReferenceRuns>),
 }
 
 struct ReferenceRuns {
-    buggy: TraceRun,
+    /// The debugged trace; live, reopened when the session has more nodes than when opened.
+    buggy: Option<(TraceRun, usize)>,
+    buggy_path: PathBuf,
     reference: TraceRun,
     answers: std::collections::HashMap<NodeId, Answer>,
 }
@@ -101,19 +173,20 @@ struct ReferenceRuns {
 impl Oracle {
     fn load(arg: &OracleArg, trace: &Path) -> Result<Oracle> {
         Ok(match arg {
-            OracleArg::Interactive => Oracle::Interactive,
+            OracleArg::Interactive => Oracle::Interactive(Terminal::default()),
             OracleArg::Answers(file) => Oracle::Rules(AnswerRules::load(file)?),
             OracleArg::Reference(reference) => Oracle::Reference(Box::new(ReferenceRuns {
-                buggy: TraceRun::open(trace)?,
+                buggy: None,
+                buggy_path: trace.to_path_buf(),
                 reference: TraceRun::open(reference).with_context(|| format!("opening the reference trace {}", reference.display()))?,
                 answers: Default::default(),
             })),
         })
     }
 
-    fn reply(&mut self, debugger: &mut Debugger, node: NodeId, number: usize, text: &str, json: bool) -> Result<Reply> {
+    fn reply(&mut self, debugger: &mut Dbg, node: NodeId, number: usize, text: &str, json: bool) -> Result<Reply> {
         match self {
-            Oracle::Interactive => ask_terminal(number, text, json),
+            Oracle::Interactive(terminal) => terminal.ask(debugger, number, text, json),
             Oracle::Rules(rules) => {
                 let method = debugger.method_of(node)?.unwrap_or_default();
                 Ok(Reply::Answer(rules.answer(&method)))
@@ -122,7 +195,16 @@ impl Oracle {
                 if let Some(a) = runs.answers.get(&node) {
                     return Ok(Reply::Answer(*a));
                 }
-                let mut oracle = ReferenceOracle::new(&runs.buggy, &runs.reference);
+                let len = debugger.tree_len();
+                let stale = match &runs.buggy {
+                    Some((_, at)) => *at < len,
+                    None => true,
+                };
+                if stale {
+                    runs.buggy = Some((TraceRun::open(&runs.buggy_path)?, len));
+                }
+                let (buggy, _) = runs.buggy.as_ref().expect("opened above");
+                let mut oracle = ReferenceOracle::new(buggy, &runs.reference);
                 let answer = oracle.answer(node)?;
                 runs.answers.insert(node, answer);
                 Ok(Reply::Answer(answer))
@@ -131,30 +213,65 @@ impl Oracle {
     }
 }
 
-fn ask_terminal(number: usize, text: &str, json: bool) -> Result<Reply> {
-    let stdin = std::io::stdin();
-    loop {
-        let prompt = format!("({number}) {text}? [y]es [n]o [t]rust [d]on't know [u]ndo [q]uit ");
-        if json {
-            eprint!("{prompt}");
-            std::io::stderr().flush()?;
-        } else {
-            print!("{prompt}");
-            std::io::stdout().flush()?;
+/// The person at the terminal. Lines are read on a thread of their own so that a live session
+/// takes in the recording while a question waits for its answer.
+#[derive(Default)]
+struct Terminal {
+    lines: Option<mpsc::Receiver<Option<String>>>,
+}
+
+impl Terminal {
+    fn read_line(&mut self, debugger: &mut Dbg) -> Result<Option<String>> {
+        let lines = self.lines.get_or_insert_with(|| {
+            let (tx, rx) = mpsc::channel();
+            std::thread::spawn(move || {
+                let stdin = std::io::stdin();
+                loop {
+                    let mut line = String::new();
+                    let line = match stdin.lock().read_line(&mut line) {
+                        Ok(0) | Err(_) => None,
+                        Ok(_) => Some(line),
+                    };
+                    let end = line.is_none();
+                    if tx.send(line).is_err() || end {
+                        return;
+                    }
+                }
+            });
+            rx
+        });
+        loop {
+            match lines.recv_timeout(Duration::from_millis(20)) {
+                Ok(line) => return Ok(line),
+                Err(mpsc::RecvTimeoutError::Timeout) => debugger.idle()?,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(None),
+            }
         }
-        let mut line = String::new();
-        if stdin.lock().read_line(&mut line)? == 0 {
-            // End of input: stop rather than wait forever.
-            return Ok(Reply::Quit);
-        }
-        match line.trim().to_ascii_lowercase().as_str() {
-            "y" | "yes" | "valid" => return Ok(Reply::Answer(Answer::Valid)),
-            "n" | "no" | "invalid" => return Ok(Reply::Answer(Answer::Invalid)),
-            "t" | "trust" | "trusted" => return Ok(Reply::Answer(Answer::Trusted)),
-            "d" | "don't know" | "dont-know" | "?" => return Ok(Reply::Answer(Answer::DontKnow)),
-            "u" | "undo" => return Ok(Reply::Undo),
-            "q" | "quit" => return Ok(Reply::Quit),
-            other => eprintln!("hindsight: `{other}` is not an answer: type y, n, t, d, u or q"),
+    }
+
+    fn ask(&mut self, debugger: &mut Dbg, number: usize, text: &str, json: bool) -> Result<Reply> {
+        loop {
+            let prompt = format!("({number}) {text}? [y]es [n]o [t]rust [d]on't know [u]ndo [q]uit ");
+            if json {
+                eprint!("{prompt}");
+                std::io::stderr().flush()?;
+            } else {
+                print!("{prompt}");
+                std::io::stdout().flush()?;
+            }
+            let Some(line) = self.read_line(debugger)? else {
+                // End of input: stop rather than wait forever.
+                return Ok(Reply::Quit);
+            };
+            match line.trim().to_ascii_lowercase().as_str() {
+                "y" | "yes" | "valid" => return Ok(Reply::Answer(Answer::Valid)),
+                "n" | "no" | "invalid" => return Ok(Reply::Answer(Answer::Invalid)),
+                "t" | "trust" | "trusted" => return Ok(Reply::Answer(Answer::Trusted)),
+                "d" | "don't know" | "dont-know" | "?" => return Ok(Reply::Answer(Answer::DontKnow)),
+                "u" | "undo" => return Ok(Reply::Undo),
+                "q" | "quit" => return Ok(Reply::Quit),
+                other => eprintln!("hindsight: `{other}` is not an answer: type y, n, t, d, u or q"),
+            }
         }
     }
 }
@@ -176,11 +293,45 @@ struct DebugJson<'a> {
     trace: &'a Path,
     /// Whether the user stopped the session before its end.
     stopped: bool,
+    #[serde(flatten)]
+    timing: &'a Timing,
+}
+
+/// When things happened, in milliseconds from the program's start (from the command's start
+/// when debugging a recorded TRACE).
+#[derive(Default, Serialize)]
+struct Timing {
+    /// The first question was ready.
+    first_question_ms: Option<u64>,
+    /// From the completion of the program's first call to the first question being ready
+    /// (live sessions only).
+    first_question_latency_ms: Option<f64>,
+    /// The session had the whole tree (the recording ended, or the trace was read).
+    tree_complete_ms: Option<u64>,
+    /// Questions asked before the session had the whole tree (while the program ran).
+    questions_before_complete: usize,
+    /// Peak resident memory of this process (not the program's JVM).
+    peak_rss_bytes: Option<u64>,
+    /// How often the recorder waited for the session to take node headers.
+    session_waits: Option<u64>,
+    /// Frames after which the store was behind the program (the program waited for it).
+    store_behind_frames: Option<u64>,
+}
+
+fn ms(since: Instant, at: Instant) -> u64 {
+    at.saturating_duration_since(since).as_millis() as u64
 }
 
 pub fn run(args: Args) -> Result<u8> {
-    let (trace, _keep) = match (&args.trace, args.command.is_empty()) {
-        (Some(trace), true) => (trace.clone(), None),
+    let options = DebugOptions { strategy: args.strategy, p: args.p, trust: GlobSet::parse(&args.trust), ..Default::default() };
+    let mut timing = Timing::default();
+    let (trace, _keep, mut debugger, running, progress) = match (&args.trace, args.command.is_empty()) {
+        (Some(trace), true) => {
+            let started = Instant::now();
+            let debugger = Debugger::open(trace, options)?;
+            timing.tree_complete_ms = Some(ms(started, Instant::now()));
+            (trace.clone(), None, Dbg::Trace(Box::new(debugger)), None, None)
+        }
         (None, false) => {
             let (path, dir) = match &args.output {
                 Some(p) => (p.clone(), None),
@@ -190,41 +341,52 @@ pub fn run(args: Args) -> Result<u8> {
                 }
             };
             let output = if args.json { Output::ToStderr } else { Output::Inherit };
-            let recorded = record::record_command(&args.command, &path, &args.agent, output)?;
-            record::report(&recorded, false)?;
-            if recorded.traces.is_empty() {
-                bail!("the command started no JVM with the agent, so there is nothing to debug");
-            }
-            if let Some(Err(e)) = recorded.traces.first().map(|t| &t.result) {
-                bail!("recording failed: {e}");
-            }
-            (path, dir)
+            let (sink, feed) = recording::feed(recording::DEFAULT_FEED_CAPACITY);
+            let progress = ProgressLine::start(sink.state().clone(), path.clone(), progress::wanted(args.json));
+            let running = record::start(&args.command, &path, &args.agent, output, sink)?;
+            let debugger = LiveDebugger::new(feed, &path, options, LiveOptions::default())?;
+            (path, dir, Dbg::Live(Box::new(debugger)), Some(running), Some(progress))
         }
         _ => bail!("give either a TRACE or a command after `--`, not both"),
     };
-
-    let options = DebugOptions { strategy: args.strategy, p: args.p, trust: GlobSet::parse(&args.trust), ..Default::default() };
-    let mut debugger = Debugger::open(&trace, options)?;
+    let started = running.as_ref().map_or_else(Instant::now, |r| r.started);
     let mut oracle = Oracle::load(&args.oracle, &trace)?;
     let mut dialogue: Vec<Exchange> = Vec::new();
     let mut stopped = false;
-    // Every answer removes a node or marks a don't-know, so a session asks at most about twice
-    // as many questions as there are nodes; more means a broken strategy, not a long session.
-    let limit = 2 * debugger.session().tree().len() + 10;
     let verdict = loop {
-        let node = match debugger.step() {
+        let node = match debugger.next_step()? {
             Step::Ask(node) => node,
             Step::Done(verdict) => break Some(verdict),
             Step::Waiting => bail!("the session is waiting for nodes of a recording that has ended"),
         };
-        if dialogue.len() > limit {
+        // Every answer removes a node or marks a don't-know, so a session asks at most about
+        // twice as many questions as there are nodes; more means a broken strategy.
+        if dialogue.len() > 2 * debugger.tree_len() + 10 {
             bail!("the strategy {} kept asking after {} questions: this is a bug in Hindsight", args.strategy, dialogue.len());
         }
         let question = debugger.question(node)?;
-        match oracle.reply(&mut debugger, node, dialogue.len() + 1, &question.text, args.json)? {
+        if timing.first_question_ms.is_none() {
+            let now = Instant::now();
+            timing.first_question_ms = Some(ms(started, now));
+            if let Dbg::Live(d) = &debugger {
+                timing.first_question_latency_ms =
+                    d.feed().state().first_complete().map(|c| now.saturating_duration_since(c).as_secs_f64() * 1000.0);
+            }
+        }
+        if !debugger.is_sealed() {
+            timing.questions_before_complete += 1;
+        }
+        if let Some(p) = &progress {
+            p.pause(true);
+        }
+        let reply = oracle.reply(&mut debugger, node, dialogue.len() + 1, &question.text, args.json)?;
+        if let Some(p) = &progress {
+            p.pause(false);
+        }
+        match reply {
             Reply::Answer(answer) => {
                 debugger.answer(node, answer)?;
-                if !matches!(oracle, Oracle::Interactive) && !args.json {
+                if !matches!(oracle, Oracle::Interactive(_)) && !args.json {
                     println!("({}) {} → {}", dialogue.len() + 1, question.text, answer);
                 }
                 dialogue.push(Exchange { node, question: question.text, answer });
@@ -242,10 +404,35 @@ pub fn run(args: Args) -> Result<u8> {
         }
     };
 
+    if let (Dbg::Live(d), Some(running)) = (&mut debugger, running) {
+        // The verdict may come before the program ends: take in the rest of the recording (the
+        // recorder must never wait for a session that stopped listening) and wait for the end.
+        while !d.is_sealed() {
+            if d.pump()? == 0 {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        timing.tree_complete_ms = d.sealed_at().map(|at| ms(started, at));
+        let p = d.feed().state().progress();
+        timing.session_waits = Some(p.session_waits);
+        timing.store_behind_frames = Some(p.store_behind_frames);
+        let recorded = running.wait()?;
+        if let Some(p) = progress {
+            p.finish();
+        }
+        record::report(&recorded, false)?;
+        if recorded.traces.is_empty() {
+            bail!("the command started no JVM with the agent, so there was nothing to debug");
+        }
+        if let Some(Err(e)) = recorded.traces.first().map(|t| &t.result) {
+            bail!("recording failed: {e}");
+        }
+    }
     let report = match &verdict {
         Some(v) => debugger.report(v)?,
         None => Report { result: "undecided", buggy_node: None, candidates: Vec::new() },
     };
+    timing.peak_rss_bytes = peak_rss_bytes();
     if args.json {
         output::print_json(&DebugJson {
             report: &report,
@@ -254,6 +441,7 @@ pub fn run(args: Args) -> Result<u8> {
             dialogue: &dialogue,
             trace: &trace,
             stopped,
+            timing: &timing,
         })?;
     } else {
         print_report(&report, stopped, dialogue.len(), args.source_path.as_deref(), &trace);
@@ -301,7 +489,7 @@ fn print_report(report: &Report, stopped: bool, questions: usize, source_path: O
 impl std::fmt::Debug for Oracle {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Oracle::Interactive => "interactive",
+            Oracle::Interactive(_) => "interactive",
             Oracle::Rules(_) => "answers",
             Oracle::Reference(_) => "reference",
         })

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use hindsight_core::recording::{LiveRecording, RecordedTrace};
-use hindsight_core::trace::recorder::NullSink;
-use hindsight_core::trace::store::{Ending, WriterConfig};
+use hindsight_core::recording::{peak_rss_bytes, FeedSink, LiveRecording, RecordedTrace};
+use hindsight_core::trace::store::{annotate, Ending, WriterConfig};
 use serde::Serialize;
 
 use crate::launch::{self, Output};
+use crate::progress::{self, ProgressLine};
 use crate::{agent_jar, output};
 
 /// Run a Java program with the Hindsight agent and record its run into a trace file.
@@ -52,19 +52,62 @@ pub struct Recorded {
     pub wall_ms: u64,
 }
 
-/// Runs `command` with the agent, recording into `trace`.
-pub fn record_command(command: &[OsString], trace: &Path, agent: &AgentArgs, output: Output) -> Result<Recorded> {
+/// A program running with the agent, its recording in progress. A thread of its own waits for
+/// the program and then for its recorders, so that whoever holds this can go on taking in the
+/// recording (a live session must: a recorder may wait for it).
+pub struct Running {
+    ended: std::thread::JoinHandle<Result<Recorded>>,
+    /// When the program was started.
+    pub started: Instant,
+}
+
+/// Starts `command` with the agent, recording into `trace`; the first JVM's node headers go to
+/// `sink` (a live session's feed, or only progress counters). The sink is dropped once every
+/// recorder has finished, which ends a live session's feed (also when no JVM connected).
+pub fn start(command: &[OsString], trace: &Path, agent: &AgentArgs, output: Output, sink: FeedSink) -> Result<Running> {
     keep_old(trace)?;
-    let live = LiveRecording::start(trace, WriterConfig::default(), |_| NullSink)
+    let live = LiveRecording::start(trace, WriterConfig::default(), sink.for_first_jvm())
         .context("opening the socket the agent connects to")?;
     let jar = agent_jar::agent_jar_path()?;
     let agent_arg = agent_argument(&jar, live.socket_path(), agent);
     let cmd = launch::command_with_agent(command, &agent_arg)?;
     let started = Instant::now();
     let mut child = launch::spawn(cmd, output)?;
-    let status = launch::wait(&mut child)?;
-    let traces = live.finish().context("waiting for the recorder to finish")?;
-    Ok(Recorded { traces, status, wall_ms: started.elapsed().as_millis() as u64 })
+    let ended = std::thread::Builder::new()
+        .name("hindsight-program".into())
+        .spawn(move || {
+            let status = launch::wait(&mut child);
+            // Finished even when waiting failed, so that the recorders end and the feed with them.
+            let traces = live.finish().context("waiting for the recorder to finish");
+            Ok(Recorded { traces: traces?, status: status?, wall_ms: started.elapsed().as_millis() as u64 })
+        })
+        .context("starting the thread that waits for the program")?;
+    Ok(Running { ended, started })
+}
+
+impl Running {
+    /// Waits for the program and its recorders to end; stores this process's peak resident
+    /// memory in each trace (`peak_rss_bytes`).
+    pub fn wait(self) -> Result<Recorded> {
+        let recorded = self.ended.join().map_err(|_| anyhow::anyhow!("the thread waiting for the program panicked"))??;
+        if let Some(peak) = peak_rss_bytes() {
+            for t in recorded.traces.iter().filter(|t| t.result.is_ok()) {
+                annotate(&t.path, "peak_rss_bytes", peak as i64)
+                    .with_context(|| format!("storing the peak memory in {}", t.path.display()))?;
+            }
+        }
+        Ok(recorded)
+    }
+}
+
+/// Runs `command` with the agent, recording into `trace`, with a progress line when `progress`.
+pub fn record_command(command: &[OsString], trace: &Path, agent: &AgentArgs, output: Output, progress: bool) -> Result<Recorded> {
+    let sink = FeedSink::progress_only();
+    let line = ProgressLine::start(sink.state().clone(), trace.to_path_buf(), progress);
+    let running = start(command, trace, agent, output, sink)?;
+    let recorded = running.wait();
+    line.finish();
+    recorded
 }
 
 /// `-javaagent:JAR=socket=PATH,include=...` (agent/README.md: options are `key=value` pairs
@@ -163,7 +206,7 @@ pub fn report(recorded: &Recorded, json: bool) -> Result<()> {
 
 pub fn run(args: Args) -> Result<u8> {
     let output = if args.json { Output::ToStderr } else { Output::Inherit };
-    let recorded = record_command(&args.command, &args.output, &args.agent, output)?;
+    let recorded = record_command(&args.command, &args.output, &args.agent, output, progress::wanted(args.json))?;
     report(&recorded, args.json)?;
     if recorded.traces.iter().any(|t| t.result.is_err()) {
         return Ok(launch::exit::FAILURE as u8);

@@ -2,6 +2,7 @@
 //! its execution tree, a session with a strategy, questions rendered for people, and the
 //! verdict with the buggy code's lines.
 
+mod live;
 pub mod names;
 mod question;
 mod report;
@@ -10,6 +11,7 @@ mod run;
 use std::collections::HashSet;
 use std::path::Path;
 
+pub use live::{LiveDebugger, LiveOptions, ViewNode};
 pub use question::{question, Question, QuestionError, Shown};
 pub use report::{BuggyNode, Report};
 pub use run::TraceRun;

@@ -4,14 +4,18 @@
 //! more JVMs (`mvn test` forks one for the tests) gets one trace per further JVM, named
 //! `NAME.2.htrace`, `NAME.3.htrace`, ... in connection order.
 
+mod feed;
 mod listener;
+mod memory;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+pub use feed::{feed, Feed, FeedSink, FeedState, Progress, Taken, DEFAULT_FEED_CAPACITY};
 pub use listener::{Accepting, Listener};
+pub use memory::peak_rss_bytes;
 
-use crate::trace::recorder::{record, NodeSink, RecordError, Summary};
+use crate::trace::recorder::{record_threaded, NodeSink, RecordError, Summary};
 use crate::trace::store::WriterConfig;
 
 /// The trace file of the `n`-th JVM (from 0) of a recording into `base`.
@@ -63,7 +67,7 @@ impl LiveRecording {
         let base = trace.to_path_buf();
         let accepting = listener.accept(move |stream, n| {
             let path = trace_path_for(&base, n);
-            let result = record(stream, &path, sink(n), config.clone());
+            let result = record_threaded(stream, &path, sink(n), config.clone());
             results
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())

@@ -123,6 +123,17 @@ impl<S: NodeSink> Recorder<S> {
         &mut self.sink
     }
 
+    /// Commits everything so far, so that readers see it.
+    pub fn commit(&mut self) -> Result<(), StoreError> {
+        self.store.commit()
+    }
+
+    /// Commits if the writer's interval has passed (an idle stream still gets its last
+    /// events committed).
+    pub fn maybe_commit(&mut self) -> Result<bool, StoreError> {
+        self.store.maybe_commit()
+    }
+
     /// Stores a warning of the recorder (bad nesting, a stream error).
     pub fn warn(&mut self, ts: Option<Timestamp>, message: &str) -> Result<(), StoreError> {
         self.recorder_warnings += 1;

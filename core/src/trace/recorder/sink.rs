@@ -3,12 +3,24 @@
 
 use std::sync::mpsc::{Sender, SyncSender};
 
+use crate::trace::store::WriteCounts;
 use crate::tree::NodeHeader;
 
 /// Receives every node header twice: when the node starts (`exit == None`) and when it
 /// completes. Nodes that never complete are sent once.
 pub trait NodeSink {
     fn node(&mut self, header: &NodeHeader);
+
+    /// Whether the consumer waits for everything so far to be readable from the trace (a live
+    /// session about to render a question): the recorder then commits at once. Asking clears
+    /// the request.
+    fn commit_wanted(&mut self) -> bool {
+        false
+    }
+
+    /// The recorder's counts after a frame, and whether the store is behind the stream (the
+    /// frames waiting to be stored fill their queue, so the program waits on its socket).
+    fn progress(&mut self, _counts: &WriteCounts, _store_behind: bool) {}
 }
 
 /// Drops every header.

@@ -1,0 +1,314 @@
+//! The link between the recorder of a JVM and a live session: node headers through a bounded
+//! channel, commit requests the other way, and the recorder's progress for a front end to show.
+//!
+//! The channel is bounded so that a session far behind the recorder holds the recorder back (and
+//! through it the program) instead of growing without limit; each such wait is counted. A live
+//! session drains it between questions and while a question waits for its answer.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::trace::recorder::NodeSink;
+use crate::trace::store::WriteCounts;
+use crate::tree::NodeHeader;
+
+/// Default capacity of the header channel (about 48 bytes a header: 3 MiB).
+pub const DEFAULT_FEED_CAPACITY: usize = 1 << 16;
+
+/// What the recorder and the session share.
+#[derive(Debug)]
+pub struct FeedState {
+    created: Instant,
+    commit_wanted: AtomicBool,
+    events: AtomicU64,
+    nodes: AtomicU64,
+    complete_nodes: AtomicU64,
+    /// Whether, at the last frame, the store was behind the program.
+    store_behind: AtomicBool,
+    /// Frames after which the store was behind.
+    store_behind_frames: AtomicU64,
+    /// Headers the recorder had to wait to hand over (the session was behind).
+    session_waits: AtomicU64,
+    /// When the first call completed, in nanoseconds since `created` plus one (0: not yet).
+    first_complete_ns: AtomicU64,
+}
+
+/// A snapshot of the recorder's progress.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub events: u64,
+    pub nodes: u64,
+    pub complete_nodes: u64,
+    /// The store is behind: the program waits on its socket for the recorder.
+    pub store_behind: bool,
+    pub store_behind_frames: u64,
+    pub session_waits: u64,
+}
+
+impl FeedState {
+    fn new() -> FeedState {
+        FeedState {
+            created: Instant::now(),
+            commit_wanted: AtomicBool::new(false),
+            events: AtomicU64::new(0),
+            nodes: AtomicU64::new(0),
+            complete_nodes: AtomicU64::new(0),
+            store_behind: AtomicBool::new(false),
+            store_behind_frames: AtomicU64::new(0),
+            session_waits: AtomicU64::new(0),
+            first_complete_ns: AtomicU64::new(0),
+        }
+    }
+
+    /// Asks the recorder to commit at its next frame or idle moment.
+    pub fn request_commit(&self) {
+        self.commit_wanted.store(true, Ordering::Release);
+    }
+
+    pub fn progress(&self) -> Progress {
+        Progress {
+            events: self.events.load(Ordering::Relaxed),
+            nodes: self.nodes.load(Ordering::Relaxed),
+            complete_nodes: self.complete_nodes.load(Ordering::Relaxed),
+            store_behind: self.store_behind.load(Ordering::Relaxed),
+            store_behind_frames: self.store_behind_frames.load(Ordering::Relaxed),
+            session_waits: self.session_waits.load(Ordering::Relaxed),
+        }
+    }
+
+    /// When the recorder handed over the first complete call.
+    pub fn first_complete(&self) -> Option<Instant> {
+        match self.first_complete_ns.load(Ordering::Acquire) {
+            0 => None,
+            n => Some(self.created + Duration::from_nanos(n - 1)),
+        }
+    }
+}
+
+/// The recorder's end: a [`NodeSink`].
+pub struct FeedSink {
+    tx: Option<SyncSender<NodeHeader>>,
+    state: Arc<FeedState>,
+}
+
+/// The session's end.
+pub struct Feed {
+    rx: Receiver<NodeHeader>,
+    state: Arc<FeedState>,
+    ended: bool,
+}
+
+/// A header channel of `capacity` with its shared state.
+pub fn feed(capacity: usize) -> (FeedSink, Feed) {
+    let (tx, rx) = std::sync::mpsc::sync_channel(capacity.max(1));
+    let state = Arc::new(FeedState::new());
+    let sink = FeedSink {
+        tx: Some(tx),
+        state: Arc::clone(&state),
+    };
+    (
+        sink,
+        Feed {
+            rx,
+            state,
+            ended: false,
+        },
+    )
+}
+
+impl FeedSink {
+    /// A sink that only counts progress (no session listens): for the further JVMs of a
+    /// recording, and for `record`.
+    pub fn progress_only() -> FeedSink {
+        FeedSink {
+            tx: None,
+            state: Arc::new(FeedState::new()),
+        }
+    }
+
+    pub fn state(&self) -> &Arc<FeedState> {
+        &self.state
+    }
+
+    /// A sink factory for [`LiveRecording::start`](super::LiveRecording::start): the first JVM
+    /// feeds `self`, further JVMs are recorded without a session.
+    pub fn for_first_jvm(self) -> impl Fn(usize) -> FeedSink + Send + Sync + 'static {
+        let first = Mutex::new(Some(self));
+        move |n| {
+            let mine = if n == 0 {
+                first.lock().unwrap_or_else(|p| p.into_inner()).take()
+            } else {
+                None
+            };
+            mine.unwrap_or_else(FeedSink::progress_only)
+        }
+    }
+}
+
+impl NodeSink for FeedSink {
+    fn node(&mut self, header: &NodeHeader) {
+        if header.exit.is_some() && header.kind.is_call() {
+            let ns = self.state.created.elapsed().as_nanos() as u64 + 1;
+            let _ = self.state.first_complete_ns.compare_exchange(
+                0,
+                ns,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            );
+        }
+        let Some(tx) = &self.tx else { return };
+        match tx.try_send(header.clone()) {
+            Ok(()) => {}
+            Err(TrySendError::Full(h)) => {
+                self.state.session_waits.fetch_add(1, Ordering::Relaxed);
+                if tx.send(h).is_err() {
+                    self.tx = None;
+                }
+            }
+            // The session ended early: recording goes on without it.
+            Err(TrySendError::Disconnected(_)) => self.tx = None,
+        }
+    }
+
+    fn commit_wanted(&mut self) -> bool {
+        self.state.commit_wanted.swap(false, Ordering::AcqRel)
+    }
+
+    fn progress(&mut self, counts: &WriteCounts, store_behind: bool) {
+        let s = &self.state;
+        s.events.store(counts.events, Ordering::Relaxed);
+        s.nodes.store(counts.nodes, Ordering::Relaxed);
+        s.complete_nodes
+            .store(counts.complete_nodes, Ordering::Relaxed);
+        s.store_behind.store(store_behind, Ordering::Relaxed);
+        if store_behind {
+            s.store_behind_frames.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// What [`Feed::take`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Taken {
+    /// This many headers (possibly 0: none yet).
+    Headers(usize),
+    /// The recorder of this JVM has finished: no header will come any more.
+    Ended,
+}
+
+impl Feed {
+    pub fn state(&self) -> &Arc<FeedState> {
+        &self.state
+    }
+
+    /// Whether the recorder has finished (seen by an earlier `take`).
+    pub fn has_ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Moves up to `max` waiting headers into `out` without blocking; with `wait`, first
+    /// waits that long for one header when none is there.
+    pub fn take(&mut self, out: &mut Vec<NodeHeader>, max: usize, wait: Option<Duration>) -> Taken {
+        if self.ended {
+            return Taken::Ended;
+        }
+        let mut n = 0;
+        if let Some(wait) = wait {
+            match self.rx.recv_timeout(wait) {
+                Ok(h) => {
+                    out.push(h);
+                    n += 1;
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return Taken::Headers(0),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    self.ended = true;
+                    return Taken::Ended;
+                }
+            }
+        }
+        while n < max {
+            match self.rx.try_recv() {
+                Ok(h) => {
+                    out.push(h);
+                    n += 1;
+                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    if n == 0 {
+                        self.ended = true;
+                        return Taken::Ended;
+                    }
+                    break;
+                }
+            }
+        }
+        Taken::Headers(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::NodeId;
+    use crate::tree::NodeKind;
+
+    fn header(id: u32, exit: Option<u64>) -> NodeHeader {
+        NodeHeader {
+            id: NodeId(id),
+            parent: Some(NodeId(0)),
+            kind: NodeKind::Routine,
+            method: None,
+            thread: None,
+            entry: 1,
+            exit,
+        }
+    }
+
+    #[test]
+    fn headers_arrive_in_order_and_the_end_is_seen_after_the_last() {
+        let (mut sink, mut feed) = feed(4);
+        sink.node(&header(1, None));
+        sink.node(&header(1, Some(2)));
+        assert!(feed.state().first_complete().is_some());
+        drop(sink);
+        let mut out = Vec::new();
+        assert_eq!(feed.take(&mut out, 10, None), Taken::Headers(2));
+        assert_eq!(out[1].exit, Some(2));
+        assert_eq!(feed.take(&mut out, 10, None), Taken::Ended);
+        assert!(feed.has_ended());
+    }
+
+    #[test]
+    fn a_full_channel_makes_the_recorder_wait_and_counts_it() {
+        let (mut sink, mut feed) = feed(1);
+        let state = Arc::clone(sink.state());
+        let recorder = std::thread::spawn(move || {
+            for i in 1..=2 {
+                sink.node(&header(i, None));
+            }
+        });
+        // The second header cannot be handed over before the first is taken.
+        while state.progress().session_waits == 0 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let mut out = Vec::new();
+        while out.len() < 2 {
+            feed.take(&mut out, 2, Some(Duration::from_millis(50)));
+        }
+        recorder.join().unwrap();
+        let ids: Vec<u32> = out.iter().map(|h| h.id.0).collect();
+        assert_eq!(ids, [1, 2], "no header lost");
+        assert_eq!(state.progress().session_waits, 1);
+    }
+
+    #[test]
+    fn a_commit_request_is_taken_once() {
+        let (mut sink, feed) = feed(1);
+        assert!(!sink.commit_wanted());
+        feed.state().request_commit();
+        assert!(sink.commit_wanted());
+        assert!(!sink.commit_wanted());
+    }
+}
