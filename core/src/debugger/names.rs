@@ -28,9 +28,9 @@ pub struct MethodNames {
 
 impl MethodNames {
     pub fn get(&mut self, reader: &TraceReader, id: MethodId) -> StoreResult<Option<&MethodName>> {
-        if !self.cache.contains_key(&id) {
-            let name = lookup(reader, id)?;
-            self.cache.insert(id, name);
+        // Not `entry().or_insert_with`: the lookup can fail, and a failure must not be cached.
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.cache.entry(id) {
+            slot.insert(lookup(reader, id)?);
         }
         Ok(self.cache[&id].as_ref())
     }

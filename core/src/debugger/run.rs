@@ -56,13 +56,13 @@ impl TraceRun {
                     }
                 }
             }
-            if !keys.contains_key(&m) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = keys.entry(m) {
                 if let Some(name) = names.get(&reader, m)? {
                     let key = MethodKey { class: name.class.clone(), name: name.def.name.clone(), descriptor: name.def.descriptor.clone() };
                     if name.def.is_instrumented() {
                         hashes.insert(key.clone(), name.def.hash);
                     }
-                    keys.insert(m, key);
+                    slot.insert(key);
                 }
             }
             if let Some(key) = keys.get(&m) {
