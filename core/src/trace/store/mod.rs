@@ -18,7 +18,7 @@ pub use block::{decode_block, BlockEvent, StackEntry};
 pub use error::StoreError;
 pub use index::{Variable, Write};
 pub use reader::{
-    Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo,
+    Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo, LENGTH_SLOT,
     TraceReader, Warning,
 };
 pub use writer::{TraceWriter, WriteCounts, WriterConfig};

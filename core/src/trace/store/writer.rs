@@ -14,7 +14,8 @@ use super::index::{build_pages, IndexEntry, Variable};
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
 use super::{Ending, NodeRow, Outcome};
 use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
-use crate::trace::wire::{ClassDef, Event, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value};
+use crate::coverage::Entity;
+use crate::trace::wire::{put_blocks, put_varint, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value};
 use crate::tree::NodeKind;
 
 /// When the writer flushes and commits.
@@ -184,7 +185,7 @@ impl TraceWriter {
     pub fn method(&self, m: &MethodDef) -> Result<(), StoreError> {
         self.exec(
             "storing a method",
-            "INSERT OR REPLACE INTO methods VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT OR REPLACE INTO methods VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 m.id.0,
                 m.class.0,
@@ -194,7 +195,12 @@ impl TraceWriter {
                 m.flags,
                 &m.hash[..],
                 m.first_line,
-                m.last_line
+                m.last_line,
+                {
+                    let mut b = Vec::new();
+                    put_blocks(&mut b, &m.blocks);
+                    b
+                }
             ],
         )?;
         for (i, v) in m.vars.iter().enumerate() {
@@ -303,6 +309,56 @@ impl TraceWriter {
             "storing a warning",
             "INSERT INTO warnings(ts, source, message) VALUES (?1, ?2, ?3)",
             params![ts.map(|t| t as i64), source, message],
+        )
+    }
+
+    /// An object's first `CONTENT` (kept if it was stored before).
+    pub fn content_object(
+        &self,
+        id: ObjectId,
+        kind: ContentKind,
+        ts: Timestamp,
+    ) -> Result<(), StoreError> {
+        self.exec(
+            "storing a content kind",
+            "INSERT OR IGNORE INTO contents VALUES (?1, ?2, ?3)",
+            params![id.0 as i64, kind as i64, ts as i64],
+        )
+    }
+
+    /// Coverage entities met for the first time (see `crate::coverage::Entity::to_row`).
+    pub fn entities(&self, entities: &[(u32, Entity)]) -> Result<(), StoreError> {
+        for (id, e) in entities {
+            let r = e.to_row();
+            self.exec(
+                "storing a coverage entity",
+                "INSERT OR REPLACE INTO coverage_entities VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![id, r[0], r[1], r[2], r[3], r[4], r[5]],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The entities a completed node covered itself; nothing is stored for an empty list.
+    pub fn node_coverage(
+        &self,
+        node: NodeId,
+        kind: i64,
+        ids: &[u32],
+    ) -> Result<(), StoreError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let mut data = Vec::with_capacity(ids.len() + 2);
+        let mut prev = 0u32;
+        for &id in ids {
+            put_varint(&mut data, u64::from(id.wrapping_sub(prev)));
+            prev = id;
+        }
+        self.exec(
+            "storing a node's coverage",
+            "INSERT OR REPLACE INTO node_coverage VALUES (?1, ?2, ?3)",
+            params![node.0, kind, data],
         )
     }
 
