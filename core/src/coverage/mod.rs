@@ -29,12 +29,14 @@
 //! each frame is a short sequential scan done as its events arrive, there is no batch to split.
 
 mod frame;
+mod weights;
 mod writers;
 
 #[cfg(test)]
 mod tests;
 
 pub use frame::{frame_entities, written_key, FrameCoverage, MethodTable, Shared};
+pub use weights::subtree_weights;
 pub use writers::{HeapKey, LastWriters};
 
 use std::collections::HashMap;

@@ -7,6 +7,8 @@ mod sink;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_v2;
 
 use std::path::Path;
 
