@@ -59,9 +59,6 @@ struct OpenCall {
     cov: Option<FrameCoverage>,
 }
 
-/// `node_coverage.kind` of CFG edges and of def-use chains.
-pub const COVERAGE_EDGES: i64 = 0;
-pub const COVERAGE_DEF_USES: i64 = 1;
 
 struct ThreadState {
     header: NodeHeader,
@@ -353,10 +350,7 @@ impl<S: NodeSink> Recorder<S> {
                     let c = cov.finish(normally, &mut self.coverage);
                     self.store
                         .entities(&self.coverage.interner.take_unsaved())?;
-                    let id = call.row.header.id;
-                    self.store.node_coverage(id, COVERAGE_EDGES, &c.edges)?;
-                    self.store
-                        .node_coverage(id, COVERAGE_DEF_USES, &c.def_uses)?;
+                    self.store.node_coverage(call.row.header.id, &c)?;
                 }
                 self.sink.node(&call.row.header);
                 self.store.node_completed(&call.row)?;

@@ -14,7 +14,7 @@ use super::index::{build_pages, IndexEntry, Variable};
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
 use super::{Ending, NodeRow, Outcome};
 use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
-use crate::coverage::Entity;
+use crate::coverage::{Entity, NodeCoverage};
 use crate::trace::wire::{put_blocks, put_varint, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value};
 use crate::tree::NodeKind;
 
@@ -339,26 +339,25 @@ impl TraceWriter {
         Ok(())
     }
 
-    /// The entities a completed node covered itself; nothing is stored for an empty list.
-    pub fn node_coverage(
-        &self,
-        node: NodeId,
-        kind: i64,
-        ids: &[u32],
-    ) -> Result<(), StoreError> {
-        if ids.is_empty() {
+    /// The entities a completed node covered itself (one row per node, each list as varint
+    /// deltas of its sorted ids); nothing is stored when both lists are empty.
+    pub fn node_coverage(&self, node: NodeId, c: &NodeCoverage) -> Result<(), StoreError> {
+        if c.edges.is_empty() && c.def_uses.is_empty() {
             return Ok(());
         }
-        let mut data = Vec::with_capacity(ids.len() + 2);
-        let mut prev = 0u32;
-        for &id in ids {
-            put_varint(&mut data, u64::from(id.wrapping_sub(prev)));
-            prev = id;
-        }
+        let encode = |ids: &[u32]| {
+            let mut data = Vec::with_capacity(ids.len() + 2);
+            let mut prev = 0u32;
+            for &id in ids {
+                put_varint(&mut data, u64::from(id.wrapping_sub(prev)));
+                prev = id;
+            }
+            data
+        };
         self.exec(
             "storing a node's coverage",
             "INSERT OR REPLACE INTO node_coverage VALUES (?1, ?2, ?3)",
-            params![node.0, kind, data],
+            params![node.0, encode(&c.edges), encode(&c.def_uses)],
         )
     }
 

@@ -9,10 +9,11 @@ use crate::trace::store::error::StoreResult;
 use crate::trace::wire::ByteReader;
 use crate::tree::CoverageKind;
 
-fn kind_code(kind: CoverageKind) -> i64 {
+/// The `node_coverage` column of `kind` (a fixed name, never from input).
+fn column(kind: CoverageKind) -> &'static str {
     match kind {
-        CoverageKind::Edge => 0,
-        CoverageKind::DefUse => 1,
+        CoverageKind::Edge => "edges",
+        CoverageKind::DefUse => "def_uses",
     }
 }
 
@@ -36,11 +37,11 @@ impl TraceReader {
     pub fn coverage(&self, node: NodeId, kind: CoverageKind) -> StoreResult<Vec<u32>> {
         let data: Option<Vec<u8>> = self
             .conn
-            .prepare_cached("SELECT entities FROM node_coverage WHERE node = ?1 AND kind = ?2")
-            .and_then(|mut s| {
-                s.query_row([i64::from(node.0), kind_code(kind)], |r| r.get(0))
-                    .optional()
-            })
+            .prepare_cached(&format!(
+                "SELECT {} FROM node_coverage WHERE node = ?1",
+                column(kind)
+            ))
+            .and_then(|mut s| s.query_row([i64::from(node.0)], |r| r.get(0)).optional())
             .map_err(self.err("reading a node's coverage"))?;
         match data {
             Some(d) => self.decode_ids(node, &d),
@@ -52,14 +53,13 @@ impl TraceReader {
     pub fn all_coverage(&self, kind: CoverageKind) -> StoreResult<Vec<(NodeId, Vec<u32>)>> {
         let mut st = self
             .conn
-            .prepare_cached(
-                "SELECT node, entities FROM node_coverage WHERE kind = ?1 ORDER BY node",
-            )
+            .prepare_cached(&format!(
+                "SELECT node, {0} FROM node_coverage WHERE length({0}) > 0 ORDER BY node",
+                column(kind)
+            ))
             .map_err(self.err("reading coverage"))?;
         let rows = st
-            .query_map([kind_code(kind)], |r| {
-                Ok((NodeId(r.get(0)?), r.get::<_, Vec<u8>>(1)?))
-            })
+            .query_map([], |r| Ok((NodeId(r.get(0)?), r.get::<_, Vec<u8>>(1)?)))
             .map_err(self.err("reading coverage"))?;
         let mut out = Vec::new();
         for row in rows {
