@@ -80,6 +80,10 @@ pub struct TraceWriter {
     node_batch: Vec<NodeRow>,
     /// `objects` rows waiting for a multi-row insert.
     object_batch: Vec<[Option<i64>; 6]>,
+    /// Coverage sets already stored, by content (see `coverage_set`).
+    sets: std::collections::HashMap<Vec<u32>, i64>,
+    set_ids: usize,
+    next_set: i64,
     events_since_commit: u64,
     last_commit: Instant,
     started: Instant,
@@ -128,6 +132,9 @@ impl TraceWriter {
             pending_open: Default::default(),
             node_batch: Vec::with_capacity(NODE_BATCH),
             object_batch: Vec::with_capacity(OBJECT_BATCH),
+            sets: Default::default(),
+            set_ids: 0,
+            next_set: 0,
             events_since_commit: 0,
             last_commit: now,
             started: now,
@@ -339,26 +346,52 @@ impl TraceWriter {
         Ok(())
     }
 
-    /// The entities a completed node covered itself (one row per node, each list as varint
-    /// deltas of its sorted ids); nothing is stored when both lists are empty.
-    pub fn node_coverage(&self, node: NodeId, c: &NodeCoverage) -> Result<(), StoreError> {
+    /// The entities a completed node covered itself: each list is stored once as a set
+    /// (`coverage_sets`, varint deltas of its sorted ids) and nodes name their sets, since
+    /// calls of a method mostly cover the same entities. Nothing is stored when both are empty.
+    pub fn node_coverage(&mut self, node: NodeId, c: &NodeCoverage) -> Result<(), StoreError> {
         if c.edges.is_empty() && c.def_uses.is_empty() {
             return Ok(());
         }
-        let encode = |ids: &[u32]| {
-            let mut data = Vec::with_capacity(ids.len() + 2);
-            let mut prev = 0u32;
-            for &id in ids {
-                put_varint(&mut data, u64::from(id.wrapping_sub(prev)));
-                prev = id;
-            }
-            data
-        };
+        let edges = self.coverage_set(&c.edges)?;
+        let def_uses = self.coverage_set(&c.def_uses)?;
         self.exec(
             "storing a node's coverage",
             "INSERT OR REPLACE INTO node_coverage VALUES (?1, ?2, ?3)",
-            params![node.0, encode(&c.edges), encode(&c.def_uses)],
+            params![node.0, edges, def_uses],
         )
+    }
+
+    /// The id of a set of entities, stored when new; `None` for the empty set. The sets known
+    /// are bounded (`MAX_SET_IDS` ids in all): past it they are forgotten and a set met again
+    /// is stored again under a new id.
+    fn coverage_set(&mut self, ids: &[u32]) -> Result<Option<i64>, StoreError> {
+        if ids.is_empty() {
+            return Ok(None);
+        }
+        if let Some(&id) = self.sets.get(ids) {
+            return Ok(Some(id));
+        }
+        let mut data = Vec::with_capacity(ids.len() + 2);
+        let mut prev = 0u32;
+        for &id in ids {
+            put_varint(&mut data, u64::from(id.wrapping_sub(prev)));
+            prev = id;
+        }
+        self.next_set += 1;
+        let id = self.next_set;
+        self.exec(
+            "storing a coverage set",
+            "INSERT INTO coverage_sets VALUES (?1, ?2)",
+            params![id, data],
+        )?;
+        if self.set_ids + ids.len() > MAX_SET_IDS {
+            self.sets.clear();
+            self.set_ids = 0;
+        }
+        self.set_ids += ids.len();
+        self.sets.insert(ids.to_vec(), id);
+        Ok(Some(id))
     }
 
     /// Appends an event to its thread's block (see `BlockBuilder::push`).
@@ -589,6 +622,9 @@ impl TraceWriter {
 
 /// Completed nodes per multi-row insert (9 parameters each, well under SQLite's limit).
 const NODE_BATCH: usize = 128;
+
+/// Entity ids in all the coverage sets a writer remembers (about 4 bytes each plus the map).
+const MAX_SET_IDS: usize = 1 << 22;
 
 /// Objects per multi-row insert.
 const OBJECT_BATCH: usize = 128;

@@ -38,7 +38,8 @@ impl TraceReader {
         let data: Option<Vec<u8>> = self
             .conn
             .prepare_cached(&format!(
-                "SELECT {} FROM node_coverage WHERE node = ?1",
+                "SELECT s.entities FROM node_coverage n JOIN coverage_sets s ON s.id = n.{}
+                 WHERE n.node = ?1",
                 column(kind)
             ))
             .and_then(|mut s| s.query_row([i64::from(node.0)], |r| r.get(0)).optional())
@@ -54,7 +55,8 @@ impl TraceReader {
         let mut st = self
             .conn
             .prepare_cached(&format!(
-                "SELECT node, {0} FROM node_coverage WHERE length({0}) > 0 ORDER BY node",
+                "SELECT n.node, s.entities FROM node_coverage n JOIN coverage_sets s ON s.id = n.{}
+                 ORDER BY n.node",
                 column(kind)
             ))
             .map_err(self.err("reading coverage"))?;
