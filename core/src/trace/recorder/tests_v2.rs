@@ -301,3 +301,42 @@ fn the_debugger_gives_the_session_the_recorded_coverage() {
     assert_eq!(tree.coverage(never, CoverageKind::Edge).len(), 3);
     assert_eq!(tree.coverage(twice, CoverageKind::DefUse).len(), 6);
 }
+
+#[test]
+fn coverage_of_many_calls_spans_pages_and_each_node_finds_its_own() {
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.Main", true);
+    let main = s.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
+    let m = s.method_with_blocks(
+        c,
+        "m",
+        "(I)V",
+        true,
+        &["n"],
+        vec![
+            block_def(0, 1, &[]),
+            block_def(1, 2, &[]),
+            block_def(2, 3, &[]),
+        ],
+    );
+    let t = s.thread("main");
+    s.call(t, main, &[Value::Null]);
+    // Call k takes block 1 when k is even, block 2 otherwise.
+    for k in 0..700 {
+        s.call(t, m, &[Value::Int(k)]);
+        s.block(t, 0);
+        s.block(t, 1 + (k as u32 % 2));
+        s.ret(t, Value::Void);
+    }
+    s.ret(t, Value::Void);
+    let (_dir, r) = record_stream(&s.end(0));
+    let all = r.all_coverage(CoverageKind::Edge).unwrap();
+    assert_eq!(all.len(), 700);
+    // Calls are nodes 3, 4, ...: node 3 + k.
+    for k in [0u32, 255, 256, 511, 699] {
+        let node = NodeId(3 + k);
+        let want = [(ENTRY, 0), (0, 1 + k % 2)].into();
+        assert_eq!(edges_of(&r, node), want, "call {k}");
+        assert_eq!(all[k as usize].0, node);
+    }
+}

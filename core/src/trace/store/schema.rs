@@ -37,8 +37,8 @@ CREATE UNIQUE INDEX index_pages_by_start ON index_pages(segment, start);
 CREATE TABLE contents(object INTEGER PRIMARY KEY, kind INTEGER NOT NULL, first_ts INTEGER NOT NULL);
 CREATE TABLE coverage_entities(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, method INTEGER NOT NULL, a INTEGER NOT NULL,
     b INTEGER NOT NULL, c INTEGER NOT NULL, d INTEGER NOT NULL);
-CREATE TABLE coverage_sets(id INTEGER PRIMARY KEY, entities BLOB NOT NULL);
-CREATE TABLE node_coverage(node INTEGER PRIMARY KEY, edges INTEGER, def_uses INTEGER);
+CREATE TABLE coverage_pages(id INTEGER PRIMARY KEY, first_node INTEGER NOT NULL, last_node INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE INDEX coverage_pages_by_node ON coverage_pages(first_node, last_node);
 CREATE TABLE warnings(id INTEGER PRIMARY KEY, ts INTEGER, source TEXT NOT NULL, message TEXT NOT NULL);
 CREATE VIEW node_list AS
     SELECT n.id, n.parent, CASE n.kind WHEN 0 THEN 'root' WHEN 1 THEN 'thread' WHEN 2 THEN 'routine' ELSE 'external' END AS kind,

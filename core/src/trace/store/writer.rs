@@ -80,10 +80,8 @@ pub struct TraceWriter {
     node_batch: Vec<NodeRow>,
     /// `objects` rows waiting for a multi-row insert.
     object_batch: Vec<[Option<i64>; 6]>,
-    /// Coverage sets already stored, by content (see `coverage_set`).
-    sets: std::collections::HashMap<Vec<u32>, i64>,
-    set_ids: usize,
-    next_set: i64,
+    /// Completed nodes' coverage waiting for its page.
+    coverage_buf: Vec<(NodeId, NodeCoverage)>,
     events_since_commit: u64,
     last_commit: Instant,
     started: Instant,
@@ -132,9 +130,7 @@ impl TraceWriter {
             pending_open: Default::default(),
             node_batch: Vec::with_capacity(NODE_BATCH),
             object_batch: Vec::with_capacity(OBJECT_BATCH),
-            sets: Default::default(),
-            set_ids: 0,
-            next_set: 0,
+            coverage_buf: Vec::new(),
             events_since_commit: 0,
             last_commit: now,
             started: now,
@@ -346,52 +342,36 @@ impl TraceWriter {
         Ok(())
     }
 
-    /// The entities a completed node covered itself: each list is stored once as a set
-    /// (`coverage_sets`, varint deltas of its sorted ids) and nodes name their sets, since
-    /// calls of a method mostly cover the same entities. Nothing is stored when both are empty.
+    /// The entities a completed node covered itself, buffered and stored by pages of
+    /// `COVERAGE_PAGE` nodes (`coverage_pages`, see docs/trace-schema.md): a row per node would
+    /// cost more than its few ids. Nothing is stored when both lists are empty.
     pub fn node_coverage(&mut self, node: NodeId, c: &NodeCoverage) -> Result<(), StoreError> {
         if c.edges.is_empty() && c.def_uses.is_empty() {
             return Ok(());
         }
-        let edges = self.coverage_set(&c.edges)?;
-        let def_uses = self.coverage_set(&c.def_uses)?;
-        self.exec(
-            "storing a node's coverage",
-            "INSERT OR REPLACE INTO node_coverage VALUES (?1, ?2, ?3)",
-            params![node.0, edges, def_uses],
-        )
+        self.coverage_buf.push((node, c.clone()));
+        if self.coverage_buf.len() >= COVERAGE_PAGE {
+            self.flush_coverage()?;
+        }
+        Ok(())
     }
 
-    /// The id of a set of entities, stored when new; `None` for the empty set. The sets known
-    /// are bounded (`MAX_SET_IDS` ids in all): past it they are forgotten and a set met again
-    /// is stored again under a new id.
-    fn coverage_set(&mut self, ids: &[u32]) -> Result<Option<i64>, StoreError> {
-        if ids.is_empty() {
-            return Ok(None);
+    fn flush_coverage(&mut self) -> Result<(), StoreError> {
+        if self.coverage_buf.is_empty() {
+            return Ok(());
         }
-        if let Some(&id) = self.sets.get(ids) {
-            return Ok(Some(id));
-        }
-        let mut data = Vec::with_capacity(ids.len() + 2);
-        let mut prev = 0u32;
-        for &id in ids {
-            put_varint(&mut data, u64::from(id.wrapping_sub(prev)));
-            prev = id;
-        }
-        self.next_set += 1;
-        let id = self.next_set;
+        let mut buf = std::mem::take(&mut self.coverage_buf);
+        buf.sort_by_key(|(n, _)| *n);
+        let data = encode_coverage_page(&buf);
+        let (first, last) = (buf[0].0, buf[buf.len() - 1].0);
         self.exec(
-            "storing a coverage set",
-            "INSERT INTO coverage_sets VALUES (?1, ?2)",
-            params![id, data],
+            "storing coverage",
+            "INSERT INTO coverage_pages(first_node, last_node, data) VALUES (?1, ?2, ?3)",
+            params![first.0, last.0, lz4_flex::compress_prepend_size(&data)],
         )?;
-        if self.set_ids + ids.len() > MAX_SET_IDS {
-            self.sets.clear();
-            self.set_ids = 0;
-        }
-        self.set_ids += ids.len();
-        self.sets.insert(ids.to_vec(), id);
-        Ok(Some(id))
+        buf.clear();
+        self.coverage_buf = buf;
+        Ok(())
     }
 
     /// Appends an event to its thread's block (see `BlockBuilder::push`).
@@ -569,6 +549,7 @@ impl TraceWriter {
         }
         self.flush_index()?;
         self.flush_nodes()?;
+        self.flush_coverage()?;
         self.flush_objects()?;
         let open: Vec<NodeRow> = self.pending_open.drain().map(|(_, r)| r).collect();
         for row in &open {
@@ -623,8 +604,29 @@ impl TraceWriter {
 /// Completed nodes per multi-row insert (9 parameters each, well under SQLite's limit).
 const NODE_BATCH: usize = 128;
 
-/// Entity ids in all the coverage sets a writer remembers (about 4 bytes each plus the map).
-const MAX_SET_IDS: usize = 1 << 22;
+/// Nodes per coverage page.
+const COVERAGE_PAGE: usize = 256;
+
+/// A coverage page before compression: per node (in node order) `node delta:varint
+/// nedges:varint edge deltas ndefuses:varint def-use deltas`, ids as varint deltas of the
+/// sorted list.
+pub fn encode_coverage_page(nodes: &[(NodeId, NodeCoverage)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut prev_node = 0u32;
+    for (node, c) in nodes {
+        put_varint(&mut out, u64::from(node.0.wrapping_sub(prev_node)));
+        prev_node = node.0;
+        for ids in [&c.edges, &c.def_uses] {
+            put_varint(&mut out, ids.len() as u64);
+            let mut prev = 0u32;
+            for &id in ids.iter() {
+                put_varint(&mut out, u64::from(id.wrapping_sub(prev)));
+                prev = id;
+            }
+        }
+    }
+    out
+}
 
 /// Objects per multi-row insert.
 const OBJECT_BATCH: usize = 128;

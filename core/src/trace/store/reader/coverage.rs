@@ -3,73 +3,93 @@
 use rusqlite::OptionalExtension;
 
 use super::TraceReader;
-use crate::coverage::Entity;
+use crate::coverage::{Entity, NodeCoverage};
 use crate::ids::NodeId;
 use crate::trace::store::error::StoreResult;
-use crate::trace::wire::ByteReader;
+use crate::trace::wire::{ByteReader, ParseError, ParseResult};
 use crate::tree::CoverageKind;
 
-/// The `node_coverage` column of `kind` (a fixed name, never from input).
-fn column(kind: CoverageKind) -> &'static str {
+/// Decodes a coverage page (`encode_coverage_page`) into `(node, edges, def-use chains)`.
+fn decode_page(data: &[u8]) -> ParseResult<Vec<(NodeId, NodeCoverage)>> {
+    let raw = lz4_flex::decompress_size_prepended(data).map_err(|e| ParseError {
+        at: 0,
+        problem: format!("coverage page does not decompress: {e}"),
+    })?;
+    let mut r = ByteReader::new(&raw);
+    let mut out = Vec::new();
+    let mut node = 0u32;
+    while !r.is_empty() {
+        node = node.wrapping_add(r.varint32("node delta")?);
+        let mut lists = [Vec::new(), Vec::new()];
+        for list in &mut lists {
+            let n = r.count("entity count", 1)?;
+            let mut prev = 0u32;
+            for _ in 0..n {
+                prev = prev.wrapping_add(r.varint32("entity id delta")?);
+                list.push(prev);
+            }
+        }
+        let [edges, def_uses] = lists;
+        out.push((NodeId(node), NodeCoverage { edges, def_uses }));
+    }
+    Ok(out)
+}
+
+fn pick(c: NodeCoverage, kind: CoverageKind) -> Vec<u32> {
     match kind {
-        CoverageKind::Edge => "edges",
-        CoverageKind::DefUse => "def_uses",
+        CoverageKind::Edge => c.edges,
+        CoverageKind::DefUse => c.def_uses,
     }
 }
 
 impl TraceReader {
-    fn decode_ids(&self, node: NodeId, data: &[u8]) -> StoreResult<Vec<u32>> {
-        let mut r = ByteReader::new(data);
-        let mut ids = Vec::new();
-        let mut prev = 0u32;
-        while !r.is_empty() {
-            let d = r
-                .varint32("entity id delta")
-                .map_err(|e| self.corrupt(&format!("coverage of node {node}"), e.problem))?;
-            prev = prev.wrapping_add(d);
-            ids.push(prev);
+    fn pages(&self, sql: &str, node: Option<NodeId>) -> StoreResult<Vec<(NodeId, NodeCoverage)>> {
+        let mut st = self
+            .conn
+            .prepare_cached(sql)
+            .map_err(self.err("reading coverage"))?;
+        let params: Vec<i64> = node.map(|n| i64::from(n.0)).into_iter().collect();
+        let blobs: Vec<(i64, Vec<u8>)> = st
+            .query_map(rusqlite::params_from_iter(params), |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .and_then(|rows| rows.collect())
+            .map_err(self.err("reading coverage"))?;
+        let mut out = Vec::new();
+        for (id, data) in blobs {
+            let page = decode_page(&data)
+                .map_err(|e| self.corrupt(&format!("coverage page {id}"), e.problem))?;
+            out.extend(
+                page.into_iter()
+                    .filter(|(n, _)| node.is_none_or(|x| x == *n)),
+            );
         }
-        Ok(ids)
+        Ok(out)
     }
 
     /// The entities of `kind` that node `node` covered itself (not its callees), sorted; empty
     /// for a node without coverage (incomplete, external, or recorded without block tables).
     pub fn coverage(&self, node: NodeId, kind: CoverageKind) -> StoreResult<Vec<u32>> {
-        let data: Option<Vec<u8>> = self
-            .conn
-            .prepare_cached(&format!(
-                "SELECT s.entities FROM node_coverage n JOIN coverage_sets s ON s.id = n.{}
-                 WHERE n.node = ?1",
-                column(kind)
-            ))
-            .and_then(|mut s| s.query_row([i64::from(node.0)], |r| r.get(0)).optional())
-            .map_err(self.err("reading a node's coverage"))?;
-        match data {
-            Some(d) => self.decode_ids(node, &d),
-            None => Ok(Vec::new()),
-        }
+        let found = self.pages(
+            "SELECT id, data FROM coverage_pages WHERE first_node <= ?1 AND last_node >= ?1",
+            Some(node),
+        )?;
+        Ok(found
+            .into_iter()
+            .next()
+            .map_or_else(Vec::new, |(_, c)| pick(c, kind)))
     }
 
-    /// Every node's entities of `kind`, in node order (one pass, for building a session).
+    /// Every node's non-empty entities of `kind`, in node order (one pass over the pages).
     pub fn all_coverage(&self, kind: CoverageKind) -> StoreResult<Vec<(NodeId, Vec<u32>)>> {
-        let mut st = self
-            .conn
-            .prepare_cached(&format!(
-                "SELECT n.node, s.entities FROM node_coverage n JOIN coverage_sets s ON s.id = n.{}
-                 ORDER BY n.node",
-                column(kind)
-            ))
-            .map_err(self.err("reading coverage"))?;
-        let rows = st
-            .query_map([], |r| Ok((NodeId(r.get(0)?), r.get::<_, Vec<u8>>(1)?)))
-            .map_err(self.err("reading coverage"))?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (node, data) = row.map_err(self.err("reading coverage"))?;
-            let ids = self.decode_ids(node, &data)?;
-            out.push((node, ids));
-        }
-        Ok(out)
+        let mut all: Vec<(NodeId, Vec<u32>)> = self
+            .pages("SELECT id, data FROM coverage_pages", None)?
+            .into_iter()
+            .map(|(n, c)| (n, pick(c, kind)))
+            .filter(|(_, ids)| !ids.is_empty())
+            .collect();
+        all.sort_by_key(|(n, _)| *n);
+        Ok(all)
     }
 
     /// What entity id `id` stands for.
