@@ -4,8 +4,8 @@
 
 use crate::ids::{ClassId, FieldId, MethodId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::trace::wire::{
-    BlockDef, ClassDef, ContentKind, Effect, EffectKind, Encoder, Event, EventKind, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value,
-    VarDef, ACC_STATIC,
+    BlockDef, ClassDef, ContentKind, Effect, EffectKind, Encoder, Event, EventKind, FieldDef,
+    Hello, MethodDef, Origin, ThreadDef, Value, VarDef, ACC_STATIC,
 };
 
 pub struct StreamBuilder {

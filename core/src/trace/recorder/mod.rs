@@ -19,16 +19,16 @@ pub use sink::{FnSink, NodeSink, NullSink};
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::coverage::{FrameCoverage, MethodTable, Shared};
 use crate::ids::{FieldId, MethodId, NodeId, ThreadId, Timestamp};
 use crate::trace::store::{
     Ending, NodeRow, Outcome, StackEntry, StoreError, TraceWriter, Variable, WriteCounts,
     WriterConfig,
 };
-use crate::coverage::{FrameCoverage, MethodTable, Shared};
 use crate::trace::wire::{Event, EventKind, Frame, Origin, Value, WireError};
+use crate::tree::{NodeHeader, NodeKind};
 use content::Contents;
 use std::sync::Arc;
-use crate::tree::{NodeHeader, NodeKind};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
@@ -58,7 +58,6 @@ struct OpenCall {
     /// Coverage of a call of a method with a block table.
     cov: Option<FrameCoverage>,
 }
-
 
 struct ThreadState {
     header: NodeHeader,
@@ -493,7 +492,8 @@ impl<S: NodeSink> Recorder<S> {
                         line,
                     },
                 };
-                self.store.event(thread, &st.stack, depth, &with_line, None)?;
+                self.store
+                    .event(thread, &st.stack, depth, &with_line, None)?;
                 if let (true, Some(t)) = (line != 0, st.stack.last_mut()) {
                     t.line = line;
                 }

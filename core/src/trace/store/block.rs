@@ -4,7 +4,8 @@
 
 use crate::ids::{NodeId, ThreadId, Timestamp};
 use crate::trace::wire::{
-    put_event_ext, put_varint, read_event_ext, ByteReader, Event, EventKind, ParseError, ParseResult, DTS_ONE,
+    put_event_ext, put_varint, read_event_ext, ByteReader, Event, EventKind, ParseError,
+    ParseResult, DTS_ONE,
 };
 
 /// One open call of a thread's stack: its node and the line it is executing. Entry 0 is the

@@ -18,8 +18,8 @@ pub use block::{decode_block, BlockEvent, StackEntry};
 pub use error::StoreError;
 pub use index::{Variable, Write};
 pub use reader::{
-    Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo, LENGTH_SLOT,
-    TraceReader, Warning,
+    Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo,
+    TraceReader, Warning, LENGTH_SLOT,
 };
 pub use writer::{TraceWriter, WriteCounts, WriterConfig};
 

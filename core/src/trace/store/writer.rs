@@ -13,9 +13,12 @@ use super::error::StoreError;
 use super::index::{build_pages, IndexEntry, Variable};
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
 use super::{Ending, NodeRow, Outcome};
-use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::coverage::{Entity, NodeCoverage};
-use crate::trace::wire::{put_blocks, put_varint, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value};
+use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
+use crate::trace::wire::{
+    put_blocks, put_varint, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin,
+    ThreadDef, Value,
+};
 use crate::tree::NodeKind;
 
 /// When the writer flushes and commits.

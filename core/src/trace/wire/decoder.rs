@@ -6,7 +6,8 @@ use super::bytes::{ByteReader, ParseError, ParseResult};
 use super::error::WireError;
 use super::event::{read_event, Event};
 use super::frame::{
-    frame_name, frame_type, BlockDef, ClassDef, Effect, EffectKind, FieldDef, Frame, Hello, MethodDef, ThreadDef, VarDef,
+    frame_name, frame_type, BlockDef, ClassDef, Effect, EffectKind, FieldDef, Frame, Hello,
+    MethodDef, ThreadDef, VarDef,
 };
 use crate::ids::{ClassId, FieldId, MethodId, ThreadId};
 

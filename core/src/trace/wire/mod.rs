@@ -22,10 +22,11 @@ pub use decoder::{read_blocks, Decoder, MAGIC, MAX_FRAME_LEN, VERSION};
 pub use encoder::{put_blocks, Encoder};
 pub use error::WireError;
 pub use event::{
-    op, op_name, put_event, put_event_ext, read_event, read_event_ext, ContentKind, Event, EventKind, Origin, VarId, DTS_ONE,
+    op, op_name, put_event, put_event_ext, read_event, read_event_ext, ContentKind, Event,
+    EventKind, Origin, VarId, DTS_ONE,
 };
 pub use frame::{
-    frame_name, frame_type, BlockDef, ClassDef, Effect, EffectKind, FieldDef, Frame, Hello, MethodDef, ThreadDef, VarDef,
-    ACC_STATIC,
+    frame_name, frame_type, BlockDef, ClassDef, Effect, EffectKind, FieldDef, Frame, Hello,
+    MethodDef, ThreadDef, VarDef, ACC_STATIC,
 };
 pub use value::{put_value, read_value, Primitive, Value};

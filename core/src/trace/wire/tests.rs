@@ -300,7 +300,10 @@ fn wrong_magic_and_version_are_named() {
         ),
         "{err}"
     );
-    assert!(err.to_string().contains("version 1 is not supported"), "{err}");
+    assert!(
+        err.to_string().contains("version 1 is not supported"),
+        "{err}"
+    );
     let err = Decoder::new(&b"HSW"[..]).err().unwrap();
     assert!(err.is_truncation(), "{err}");
 }
@@ -465,7 +468,10 @@ fn a_map_content_counts_entries_and_bad_kinds_are_malformed() {
     assert_eq!(&b[..5], &[op::CONTENT, 1, 1, 1, 2]);
     assert_eq!(b.len(), 5 + 8);
     let mut ts = 0;
-    assert_eq!(read_event(&mut ByteReader::new(&b), &mut ts, true).unwrap(), ev);
+    assert_eq!(
+        read_event(&mut ByteReader::new(&b), &mut ts, true).unwrap(),
+        ev
+    );
     b[3] = 9;
     let err = read_event(&mut ByteReader::new(&b), &mut 0, true).unwrap_err();
     assert!(err.problem.contains("content kind 9"), "{}", err.problem);

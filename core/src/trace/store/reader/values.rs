@@ -205,9 +205,7 @@ impl TraceReader {
                         },
                         created_ts: r.get::<_, i64>(3)? as u64,
                         node: NodeId(r.get::<_, Option<u32>>(4)?.unwrap_or(0)),
-                        content: r
-                            .get::<_, Option<u8>>(5)?
-                            .and_then(ContentKind::from_byte),
+                        content: r.get::<_, Option<u8>>(5)?.and_then(ContentKind::from_byte),
                     })
                 })
                 .optional()
