@@ -67,6 +67,8 @@ pub struct FrameCoverage {
     exception: bool,
     /// By var id: the site of the last write, `ENTRY` for an argument.
     defs: Vec<Option<u32>>,
+    /// Sites of `FIELD_WRITE_UNINIT`s waiting for `THIS` to name their object.
+    uninit: Vec<(FieldId, u32)>,
     edges: Vec<u32>,
     def_uses: Vec<u32>,
 }
@@ -83,6 +85,7 @@ impl FrameCoverage {
             cursor: 0,
             exception: false,
             defs: (0..entry_vars).map(|_| Some(ENTRY)).collect(),
+            uninit: Vec::new(),
             edges: Vec::new(),
             def_uses: Vec::new(),
         }
@@ -106,8 +109,16 @@ impl FrameCoverage {
                 }
             }
             EventKind::FieldWriteUninit { field, .. } => {
-                // The object is not known yet; no read can come before `THIS` anyway.
-                self.take(EffectKind::FieldWrite, field.0, sh);
+                // The object is known at `THIS`; no read of it can come before.
+                if let Some(site) = self.take(EffectKind::FieldWrite, field.0, sh) {
+                    self.uninit.push((field, site));
+                }
+            }
+            EventKind::This(object) => {
+                for (field, site) in self.uninit.drain(..) {
+                    sh.writers
+                        .write(HeapKey::Field(object, field), (self.method, site));
+                }
             }
             EventKind::FieldWrite { field, .. } => {
                 self.write(kind, EffectKind::FieldWrite, field.0, sh)

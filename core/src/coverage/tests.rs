@@ -293,3 +293,42 @@ fn mergesort_weights_are_the_papers_subtree_sums_of_own_edges() {
         .collect();
     assert_eq!(got, want);
 }
+
+#[test]
+fn a_field_written_before_this_is_defined_by_that_write() {
+    let ctor = MethodId(3);
+    let user = MethodId(4);
+    let f = FieldId(2);
+    let o = ObjectId(8);
+    let ctor_table = Arc::new(MethodTable::new(vec![block_def(0, 1, &[(1, 1), (2, 2)])]));
+    let user_table = Arc::new(MethodTable::new(vec![block_def(0, 1, &[(3, 2)])]));
+    let mut sh = Shared::default();
+    let init = [
+        block(0),
+        EventKind::FieldWriteUninit {
+            field: f,
+            value: Value::Int(1),
+        },
+        EventKind::This(o),
+    ];
+    frame_entities(ctor, ctor_table, 2, &init, true, &mut sh);
+    let read = [
+        block(0),
+        EventKind::FieldRead {
+            object: o,
+            field: f,
+        },
+    ];
+    let c = frame_entities(user, user_table, 0, &read, true, &mut sh);
+    let dict: HashMap<u32, Entity> = sh.interner.take_unsaved().into_iter().collect();
+    let want = Entity::HeapDefUse {
+        kind: HeapKind::Field,
+        field: f,
+        def: (ctor, 1),
+        use_site: (user, 0),
+    };
+    assert_eq!(
+        c.def_uses.iter().map(|i| dict[i]).collect::<Vec<_>>(),
+        vec![want]
+    );
+}
