@@ -239,7 +239,7 @@ impl FrameCoverage {
             + self.cursor;
         self.uses(b, self.cursor, found, sh);
         self.cursor = found + 1;
-        Some(table.first_site[b] + found as u32)
+        Some(table.first_site[b].saturating_add(found as u32))
     }
 
     /// The rest of the current block ran: its remaining local reads are uses.
@@ -263,7 +263,7 @@ impl FrameCoverage {
                     method: self.method,
                     var: e.target,
                     def: *def,
-                    use_site: first + i as u32,
+                    use_site: first.saturating_add(i as u32),
                 };
                 self.def_uses.push(sh.interner.id(entity));
             }

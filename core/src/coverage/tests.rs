@@ -332,3 +332,56 @@ fn a_field_written_before_this_is_defined_by_that_write() {
         vec![want]
     );
 }
+
+#[test]
+fn random_tables_and_events_never_panic_and_edges_stay_in_the_table() {
+    let mut rng = crate::trace::wire::tests_rng(0xc0de);
+    let mut sh = Shared::default();
+    for _ in 0..300 {
+        let nblocks = 1 + rng.below(6) as u32;
+        let blocks = (0..nblocks)
+            .map(|b| {
+                let effects: Vec<(u8, u32)> = (0..rng.below(6))
+                    .map(|_| (rng.below(8) as u8, rng.below(4) as u32))
+                    .collect();
+                block_def(b, rng.below(3) as u32, &effects)
+            })
+            .collect();
+        let table = Arc::new(MethodTable::new(blocks));
+        let events: Vec<EventKind> = (0..rng.below(40))
+            .map(|_| {
+                let small = rng.below(nblocks as u64 + 2) as u32;
+                match rng.below(9) {
+                    0 | 1 => block(small),
+                    2 => local(small),
+                    3 => EventKind::FieldRead {
+                        object: ObjectId(1),
+                        field: FieldId(small),
+                    },
+                    4 => EventKind::FieldWrite {
+                        object: ObjectId(1),
+                        field: FieldId(small),
+                        value: Value::Null,
+                    },
+                    5 => EventKind::ArrayRead {
+                        array: ObjectId(2),
+                        index: small,
+                    },
+                    6 => EventKind::Catch(Value::Null),
+                    7 => EventKind::Throw(Value::Null),
+                    _ => EventKind::StaticRead {
+                        field: FieldId(small),
+                    },
+                }
+            })
+            .collect();
+        let normally = rng.below(2) == 0;
+        let c = frame_entities(M, table, rng.below(3) as u32, &events, normally, &mut sh);
+        let dict: HashMap<u32, Entity> = sh.interner.take_unsaved().into_iter().collect();
+        for id in &c.edges {
+            if let Some(Entity::Edge { from, to, .. }) = dict.get(id) {
+                assert!(*to < nblocks && (*from < nblocks || *from == ENTRY));
+            }
+        }
+    }
+}
