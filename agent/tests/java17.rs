@@ -528,3 +528,42 @@ fn bytecode_hash_ignores_line_moves_and_sees_the_fix() {
     assert_eq!(b["mergeSort"], f["mergeSort"]);
     assert_eq!(b["main"], f["main"]);
 }
+
+#[test]
+fn jdk_collections_maps_and_builders_get_their_content_after_calls_that_change_them() {
+    let t = check_program("JdkContent");
+    let lines = t.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "CONTENT #2 sequence []",
+            "EXT_CALL java.util.List.add(#2, box 3)",
+            "CONTENT #2 sequence [box 3]",
+            "CONTENT #2 sequence [box 3, box 1, box 2]",
+            "EXT_CALL java.util.Collections.sort(#2)",
+            "CONTENT #2 sequence [box 1, box 2, box 3]",
+            "CONTENT #3 map [\"a\", box 1, \"b\", box 2]",
+            "CONTENT #4 text [\"x6\"]",
+        ],
+    );
+    // Read-only calls (size, get) send no content again.
+    let after_sort = lines
+        .iter()
+        .position(|l| l.contains("CONTENT #2 sequence [box 1, box 2, box 3]"))
+        .expect("content after sort");
+    assert!(
+        !lines[after_sort + 1..]
+            .iter()
+            .any(|l| l.contains("CONTENT #2 ")),
+        "a read-only call sent the list's content again"
+    );
+    let cut = lines
+        .iter()
+        .filter(|l| l.contains("CONTENT") && l.contains("box 9999, \"…[truncated]\"]"))
+        .count();
+    assert!(cut > 0, "the 10,000-value cut is missing");
+    assert!(
+        !lines.iter().any(|l| l.contains("CONTENT") && l.contains("\"q\"")),
+        "an application subclass of ArrayList had its content taken"
+    );
+}

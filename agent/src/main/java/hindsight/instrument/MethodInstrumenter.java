@@ -547,16 +547,31 @@ final class MethodInstrumenter implements Opcodes {
             after.add(buf());
             after.add(new MethodInsnNode(INVOKESTATIC, BUF, "sExtNew",
                     "(Ljava/lang/Object;" + BUF_DESC + ")V", false));
+            contents(x, args, slots, false, after);
+            if (mayHoldContent(Type.getObjectType(x.owner))) {
+                after.add(new InsnNode(DUP));
+                after.add(buf());
+                after.add(new MethodInsnNode(INVOKESTATIC, BUF, "sContent",
+                        "(Ljava/lang/Object;" + BUF_DESC + ")V", false));
+            }
         } else if (r.getSort() == Type.VOID) {
             after.add(buf());
             after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "extRet", "()V", false));
             after.add(buf());
             after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "vV", "()V", false));
+            contents(x, args, slots, withReceiver, after);
         } else {
             after.add(new VarInsnNode(r.getOpcode(ISTORE), resultSlot));
             after.add(buf());
             after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "extRet", "()V", false));
             emitValue(after, r, resultSlot);
+            contents(x, args, slots, withReceiver, after);
+            if (mayHoldContent(r)) {
+                after.add(buf());
+                after.add(new VarInsnNode(ALOAD, resultSlot));
+                after.add(push(0));
+                after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "content", "(Ljava/lang/Object;Z)V", false));
+            }
             after.add(new VarInsnNode(r.getOpcode(ILOAD), resultSlot));
         }
         after.add(new JumpInsnNode(GOTO, cont));
@@ -565,6 +580,7 @@ final class MethodInstrumenter implements Opcodes {
         after.add(buf());
         after.add(new MethodInsnNode(INVOKESTATIC, BUF, "sExtUnwind",
                 "(Ljava/lang/Throwable;" + BUF_DESC + ")V", false));
+        contents(x, args, slots, withReceiver, after);
         after.add(new InsnNode(ATHROW));
         after.add(cont);
         in.insertBefore(x, before);
@@ -668,4 +684,62 @@ final class MethodInstrumenter implements Opcodes {
         in.add(new InsnNode(ATHROW));
         m.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
     }
+
+    /**
+     * CONTENT of the receiver and the arguments of an external call that may be JDK collections,
+     * maps or string builders: sent when the call may have changed them, else only the first
+     * time the runtime sees them (docs/wire-format.md, "Content of JDK objects").
+     */
+    private void contents(MethodInsnNode x, Type[] args, int[] slots, boolean withReceiver,
+            InsnList c) {
+        if (withReceiver && mayHoldContent(Type.getObjectType(x.owner))) {
+            c.add(buf());
+            c.add(new VarInsnNode(ALOAD, slots[0]));
+            c.add(push(READ_ONLY.contains(x.name) ? 0 : 1));
+            c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "content", "(Ljava/lang/Object;Z)V", false));
+        }
+        boolean argsChanged = x.name.equals("drainTo")
+                || x.owner.equals("java/util/Collections") && ARG_WRITERS.contains(x.name);
+        for (int i = 0; i < args.length; i++) {
+            if (mayHoldContent(args[i])) {
+                c.add(buf());
+                c.add(new VarInsnNode(ALOAD, slots[i + 1]));
+                c.add(push(argsChanged ? 1 : 0));
+                c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "content", "(Ljava/lang/Object;Z)V", false));
+            }
+        }
+    }
+
+    /** Whether a value of static type t can be a collection, a map or a string builder. */
+    private static boolean mayHoldContent(Type t) {
+        if (t.getSort() != Type.OBJECT) {
+            return false;
+        }
+        String n = t.getInternalName();
+        if (!n.startsWith("java/lang/")) {
+            return true;
+        }
+        return n.equals("java/lang/Object") || n.equals("java/lang/StringBuilder")
+                || n.equals("java/lang/StringBuffer") || n.equals("java/lang/AbstractStringBuilder")
+                || n.equals("java/lang/CharSequence") || n.equals("java/lang/Iterable")
+                || n.equals("java/lang/Appendable") || n.equals("java/lang/Cloneable");
+    }
+
+    /** Methods of collections, maps and string builders that do not change their receiver. */
+    private static final Set<String> READ_ONLY = Set.of("get", "size", "isEmpty", "contains",
+            "containsKey", "containsValue", "containsAll", "indexOf", "lastIndexOf", "iterator",
+            "listIterator", "spliterator", "descendingIterator", "stream", "parallelStream",
+            "toString", "hashCode", "equals", "keySet", "values", "entrySet", "navigableKeySet",
+            "descendingKeySet", "descendingMap", "descendingSet", "length", "charAt",
+            "codePointAt", "substring", "subSequence", "chars", "compareTo", "capacity", "peek",
+            "peekFirst", "peekLast", "element", "getFirst", "getLast", "first", "last",
+            "firstKey", "lastKey", "firstEntry", "lastEntry", "floor", "ceiling", "higher",
+            "lower", "floorKey", "ceilingKey", "higherKey", "lowerKey", "floorEntry",
+            "ceilingEntry", "higherEntry", "lowerEntry", "headMap", "tailMap", "subMap",
+            "headSet", "tailSet", "subSet", "subList", "toArray", "getOrDefault", "forEach",
+            "comparator", "getClass");
+
+    /** Static methods of java.util.Collections that change a collection argument. */
+    private static final Set<String> ARG_WRITERS = Set.of("sort", "reverse", "shuffle", "swap",
+            "fill", "copy", "rotate", "replaceAll", "addAll");
 }

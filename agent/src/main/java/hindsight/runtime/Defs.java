@@ -109,6 +109,7 @@ public final class Defs {
             b.str(varNames[i]);
             b.str(varDescs[i]);
         }
+        b.varint(0); // nblocks: no block table yet
         Out.PENDING.add(Out.frame(Out.METHOD, b));
         return id;
     }
@@ -137,6 +138,7 @@ public final class Defs {
         b.varint(0);
         b.varint(0);
         b.varint(0);
+        b.varint(0); // nblocks
         Out.PENDING.add(Out.frame(Out.METHOD, b));
         EXT_METHODS.put(key, id);
         return id;
