@@ -563,7 +563,15 @@ fn jdk_collections_maps_and_builders_get_their_content_after_calls_that_change_t
         .count();
     assert!(cut > 0, "the 10,000-value cut is missing");
     assert!(
-        !lines.iter().any(|l| l.contains("CONTENT") && l.contains("\"q\"")),
+        lines.iter().any(
+            |l| l.contains("CONTENT") && l.contains("[\"apple\", \"fig\", \"kiwi\", \"pear\"]")
+        ),
+        "Set.of content is not in sorted order"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("CONTENT") && l.contains("\"q\"")),
         "an application subclass of ArrayList had its content taken"
     );
 }

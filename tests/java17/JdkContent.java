@@ -2,6 +2,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** JDK collections, maps and string builders changed by JDK code: their content is recorded. */
@@ -40,8 +41,10 @@ public class JdkContent {
         for (int i = 0; i < 10005; i++) {
             big.add(i);
         }
+        // Set.of iterates in a per-JVM random order: its content is sent sorted.
+        Set<String> salted = Set.of("pear", "apple", "fig", "kiwi");
         Logged logged = new Logged();
         logged.add("q");
-        System.out.println(xs + " " + m + " " + sb + " " + big.size() + " " + logged.iterations);
+        System.out.println(xs + " " + m + " " + sb + " " + big.size() + " " + salted.size() + " " + logged.iterations);
     }
 }

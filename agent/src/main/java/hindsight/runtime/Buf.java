@@ -747,7 +747,54 @@ public final class Buf {
                 entries++;
             }
         }
-        return java.util.Arrays.copyOf(out, n);
+        out = java.util.Arrays.copyOf(out, n);
+        if (n > 1 && out[n - 1] != VOID && out[n - 1] != TRUNCATED && isSalted(o.getClass())) {
+            canonicalOrder(out, kind == 1 ? 2 : 1);
+        }
+        return out;
+    }
+
+    /**
+     * Set.of and Map.of iterate in an order that changes from one JVM to the next (a random
+     * salt): two runs of one program would show different contents. Their elements are sent
+     * sorted instead when they are all strings or all boxes of one class (whose compareTo is
+     * JDK code); other elements keep the iteration order.
+     */
+    private static boolean isSalted(Class<?> c) {
+        String n = c.getName();
+        return n.equals("java.util.ImmutableCollections$SetN")
+                || n.equals("java.util.ImmutableCollections$MapN");
+    }
+
+    /** Rows by their first value (a class, not a lambda: the runtime spins no classes). */
+    private static final class ByFirst implements java.util.Comparator<Object[]> {
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public int compare(Object[] a, Object[] b) {
+            return ((Comparable) a[0]).compareTo(b[0]);
+        }
+    }
+
+    private static final ByFirst BY_FIRST = new ByFirst();
+
+    private static void canonicalOrder(Object[] values, int stride) {
+        Class<?> c = values[0] == null ? null : values[0].getClass();
+        if (c != String.class && c != Integer.class && c != Long.class && c != Character.class
+                && c != Short.class && c != Byte.class && c != Boolean.class) {
+            return;
+        }
+        int n = values.length / stride;
+        Object[][] rows = new Object[n][];
+        for (int i = 0; i < n; i++) {
+            if (values[i * stride] == null || values[i * stride].getClass() != c) {
+                return;
+            }
+            rows[i] = java.util.Arrays.copyOfRange(values, i * stride, i * stride + stride);
+        }
+        java.util.Arrays.sort(rows, BY_FIRST);
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(rows[i], 0, values, i * stride, stride);
+        }
     }
 
     private static final String TRUNCATED = "…[truncated]";
