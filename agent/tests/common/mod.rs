@@ -435,7 +435,14 @@ impl Trace {
                         .unwrap_or(&"?"),
                     vals.join(", ")
                 ),
-                0x14 => format!("BLOCK {}", e.ints[0]),
+                0x14 => {
+                    let line = stack
+                        .last()
+                        .and_then(|m| self.methods.get(m))
+                        .and_then(|m| m.blocks.get(e.ints[0] as usize))
+                        .map_or(0, |b| b.line);
+                    format!("BLOCK {} line {line}", e.ints[0])
+                }
                 0x15 => format!("FIELD_READ #{}.{}", e.ints[0], self.field(e.ints[1])),
                 0x16 => format!("ARRAY_READ #{}[{}]", e.ints[0], e.ints[1]),
                 0x17 => format!("STATIC_READ {}", self.field(e.ints[0])),

@@ -271,9 +271,26 @@ fn blocks_give_lines_and_stay_out_of_the_default_event_list() {
     assert!(shown
         .iter()
         .all(|e| !matches!(e.event.kind, EventKind::Block { .. })));
-    assert_eq!(shown.len(), 5); // call, three LOCALs, return
     let all = r.node_events_all(twice, 0, 100).unwrap();
     assert_eq!(all.len(), 5 + 7);
+    // A block that starts a line is shown as that LINE (wire format 2 sends no LINE for it).
+    let block_lines: Vec<(u64, u32)> = all
+        .iter()
+        .filter_map(|e| match e.event.kind {
+            EventKind::Block { line, .. } if line != 0 => Some((e.event.ts, line)),
+            _ => None,
+        })
+        .collect();
+    let shown_lines: Vec<(u64, u32)> = shown
+        .iter()
+        .filter_map(|e| match e.event.kind {
+            EventKind::Line(l) => Some((e.event.ts, l)),
+            _ => None,
+        })
+        .collect();
+    assert!(!block_lines.is_empty());
+    assert_eq!(shown_lines, block_lines);
+    assert_eq!(shown.len(), 5 + block_lines.len()); // call, three LOCALs, return, lines
     // The stored BLOCK keeps its line, and the events after it are on that line.
     let local_lines: Vec<u32> = shown
         .iter()

@@ -226,11 +226,17 @@ impl TraceReader {
             return Ok(out);
         }
         self.scan_node(id, from, false, |e, own| {
-            if skip_coverage && is_coverage_event(&e.event.kind) {
-                return true;
+            let mut event = e.event.clone();
+            if skip_coverage {
+                match e.event.kind {
+                    // A block that starts a line stands for its `LINE` event (wire format 2).
+                    EventKind::Block { line: l @ 1.., .. } => event.kind = EventKind::Line(l),
+                    ref k if is_coverage_event(k) => return true,
+                    _ => {}
+                }
             }
             out.push(NodeEvent {
-                event: e.event.clone(),
+                event,
                 node: e.node,
                 line: if own { e.line } else { e.parent_line },
                 own,

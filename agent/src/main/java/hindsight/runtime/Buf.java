@@ -25,7 +25,8 @@ public final class Buf {
     static final int CALL = 1, RETURN = 2, UNWIND = 3, EXT_CALL = 4, EXT_RETURN = 5,
             EXT_UNWIND = 6, LINE = 7, LOCAL = 8, FIELD_WRITE = 9, STATIC_WRITE = 10,
             ARRAY_WRITE = 11, NEW_OBJECT = 12, NEW_ARRAY = 13, THIS = 14, THROW = 15, CATCH = 16,
-            STRING = 17, FIELD_WRITE_UNINIT = 18, CONTENT = 19;
+            STRING = 17, FIELD_WRITE_UNINIT = 18, CONTENT = 19, BLOCK = 20,
+            FIELD_READ = 21, ARRAY_READ = 22, STATIC_READ = 23;
     /** Content longer than this many values is cut (docs/wire-format.md). */
     static final int MAX_CONTENT = 10_000;
 
@@ -466,6 +467,38 @@ public final class Buf {
     public void line(int line) {
         begin(LINE);
         varint(line);
+    }
+
+    public void block(int block) {
+        begin(BLOCK);
+        varint(block);
+    }
+
+    /** Before a getfield: a null object throws and reads nothing. */
+    public void fieldRead(Object o, int field) {
+        if (o == null) {
+            return;
+        }
+        begin(FIELD_READ);
+        long id = objectId(o);
+        varint(id);
+        varint(field);
+    }
+
+    /** Before an xaload: an access that throws reads nothing. */
+    public void arrayRead(Object array, int index) {
+        if (array == null || index < 0 || index >= java.lang.reflect.Array.getLength(array)) {
+            return;
+        }
+        begin(ARRAY_READ);
+        long id = objectId(array);
+        varint(id);
+        varint(index);
+    }
+
+    public void staticRead(int field) {
+        begin(STATIC_READ);
+        varint(field);
     }
 
     public void local(int var) {
