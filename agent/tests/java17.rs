@@ -343,6 +343,19 @@ fn try_finally_records_catch_and_return_paths() {
             "UNWIND #",
         ],
     );
+    // A handler's CATCH comes right before the BLOCK of the handler's first block.
+    let mut catches = 0;
+    for (i, l) in lines.iter().enumerate() {
+        if l.contains("] CATCH ") {
+            catches += 1;
+            assert!(
+                lines[i + 1].contains("] BLOCK "),
+                "CATCH not followed by BLOCK: {}",
+                lines[i + 1]
+            );
+        }
+    }
+    assert!(catches > 0);
 }
 
 #[test]
