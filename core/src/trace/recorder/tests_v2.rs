@@ -290,7 +290,8 @@ fn blocks_give_lines_and_stay_out_of_the_default_event_list() {
         .collect();
     assert!(!block_lines.is_empty());
     assert_eq!(shown_lines, block_lines);
-    assert_eq!(shown.len(), 5 + block_lines.len()); // call, three LOCALs, return, lines
+    // call, three LOCALs, return, and the lines.
+    assert_eq!(shown.len(), 5 + block_lines.len());
     // The stored BLOCK keeps its line, and the events after it are on that line.
     let local_lines: Vec<u32> = shown
         .iter()
