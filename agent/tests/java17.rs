@@ -171,7 +171,10 @@ fn merge_sort_array_writes_name_the_array_index_and_value() {
             .any(|l| l.contains("int[] length 2 origin 1 [4, 9]")),
         "first-seen copy with elements"
     );
-    assert!(lines.iter().any(|l| l.ends_with("LINE 19")));
+    // Line 19 starts by a LINE event or by a BLOCK that carries it.
+    assert!(lines
+        .iter()
+        .any(|l| l.ends_with("LINE 19") || l.contains("BLOCK") && l.ends_with(" line 19")));
 }
 
 #[test]
@@ -340,6 +343,19 @@ fn try_finally_records_catch_and_return_paths() {
             "UNWIND #",
         ],
     );
+    // A handler's CATCH comes right before the BLOCK of the handler's first block.
+    let mut catches = 0;
+    for (i, l) in lines.iter().enumerate() {
+        if l.contains("] CATCH ") {
+            catches += 1;
+            assert!(
+                lines[i + 1].contains("] BLOCK "),
+                "CATCH not followed by BLOCK: {}",
+                lines[i + 1]
+            );
+        }
+    }
+    assert!(catches > 0);
 }
 
 #[test]
@@ -527,4 +543,51 @@ fn bytecode_hash_ignores_line_moves_and_sees_the_fix() {
     assert_ne!(b["merge"], f["merge"], "the fix changes merge's hash");
     assert_eq!(b["mergeSort"], f["mergeSort"]);
     assert_eq!(b["main"], f["main"]);
+}
+
+#[test]
+fn jdk_collections_maps_and_builders_get_their_content_after_calls_that_change_them() {
+    let t = check_program("JdkContent");
+    let lines = t.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "CONTENT #2 sequence []",
+            "EXT_CALL java.util.List.add(#2, box 3)",
+            "CONTENT #2 sequence [box 3]",
+            "CONTENT #2 sequence [box 3, box 1, box 2]",
+            "EXT_CALL java.util.Collections.sort(#2)",
+            "CONTENT #2 sequence [box 1, box 2, box 3]",
+            "CONTENT #3 map [\"a\", box 1, \"b\", box 2]",
+            "CONTENT #4 text [\"x6\"]",
+        ],
+    );
+    // Read-only calls (size, get) send no content again.
+    let after_sort = lines
+        .iter()
+        .position(|l| l.contains("CONTENT #2 sequence [box 1, box 2, box 3]"))
+        .expect("content after sort");
+    assert!(
+        !lines[after_sort + 1..]
+            .iter()
+            .any(|l| l.contains("CONTENT #2 ")),
+        "a read-only call sent the list's content again"
+    );
+    let cut = lines
+        .iter()
+        .filter(|l| l.contains("CONTENT") && l.contains("box 9999, \"…[truncated]\"]"))
+        .count();
+    assert!(cut > 0, "the 10,000-value cut is missing");
+    assert!(
+        lines.iter().any(
+            |l| l.contains("CONTENT") && l.contains("[\"apple\", \"fig\", \"kiwi\", \"pear\"]")
+        ),
+        "Set.of content is not in sorted order"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("CONTENT") && l.contains("\"q\"")),
+        "an application subclass of ArrayList had its content taken"
+    );
 }

@@ -1,7 +1,8 @@
 //! Ingest and query benchmark of the trace store (issue 2 item 10, issue 3 item 9).
 //!
-//! Builds a synthetic stream of realistic events (calls, lines, local/field/array writes,
-//! objects, external calls, two threads), records it into a trace file and reports events per
+//! Builds a synthetic stream of realistic events (calls, lines, basic blocks, local/field/array
+//! writes, field/array/static reads, objects, external calls, two threads; methods have block
+//! tables so that coverage is computed as in a real recording), records it into a trace file and reports events per
 //! second, bytes per event, and the median/max time of value and event queries.
 //!
 //! Run: `cargo bench -p hindsight-core --bench ingest -- [EVENTS] [DIR] [--threaded]
@@ -13,7 +14,7 @@ use std::time::{Duration, Instant};
 use hindsight_core::ids::{NodeId, ObjectId, ThreadId};
 use hindsight_core::trace::recorder::{record, record_threaded, NullSink};
 use hindsight_core::trace::store::{TraceReader, Variable, WriterConfig};
-use hindsight_core::trace::synthetic::StreamBuilder;
+use hindsight_core::trace::synthetic::{block_def, StreamBuilder};
 use hindsight_core::trace::wire::{EventKind, Value};
 
 struct Rng(u64);
@@ -30,6 +31,7 @@ impl Rng {
 }
 
 const ARRAYS: u64 = 20;
+const BLOCKS: u32 = 8;
 const ARRAY_LEN: u32 = 1000;
 
 struct Program {
@@ -48,14 +50,37 @@ fn generate(n: u64) -> (Vec<u8>, Program) {
         .map(|i| s.field(cls, &format!("f{i}"), "I", false))
         .collect();
     let stat = s.field(cls, "COUNT", "I", true);
+    // Eight blocks per method, each with a mix of effects (kinds as on the wire).
+    let blocks: Vec<_> = (0..BLOCKS)
+        .map(|b| {
+            let v = b % 6;
+            let f = 1 + b % 4;
+            block_def(
+                b * 7,
+                if b % 2 == 0 { 10 + b } else { 0 },
+                &[
+                    (1, v),
+                    (0, (v + 1) % 6),
+                    (3, f),
+                    (5, 0),
+                    (1, 0),
+                    (4, 0),
+                    (2, f),
+                    (0, v),
+                    (7, 5),
+                ],
+            )
+        })
+        .collect();
     let methods: Vec<_> = (0..40)
         .map(|i| {
-            s.method(
+            s.method_with_blocks(
                 cls,
                 &format!("m{i}"),
                 "(II)I",
                 true,
                 &["a", "b", "i", "j", "k", "x"],
+                blocks.clone(),
             )
         })
         .collect();
@@ -81,10 +106,26 @@ fn generate(n: u64) -> (Vec<u8>, Program) {
         }
         let p = rng.below(100);
         match p {
-            0..=34 => {
+            // Version 2: most lines start with a block and have no LINE event of their own.
+            0..=14 => {
                 s.line(t, 10 + rng.below(40) as u32);
             }
-            35..=59 => {
+            15..=34 => {
+                s.block(t, rng.below(u64::from(BLOCKS)) as u32);
+            }
+            35..=41 => {
+                let a = arrays[rng.below(ARRAYS) as usize];
+                s.array_read(t, a, rng.below(u64::from(ARRAY_LEN)) as u32);
+            }
+            42..=47 if !objects.is_empty() => {
+                let o =
+                    objects[objects.len() - 1 - rng.below(objects.len().min(5000) as u64) as usize];
+                s.field_read(t, o, fields[rng.below(4) as usize]);
+            }
+            48 => {
+                s.static_read(t, stat);
+            }
+            49..=59 => {
                 s.local(t, rng.below(6) as u32, small);
             }
             60..=69 => {

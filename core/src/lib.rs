@@ -2,6 +2,7 @@
 //!
 //! See `docs/ARCHITECTURE.md` for the map of modules and the invariants they keep.
 
+pub mod coverage;
 pub mod debugger;
 pub mod glob;
 pub mod ids;

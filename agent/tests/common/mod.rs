@@ -45,11 +45,21 @@ pub fn java(cp: &str, main: &str, agent_options: Option<&str>) -> Output {
 
 #[derive(Debug, Default)]
 pub struct Method {
+    pub blocks: Vec<Block>,
     pub class: String,
     pub name: String,
     pub vars: Vec<String>,
     pub instrumented: bool,
     pub hash: [u8; 16],
+}
+
+/// One entry of a METHOD frame's block table.
+#[derive(Debug, Default, Clone)]
+pub struct Block {
+    pub start: u64,
+    pub line: u64,
+    /// (kind, target) pairs in instruction order.
+    pub effects: Vec<(u8, u64)>,
 }
 
 #[derive(Debug, Clone)]
@@ -146,8 +156,8 @@ impl Reader<'_> {
 
 /// Decodes a whole stream; errors name the problem.
 pub fn decode(bytes: &[u8]) -> Result<Trace, String> {
-    if bytes.len() < 8 || &bytes[..6] != b"HSWIRE" || bytes[6..8] != [1, 0] {
-        return Err("missing magic or version 1".into());
+    if bytes.len() < 8 || &bytes[..6] != b"HSWIRE" || bytes[6..8] != [2, 0] {
+        return Err("missing magic or version 2".into());
     }
     let mut t = Trace::default();
     let mut r = Reader { b: bytes, p: 8 };
@@ -189,6 +199,20 @@ pub fn decode(bytes: &[u8]) -> Result<Trace, String> {
                     vars.push(f.str()?);
                     f.str()?;
                 }
+                let mut blocks = Vec::new();
+                for _ in 0..f.varint()? {
+                    let start = f.varint()?;
+                    let line = f.varint()?;
+                    let mut effects = Vec::new();
+                    for _ in 0..f.varint()? {
+                        effects.push((f.u8()?, f.varint()?));
+                    }
+                    blocks.push(Block {
+                        start,
+                        line,
+                        effects,
+                    });
+                }
                 t.methods.insert(
                     id,
                     Method {
@@ -197,6 +221,7 @@ pub fn decode(bytes: &[u8]) -> Result<Trace, String> {
                         vars,
                         instrumented,
                         hash,
+                        blocks,
                     },
                 );
             }
@@ -274,7 +299,15 @@ pub fn decode(bytes: &[u8]) -> Result<Trace, String> {
                             e.ints.push(u64::from(origin));
                             (0, if origin == 1 { e.ints[2] as usize } else { 0 })
                         }
-                        0x0E => (1, 0),
+                        0x0E | 0x14 | 0x17 => (1, 0),
+                        0x15 | 0x16 => (2, 0),
+                        0x13 => {
+                            e.ints.push(f.varint()?);
+                            let kind = f.u8()?;
+                            let count = f.varint()? as usize;
+                            e.ints.extend([u64::from(kind), count as u64]);
+                            (0, if kind == 1 { 2 * count } else { count })
+                        }
                         o => return Err(format!("bad op {o:#x}")),
                     };
                     for _ in 0..ints {
@@ -394,6 +427,25 @@ impl Trace {
                 0x0F => format!("THROW {}", vals[0]),
                 0x10 => format!("CATCH {}", vals[0]),
                 0x12 => format!("FIELD_WRITE_UNINIT {} = {}", self.field(e.ints[0]), vals[0]),
+                0x13 => format!(
+                    "CONTENT #{} {} [{}]",
+                    e.ints[0],
+                    ["sequence", "map", "text"]
+                        .get(e.ints[1] as usize)
+                        .unwrap_or(&"?"),
+                    vals.join(", ")
+                ),
+                0x14 => {
+                    let line = stack
+                        .last()
+                        .and_then(|m| self.methods.get(m))
+                        .and_then(|m| m.blocks.get(e.ints[0] as usize))
+                        .map_or(0, |b| b.line);
+                    format!("BLOCK {} line {line}", e.ints[0])
+                }
+                0x15 => format!("FIELD_READ #{}.{}", e.ints[0], self.field(e.ints[1])),
+                0x16 => format!("ARRAY_READ #{}[{}]", e.ints[0], e.ints[1]),
+                0x17 => format!("STATIC_READ {}", self.field(e.ints[0])),
                 op => format!("<op {op}>"),
             };
             out.push(format!(

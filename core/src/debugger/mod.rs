@@ -22,7 +22,7 @@ use crate::omniscient::RenderLimits;
 use crate::session::{Answer, Session, SessionError, Step, TrustPolicy, Verdict};
 use crate::strategy::{self, StrategyError, StrategyName};
 use crate::trace::store::{StoreError, TraceReader};
-use crate::tree::{ExecutionTree, TreeError};
+use crate::tree::{CoverageKind, ExecutionTree, TreeError};
 use names::MethodNames;
 
 #[derive(Debug, thiserror::Error)]
@@ -92,7 +92,13 @@ impl Debugger {
         }
         tree.seal();
         let strategy = strategy::create(options.strategy, options.p)?;
-        let session = Session::new(tree, strategy, TrustPolicy::methods(trusted));
+        let mut session = Session::new(tree, strategy, TrustPolicy::methods(trusted));
+        // The entities each call covered itself, as the recorder computed them.
+        for kind in [CoverageKind::Edge, CoverageKind::DefUse] {
+            for (node, ids) in reader.all_coverage(kind)? {
+                session.set_coverage(node, kind, &ids)?;
+            }
+        }
         Ok(Debugger { reader, session, names, options })
     }
 

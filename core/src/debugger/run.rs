@@ -100,6 +100,10 @@ impl Heap for TraceRun {
     fn string(&self, id: StringId) -> HeapResult<Option<String>> {
         Heap::string(&self.reader, id)
     }
+    fn content_length_at(&self, id: ObjectId, at: Timestamp) -> HeapResult<Option<u32>> {
+        // Without it every JDK collection would stay unknown content to the reference oracle.
+        Heap::content_length_at(&self.reader, id, at)
+    }
 }
 
 impl RecordedRun for TraceRun {

@@ -108,7 +108,21 @@ impl<H: Heap> Walk<'_, H> {
             self.text.push_str("{?}");
             return Ok(());
         }
-        if let Some(len) = info.array_length {
+        let len = match info.content {
+            Some(_) => match self.heap.content_length_at(id, self.at)? {
+                Some(len) => Some(len),
+                // Not sent yet at `at`: unknown, proves nothing.
+                None => {
+                    self.complete = false;
+                    self.text.push_str("{?}");
+                    return Ok(());
+                }
+            },
+            None => info.array_length,
+        };
+        // A content object compares by its slots (a map's key, value pairs in iteration order,
+        // a text's string), like an array.
+        if let Some(len) = len {
             let elements = self.heap.elements_at(id, self.at, 0..len)?;
             let _ = write!(self.text, "[{len}|");
             for (i, e) in elements.iter().enumerate() {

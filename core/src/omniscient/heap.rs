@@ -1,7 +1,7 @@
 use std::ops::Range;
 
 use crate::ids::{ObjectId, StringId, Timestamp};
-use crate::trace::wire::Value;
+use crate::trace::wire::{ContentKind, Value};
 
 /// An error from the store behind a [`Heap`], kept as text so that algorithms stay independent
 /// of the store's error type.
@@ -22,6 +22,10 @@ pub struct ObjectInfo {
     /// writes are all recorded) or its elements (an array). An object of uninstrumented code
     /// (a `java.util.ArrayList`, say) has content the trace may not know.
     pub content_known: bool,
+    /// For an object of uninstrumented code whose content the trace records (wire `CONTENT`):
+    /// its kind. Its slots are elements (a map: key `2i`, value `2i + 1`; a text: one string),
+    /// and their number at a timestamp is `content_length_at`.
+    pub content: Option<ContentKind>,
 }
 
 /// Read access to the heap of a recorded run at any timestamp.
@@ -41,6 +45,12 @@ pub trait Heap {
     ) -> HeapResult<Vec<Option<Value>>>;
     /// The text of a string; `None` when its definition has not arrived (yet).
     fn string(&self, id: StringId) -> HeapResult<Option<String>>;
+    /// The number of slots of a content object at `at`; `None` when its content is not known
+    /// at `at` (before its first `CONTENT`) or it is no content object.
+    fn content_length_at(&self, id: ObjectId, at: Timestamp) -> HeapResult<Option<u32>> {
+        let _ = (id, at);
+        Ok(None)
+    }
 }
 
 /// `pkg.Outer$Inner` -> `Outer.Inner`, `java.lang.String[]` -> `String[]`.

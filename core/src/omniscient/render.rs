@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::heap::{simple_class_name, Heap, HeapResult};
 use crate::ids::{ObjectId, Timestamp};
-use crate::trace::wire::{Primitive, Value};
+use crate::trace::wire::{ContentKind, Primitive, Value};
 
 /// How much of an object graph a rendering shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +94,17 @@ fn render_object(
         let _ = write!(out, "{name}#{id}");
         return Ok(());
     }
+    if let Some(kind) = info.content {
+        let Some(len) = heap.content_length_at(id, at)? else {
+            // Not sent yet at `at`: unknown, shown by identity.
+            let _ = write!(out, "{name}#{id}");
+            return Ok(());
+        };
+        path.push(id);
+        render_content(heap, id, kind, len, at, limits, depth, path, out)?;
+        path.pop();
+        return Ok(());
+    }
     path.push(id);
     if let Some(len) = info.array_length {
         let shown = (limits.elements as u32).min(len);
@@ -130,6 +141,60 @@ fn render_object(
         out.push('}');
     }
     path.pop();
+    Ok(())
+}
+
+/// A JDK object by its content: a sequence `[a, b]`, a map `{k=v, k2=v2}`, a text `"abc"`.
+#[allow(clippy::too_many_arguments)]
+fn render_content(
+    heap: &impl Heap,
+    id: ObjectId,
+    kind: ContentKind,
+    len: u32,
+    at: Timestamp,
+    limits: RenderLimits,
+    depth: usize,
+    path: &mut Vec<ObjectId>,
+    out: &mut String,
+) -> HeapResult<()> {
+    let per = kind.values_per_item() as u32;
+    let items = len / per;
+    let shown = (limits.elements as u32).min(items);
+    let slots = heap.elements_at(id, at, 0..shown * per)?;
+    let item = |out: &mut String, i: usize, path: &mut Vec<ObjectId>| -> HeapResult<()> {
+        match slots.get(i).copied().flatten() {
+            Some(v) => render_into(heap, &v, at, limits, depth + 1, path, out),
+            None => {
+                out.push('?');
+                Ok(())
+            }
+        }
+    };
+    match kind {
+        ContentKind::Text => item(out, 0, path)?,
+        ContentKind::Sequence | ContentKind::Map => {
+            let (open, close) = if kind == ContentKind::Map {
+                ('{', '}')
+            } else {
+                ('[', ']')
+            };
+            out.push(open);
+            for i in 0..shown as usize {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                if kind == ContentKind::Map {
+                    item(out, 2 * i, path)?;
+                    out.push('=');
+                    item(out, 2 * i + 1, path)?;
+                } else {
+                    item(out, i, path)?;
+                }
+            }
+            push_rest(out, (items - shown) as usize, shown > 0);
+            out.push(close);
+        }
+    }
     Ok(())
 }
 

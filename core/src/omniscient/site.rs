@@ -95,7 +95,14 @@ pub fn own_event_before(
 /// The timestamp at which the statement that contains the write at `site` began: the node's
 /// last `LINE` event at or before it (the write's own timestamp when none is found).
 pub fn statement_start(reader: &TraceReader, site: &WriteSite) -> OmniResult<Timestamp> {
-    let line = |e: &BlockEvent| matches!(e.event.kind, crate::trace::wire::EventKind::Line(_));
+    // A statement starts with a LINE event or with a BLOCK that starts its line.
+    let line = |e: &BlockEvent| {
+        matches!(
+            e.event.kind,
+            crate::trace::wire::EventKind::Line(_)
+                | crate::trace::wire::EventKind::Block { line: 1.., .. }
+        )
+    };
     Ok(
         own_event_before(reader, site.thread, site.node, site.ts + 1, line)?
             .map_or(site.ts, |e| e.event.ts),

@@ -23,6 +23,7 @@ impl MemHeap {
                 class_name: class.into(),
                 array_length: None,
                 content_known: !class.starts_with("java."),
+                content: None,
             },
         );
         self
@@ -35,6 +36,7 @@ impl MemHeap {
                 class_name: class.into(),
                 array_length: Some(elements.len() as u32),
                 content_known: true,
+                content: None,
             },
         );
         for (i, v) in elements.iter().enumerate() {

@@ -17,9 +17,18 @@ impl Heap for TraceReader {
             return Ok(None);
         };
         let class = self.class(info.class).map_err(heap_err)?;
-        let content_known = info.length.is_some() || class.as_ref().is_some_and(|c| c.is_instrumented());
+        // A content object's slots are known from its first `CONTENT` on; before it,
+        // `content_length_at` says `None` and the content stays unknown.
+        let content_known = info.length.is_some()
+            || info.content.is_some()
+            || class.as_ref().is_some_and(|c| c.is_instrumented());
         let class_name = class.map_or_else(|| format!("#{}", info.class), |c| c.name);
-        Ok(Some(ObjectInfo { class_name, array_length: info.length, content_known }))
+        Ok(Some(ObjectInfo {
+            class_name,
+            array_length: info.length,
+            content_known,
+            content: info.content,
+        }))
     }
 
     fn fields_at(&self, id: ObjectId, at: Timestamp) -> HeapResult<Vec<(String, Value)>> {
@@ -59,5 +68,9 @@ impl Heap for TraceReader {
 
     fn string(&self, id: StringId) -> HeapResult<Option<String>> {
         TraceReader::string(self, id).map_err(heap_err)
+    }
+
+    fn content_length_at(&self, id: ObjectId, at: Timestamp) -> HeapResult<Option<u32>> {
+        TraceReader::content_length_at(self, id, at).map_err(heap_err)
     }
 }

@@ -4,8 +4,8 @@
 
 use crate::ids::{ClassId, FieldId, MethodId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::trace::wire::{
-    ClassDef, Encoder, Event, EventKind, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value,
-    VarDef, ACC_STATIC,
+    BlockDef, ClassDef, ContentKind, Effect, EffectKind, Encoder, Event, EventKind, FieldDef,
+    Hello, MethodDef, Origin, ThreadDef, Value, VarDef, ACC_STATIC,
 };
 
 pub struct StreamBuilder {
@@ -81,6 +81,19 @@ impl StreamBuilder {
         is_static: bool,
         vars: &[&str],
     ) -> MethodId {
+        self.method_with_blocks(class, name, descriptor, is_static, vars, Vec::new())
+    }
+
+    /// `method` with a block table (see `block_def`).
+    pub fn method_with_blocks(
+        &mut self,
+        class: ClassId,
+        name: &str,
+        descriptor: &str,
+        is_static: bool,
+        vars: &[&str],
+        blocks: Vec<BlockDef>,
+    ) -> MethodId {
         self.methods += 1;
         let id = MethodId(self.methods);
         let vars = vars
@@ -105,6 +118,7 @@ impl StreamBuilder {
             first_line: 1,
             last_line: 99,
             vars,
+            blocks,
         };
         self.enc.method(&m).expect("vec");
         id
@@ -125,6 +139,7 @@ impl StreamBuilder {
             first_line: 0,
             last_line: 0,
             vars: vec![],
+            blocks: vec![],
         };
         self.enc.method(&m).expect("vec");
         id
@@ -232,6 +247,54 @@ impl StreamBuilder {
         )
     }
 
+    /// A basic block starts (its line comes from the method's table in the recorder).
+    pub fn block(&mut self, t: ThreadId, block: u32) -> Timestamp {
+        self.event(t, EventKind::Block { block, line: 0 })
+    }
+    pub fn field_read(&mut self, t: ThreadId, object: ObjectId, field: FieldId) -> Timestamp {
+        self.event(t, EventKind::FieldRead { object, field })
+    }
+    pub fn array_read(&mut self, t: ThreadId, array: ObjectId, index: u32) -> Timestamp {
+        self.event(t, EventKind::ArrayRead { array, index })
+    }
+    pub fn static_read(&mut self, t: ThreadId, field: FieldId) -> Timestamp {
+        self.event(t, EventKind::StaticRead { field })
+    }
+    pub fn static_write(&mut self, t: ThreadId, field: FieldId, value: Value) -> Timestamp {
+        self.event(t, EventKind::StaticWrite { field, value })
+    }
+    /// The content of a JDK object (a map's `values` are key, value, ...).
+    pub fn content(
+        &mut self,
+        t: ThreadId,
+        object: ObjectId,
+        kind: ContentKind,
+        values: Vec<Value>,
+    ) -> Timestamp {
+        self.event(
+            t,
+            EventKind::Content {
+                object,
+                kind,
+                values,
+            },
+        )
+    }
+    /// An object of uninstrumented code first seen (`NEW_OBJECT` with origin 1).
+    pub fn first_seen_object(&mut self, t: ThreadId, class: ClassId) -> ObjectId {
+        self.objects += 1;
+        let object = ObjectId(self.objects);
+        self.event(
+            t,
+            EventKind::NewObject {
+                object,
+                class,
+                origin: Origin::FirstSeen,
+            },
+        );
+        object
+    }
+
     /// A new object created by application code.
     pub fn new_object(&mut self, t: ThreadId, class: ClassId) -> ObjectId {
         self.objects += 1;
@@ -319,5 +382,22 @@ impl StreamBuilder {
     pub fn killed(mut self) -> Vec<u8> {
         self.flush_all();
         self.enc.into_inner()
+    }
+}
+
+/// A block table entry: `effects` as (kind, target) pairs, kinds numbered as on the wire
+/// (0 local write, 1 local read, 2 field write, 3 field read, 4 array write, 5 array read,
+/// 6 static write, 7 static read).
+pub fn block_def(start: u32, line: u32, effects: &[(u8, u32)]) -> BlockDef {
+    BlockDef {
+        start,
+        line,
+        effects: effects
+            .iter()
+            .map(|&(k, target)| Effect {
+                kind: EffectKind::from_byte(k).expect("effect kind 0..=7"),
+                target,
+            })
+            .collect(),
     }
 }

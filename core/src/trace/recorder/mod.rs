@@ -1,11 +1,14 @@
 //! The recorder: turns decoded frames into execution nodes as they arrive (per-thread call
 //! stacks), sends node headers to a `NodeSink`, and writes everything to the trace store.
 
+mod content;
 mod run;
 mod sink;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_v2;
 
 use std::path::Path;
 
@@ -16,6 +19,7 @@ pub use sink::{FnSink, NodeSink, NullSink};
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::coverage::{FrameCoverage, MethodTable, Shared};
 use crate::ids::{FieldId, MethodId, NodeId, ThreadId, Timestamp};
 use crate::trace::store::{
     Ending, NodeRow, Outcome, StackEntry, StoreError, TraceWriter, Variable, WriteCounts,
@@ -23,6 +27,8 @@ use crate::trace::store::{
 };
 use crate::trace::wire::{Event, EventKind, Frame, Origin, Value, WireError};
 use crate::tree::{NodeHeader, NodeKind};
+use content::Contents;
+use std::sync::Arc;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
@@ -49,6 +55,8 @@ struct OpenCall {
     row: NodeRow,
     /// `FIELD_WRITE_UNINIT`s waiting for `THIS` to know their object.
     uninit: Vec<(FieldId, Timestamp, Value)>,
+    /// Coverage of a call of a method with a block table.
+    cov: Option<FrameCoverage>,
 }
 
 struct ThreadState {
@@ -65,6 +73,10 @@ pub struct Recorder<S: NodeSink> {
     /// By method id: how many var ids the `CALL` values are shifted by (1 for a constructor,
     /// whose `this` comes with `THIS`).
     arg_shift: HashMap<MethodId, u32>,
+    /// Block tables of the methods that have one.
+    tables: HashMap<MethodId, Arc<MethodTable>>,
+    coverage: Shared,
+    contents: Contents,
     /// Ordered so that `finish` completes threads in a stable order.
     threads: BTreeMap<ThreadId, ThreadState>,
     next_node: u32,
@@ -92,6 +104,9 @@ impl<S: NodeSink> Recorder<S> {
             store,
             sink,
             arg_shift: HashMap::new(),
+            tables: HashMap::new(),
+            coverage: Shared::default(),
+            contents: Contents::default(),
             threads: BTreeMap::new(),
             next_node: 1,
             root,
@@ -151,6 +166,10 @@ impl<S: NodeSink> Recorder<S> {
             Frame::Method(m) => {
                 self.arg_shift.insert(m.id, m.arg_var(0));
                 self.store.method(&m)?;
+                if !m.blocks.is_empty() {
+                    self.tables
+                        .insert(m.id, Arc::new(MethodTable::new(m.blocks)));
+                }
             }
             Frame::Field(f) => self.store.field(&f)?,
             Frame::Thread(t) => self.store.thread(&t)?,
@@ -242,6 +261,12 @@ impl<S: NodeSink> Recorder<S> {
             .open
             .last()
             .is_some_and(|c| c.row.header.kind == NodeKind::Routine);
+        if !ev.kind.is_call() && !ev.kind.is_exit() {
+            match st.open.last_mut().and_then(|c| c.cov.as_mut()) {
+                Some(cov) if in_routine => cov.event(&ev.kind, &mut self.coverage),
+                _ => self.coverage.unmatched(&ev.kind),
+            }
+        }
         match &ev.kind {
             EventKind::Call { method, args } | EventKind::ExtCall { method, args } => {
                 let id = self.new_node();
@@ -274,6 +299,14 @@ impl<S: NodeSink> Recorder<S> {
                         );
                     }
                 }
+                let cov = match self.tables.get(method) {
+                    Some(table) if routine => {
+                        let shift = self.arg_shift.get(method).copied().unwrap_or(0);
+                        let entry_vars = (args.len() as u32).saturating_add(shift);
+                        Some(FrameCoverage::new(*method, table.clone(), entry_vars))
+                    }
+                    _ => None,
+                };
                 self.sink.node(&header);
                 let row = NodeRow {
                     header,
@@ -285,6 +318,7 @@ impl<S: NodeSink> Recorder<S> {
                 st.open.push(OpenCall {
                     row,
                     uninit: Vec::new(),
+                    cov,
                 });
             }
             EventKind::Return(_)
@@ -321,6 +355,13 @@ impl<S: NodeSink> Recorder<S> {
                         Outcome::Returned
                     },
                 );
+                if let Some(cov) = call.cov.take() {
+                    let normally = matches!(ev.kind, EventKind::Return(_));
+                    let c = cov.finish(normally, &mut self.coverage);
+                    self.store
+                        .entities(&self.coverage.interner.take_unsaved())?;
+                    self.store.node_coverage(call.row.header.id, &c)?;
+                }
                 self.sink.node(&call.row.header);
                 self.store.node_completed(&call.row)?;
             }
@@ -400,6 +441,9 @@ impl<S: NodeSink> Recorder<S> {
                     .object(*array, *class, Some(*length), *origin, ts, top)?;
                 if *origin == Origin::FirstSeen {
                     for (k, v) in elements.iter().enumerate() {
+                        self.coverage
+                            .writers
+                            .forget(crate::coverage::HeapKey::Element(*array, k as u32));
                         self.store.write(
                             Variable::Element {
                                 array: *array,
@@ -438,8 +482,47 @@ impl<S: NodeSink> Recorder<S> {
                     None => self.warn(Some(ts), &format!("FIELD_WRITE_UNINIT at timestamp {ts} in thread {thread} outside a constructor"))?,
                 }
             }
-            EventKind::Throw(_) | EventKind::Catch(_) => {
+            EventKind::Throw(_)
+            | EventKind::Catch(_)
+            | EventKind::FieldRead { .. }
+            | EventKind::ArrayRead { .. }
+            | EventKind::StaticRead { .. } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?
+            }
+            EventKind::Block { block, .. } => {
+                // The block's line is in the table, not the event: the store keeps it.
+                let method = st.open.last().and_then(|c| c.row.header.method);
+                let line = method
+                    .and_then(|m| self.tables.get(&m))
+                    .and_then(|t| t.blocks.get(*block as usize))
+                    .map_or(0, |b| b.line);
+                let with_line = Event {
+                    ts,
+                    kind: EventKind::Block {
+                        block: *block,
+                        line,
+                    },
+                };
+                self.store
+                    .event(thread, &st.stack, depth, &with_line, None)?;
+                if let (true, Some(t)) = (line != 0, st.stack.last_mut()) {
+                    t.line = line;
+                }
+            }
+            EventKind::Content {
+                object,
+                kind,
+                values,
+            } => {
+                self.store.event(thread, &st.stack, depth, ev, None)?;
+                self.contents.apply(
+                    &mut self.store,
+                    &mut self.coverage,
+                    *object,
+                    *kind,
+                    values,
+                    ts,
+                )?;
             }
             EventKind::String { .. } => {}
         }

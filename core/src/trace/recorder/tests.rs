@@ -653,6 +653,7 @@ fn huge_ids_from_the_stream_index_nothing() {
         hash: [0; 16],
         first_line: 0,
         last_line: 0,
+        blocks: vec![],
         vars: vec![],
     };
     enc.method(&m).unwrap();

@@ -4,7 +4,8 @@
 
 use crate::ids::{NodeId, ThreadId, Timestamp};
 use crate::trace::wire::{
-    put_event, put_varint, read_event_ext, ByteReader, Event, ParseError, ParseResult, DTS_ONE,
+    put_event_ext, put_varint, read_event_ext, ByteReader, Event, EventKind, ParseError,
+    ParseResult, DTS_ONE,
 };
 
 /// One open call of a thread's stack: its node and the line it is executing. Entry 0 is the
@@ -87,7 +88,7 @@ impl BlockBuilder {
             self.prev_node = 0;
         }
         let at = self.raw.len();
-        put_event(&mut self.raw, ev, self.last_ts);
+        put_event_ext(&mut self.raw, ev, self.last_ts, true);
         if ev.ts.wrapping_sub(self.last_ts) == 1 {
             // op, dts = 1 (one byte), fields -> op | DTS_ONE, fields
             self.raw[at] |= DTS_ONE;
@@ -209,10 +210,13 @@ pub fn decode_block(
                 parent_line: below,
             }
         } else {
-            if let crate::trace::wire::EventKind::Line(l) = event.kind {
-                if let Some(t) = stack.last_mut() {
-                    t.line = l;
+            match event.kind {
+                EventKind::Line(l) | EventKind::Block { line: l @ 1.., .. } => {
+                    if let Some(t) = stack.last_mut() {
+                        t.line = l;
+                    }
                 }
+                _ => {}
             }
             let line = stack.last().map_or(0, |t| t.line);
             BlockEvent {

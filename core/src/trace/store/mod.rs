@@ -19,7 +19,7 @@ pub use error::StoreError;
 pub use index::{Variable, Write};
 pub use reader::{
     Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo,
-    TraceReader, Warning,
+    TraceReader, Warning, LENGTH_SLOT,
 };
 pub use writer::{TraceWriter, WriteCounts, WriterConfig};
 

@@ -3,7 +3,7 @@
 /// `PRAGMA application_id` of a trace file: "HSTR".
 pub const APPLICATION_ID: i32 = 0x4853_5452;
 /// Bumped on any change of the tables or the block and page encodings.
-pub const FORMAT_VERSION: i64 = 1;
+pub const FORMAT_VERSION: i64 = 2;
 
 /// Kind codes of the `nodes.kind` column.
 pub const KIND_ROOT: i64 = 0;
@@ -15,7 +15,8 @@ pub const CREATE: &str = r#"
 CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
 CREATE TABLE classes(id INTEGER PRIMARY KEY, name TEXT NOT NULL, source_file TEXT NOT NULL, flags INTEGER NOT NULL);
 CREATE TABLE methods(id INTEGER PRIMARY KEY, class INTEGER NOT NULL, name TEXT NOT NULL, descriptor TEXT NOT NULL,
-    access INTEGER NOT NULL, flags INTEGER NOT NULL, hash BLOB NOT NULL, first_line INTEGER NOT NULL, last_line INTEGER NOT NULL);
+    access INTEGER NOT NULL, flags INTEGER NOT NULL, hash BLOB NOT NULL, first_line INTEGER NOT NULL, last_line INTEGER NOT NULL,
+    blocks BLOB NOT NULL);
 CREATE TABLE method_vars(method INTEGER NOT NULL, var INTEGER NOT NULL, slot INTEGER NOT NULL, name TEXT NOT NULL,
     descriptor TEXT NOT NULL, PRIMARY KEY(method, var)) WITHOUT ROWID;
 CREATE TABLE fields(id INTEGER PRIMARY KEY, class INTEGER NOT NULL, name TEXT NOT NULL, descriptor TEXT NOT NULL, flags INTEGER NOT NULL);
@@ -33,6 +34,11 @@ CREATE TABLE segments(id INTEGER PRIMARY KEY, level INTEGER NOT NULL, first_ts I
     writes INTEGER NOT NULL);
 CREATE TABLE index_pages(id INTEGER PRIMARY KEY, segment INTEGER NOT NULL, start BLOB NOT NULL, data BLOB NOT NULL);
 CREATE UNIQUE INDEX index_pages_by_start ON index_pages(segment, start);
+CREATE TABLE contents(object INTEGER PRIMARY KEY, kind INTEGER NOT NULL, first_ts INTEGER NOT NULL);
+CREATE TABLE coverage_entities(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, method INTEGER NOT NULL, a INTEGER NOT NULL,
+    b INTEGER NOT NULL, c INTEGER NOT NULL, d INTEGER NOT NULL);
+CREATE TABLE coverage_pages(id INTEGER PRIMARY KEY, first_node INTEGER NOT NULL, last_node INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE INDEX coverage_pages_by_node ON coverage_pages(first_node, last_node);
 CREATE TABLE warnings(id INTEGER PRIMARY KEY, ts INTEGER, source TEXT NOT NULL, message TEXT NOT NULL);
 CREATE VIEW node_list AS
     SELECT n.id, n.parent, CASE n.kind WHEN 0 THEN 'root' WHEN 1 THEN 'thread' WHEN 2 THEN 'routine' ELSE 'external' END AS kind,

@@ -13,8 +13,12 @@ use super::error::StoreError;
 use super::index::{build_pages, IndexEntry, Variable};
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
 use super::{Ending, NodeRow, Outcome};
+use crate::coverage::{Entity, NodeCoverage};
 use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
-use crate::trace::wire::{ClassDef, Event, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value};
+use crate::trace::wire::{
+    put_blocks, put_varint, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin,
+    ThreadDef, Value,
+};
 use crate::tree::NodeKind;
 
 /// When the writer flushes and commits.
@@ -79,6 +83,8 @@ pub struct TraceWriter {
     node_batch: Vec<NodeRow>,
     /// `objects` rows waiting for a multi-row insert.
     object_batch: Vec<[Option<i64>; 6]>,
+    /// Completed nodes' coverage waiting for its page.
+    coverage_buf: Vec<(NodeId, NodeCoverage)>,
     events_since_commit: u64,
     last_commit: Instant,
     started: Instant,
@@ -127,6 +133,7 @@ impl TraceWriter {
             pending_open: Default::default(),
             node_batch: Vec::with_capacity(NODE_BATCH),
             object_batch: Vec::with_capacity(OBJECT_BATCH),
+            coverage_buf: Vec::new(),
             events_since_commit: 0,
             last_commit: now,
             started: now,
@@ -184,7 +191,7 @@ impl TraceWriter {
     pub fn method(&self, m: &MethodDef) -> Result<(), StoreError> {
         self.exec(
             "storing a method",
-            "INSERT OR REPLACE INTO methods VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT OR REPLACE INTO methods VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 m.id.0,
                 m.class.0,
@@ -194,7 +201,12 @@ impl TraceWriter {
                 m.flags,
                 &m.hash[..],
                 m.first_line,
-                m.last_line
+                m.last_line,
+                {
+                    let mut b = Vec::new();
+                    put_blocks(&mut b, &m.blocks);
+                    b
+                }
             ],
         )?;
         for (i, v) in m.vars.iter().enumerate() {
@@ -304,6 +316,65 @@ impl TraceWriter {
             "INSERT INTO warnings(ts, source, message) VALUES (?1, ?2, ?3)",
             params![ts.map(|t| t as i64), source, message],
         )
+    }
+
+    /// An object's first `CONTENT` (kept if it was stored before).
+    pub fn content_object(
+        &self,
+        id: ObjectId,
+        kind: ContentKind,
+        ts: Timestamp,
+    ) -> Result<(), StoreError> {
+        self.exec(
+            "storing a content kind",
+            "INSERT OR IGNORE INTO contents VALUES (?1, ?2, ?3)",
+            params![id.0 as i64, kind as i64, ts as i64],
+        )
+    }
+
+    /// Coverage entities met for the first time (see `crate::coverage::Entity::to_row`).
+    pub fn entities(&self, entities: &[(u32, Entity)]) -> Result<(), StoreError> {
+        for (id, e) in entities {
+            let r = e.to_row();
+            self.exec(
+                "storing a coverage entity",
+                "INSERT OR REPLACE INTO coverage_entities VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![id, r[0], r[1], r[2], r[3], r[4], r[5]],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The entities a completed node covered itself, buffered and stored by pages of
+    /// `COVERAGE_PAGE` nodes (`coverage_pages`, see docs/trace-schema.md): a row per node would
+    /// cost more than its few ids. Nothing is stored when both lists are empty.
+    pub fn node_coverage(&mut self, node: NodeId, c: &NodeCoverage) -> Result<(), StoreError> {
+        if c.edges.is_empty() && c.def_uses.is_empty() {
+            return Ok(());
+        }
+        self.coverage_buf.push((node, c.clone()));
+        if self.coverage_buf.len() >= COVERAGE_PAGE {
+            self.flush_coverage()?;
+        }
+        Ok(())
+    }
+
+    fn flush_coverage(&mut self) -> Result<(), StoreError> {
+        if self.coverage_buf.is_empty() {
+            return Ok(());
+        }
+        let mut buf = std::mem::take(&mut self.coverage_buf);
+        buf.sort_by_key(|(n, _)| *n);
+        let data = encode_coverage_page(&buf);
+        let (first, last) = (buf[0].0, buf[buf.len() - 1].0);
+        self.exec(
+            "storing coverage",
+            "INSERT INTO coverage_pages(first_node, last_node, data) VALUES (?1, ?2, ?3)",
+            params![first.0, last.0, lz4_flex::compress_prepend_size(&data)],
+        )?;
+        buf.clear();
+        self.coverage_buf = buf;
+        Ok(())
     }
 
     /// Appends an event to its thread's block (see `BlockBuilder::push`).
@@ -481,6 +552,7 @@ impl TraceWriter {
         }
         self.flush_index()?;
         self.flush_nodes()?;
+        self.flush_coverage()?;
         self.flush_objects()?;
         let open: Vec<NodeRow> = self.pending_open.drain().map(|(_, r)| r).collect();
         for row in &open {
@@ -534,6 +606,30 @@ impl TraceWriter {
 
 /// Completed nodes per multi-row insert (9 parameters each, well under SQLite's limit).
 const NODE_BATCH: usize = 128;
+
+/// Nodes per coverage page.
+const COVERAGE_PAGE: usize = 256;
+
+/// A coverage page before compression: per node (in node order) `node delta:varint
+/// nedges:varint edge deltas ndefuses:varint def-use deltas`, ids as varint deltas of the
+/// sorted list.
+pub fn encode_coverage_page(nodes: &[(NodeId, NodeCoverage)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut prev_node = 0u32;
+    for (node, c) in nodes {
+        put_varint(&mut out, u64::from(node.0.wrapping_sub(prev_node)));
+        prev_node = node.0;
+        for ids in [&c.edges, &c.def_uses] {
+            put_varint(&mut out, ids.len() as u64);
+            let mut prev = 0u32;
+            for &id in ids.iter() {
+                put_varint(&mut out, u64::from(id.wrapping_sub(prev)));
+                prev = id;
+            }
+        }
+    }
+    out
+}
 
 /// Objects per multi-row insert.
 const OBJECT_BATCH: usize = 128;

@@ -6,12 +6,13 @@ use super::bytes::{ByteReader, ParseError, ParseResult};
 use super::error::WireError;
 use super::event::{read_event, Event};
 use super::frame::{
-    frame_name, frame_type, ClassDef, FieldDef, Frame, Hello, MethodDef, ThreadDef, VarDef,
+    frame_name, frame_type, BlockDef, ClassDef, Effect, EffectKind, FieldDef, Frame, Hello,
+    MethodDef, ThreadDef, VarDef,
 };
 use crate::ids::{ClassId, FieldId, MethodId, ThreadId};
 
 pub const MAGIC: &[u8; 6] = b"HSWIRE";
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 /// A frame longer than this is malformed.
 pub const MAX_FRAME_LEN: u32 = 64 << 20;
 
@@ -229,6 +230,7 @@ fn parse_payload(ty: u8, r: &mut ByteReader<'_>) -> ParseResult<Frame> {
                     descriptor: r.string("var descriptor")?,
                 });
             }
+            let blocks = read_blocks(r)?;
             Frame::Method(MethodDef {
                 id,
                 class,
@@ -240,6 +242,7 @@ fn parse_payload(ty: u8, r: &mut ByteReader<'_>) -> ParseResult<Frame> {
                 first_line,
                 last_line,
                 vars,
+                blocks,
             })
         }
         frame_type::FIELD => Frame::Field(FieldDef {
@@ -292,4 +295,32 @@ fn read_events(r: &mut ByteReader<'_>, base_ts: u64, count: usize) -> ParseResul
         events.push(ev);
     }
     Ok(events)
+}
+
+/// A method's block table: `nblocks:varint block*` (also the trace store's `methods.blocks`).
+pub fn read_blocks(r: &mut ByteReader<'_>) -> ParseResult<Vec<BlockDef>> {
+    let nblocks = r.count("nblocks", 3)?;
+    let mut blocks = Vec::with_capacity(nblocks);
+    for _ in 0..nblocks {
+        let start = r.varint32("block start")?;
+        let line = r.varint32("block line")?;
+        let neffects = r.count("neffects", 2)?;
+        let mut effects = Vec::with_capacity(neffects);
+        for _ in 0..neffects {
+            let k = r.u8()?;
+            let Some(kind) = EffectKind::from_byte(k) else {
+                return r.error(format!("effect kind {k}, expected 0 to 7"));
+            };
+            effects.push(Effect {
+                kind,
+                target: r.varint32("effect target")?,
+            });
+        }
+        blocks.push(BlockDef {
+            start,
+            line,
+            effects,
+        });
+    }
+    Ok(blocks)
 }

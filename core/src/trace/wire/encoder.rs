@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::bytes::{put_str, put_svarint, put_varint};
 use super::decoder::{MAGIC, VERSION};
 use super::event::{put_event, Event, EventKind};
-use super::frame::{frame_type, ClassDef, FieldDef, Frame, Hello, MethodDef, ThreadDef};
+use super::frame::{frame_type, BlockDef, ClassDef, FieldDef, Frame, Hello, MethodDef, ThreadDef};
 use crate::ids::ThreadId;
 
 pub struct Encoder<W> {
@@ -106,6 +106,7 @@ impl<W: Write> Encoder<W> {
             put_str(b, &v.name);
             put_str(b, &v.descriptor);
         }
+        put_blocks(b, &m.blocks);
         self.flush_frame(frame_type::METHOD)
     }
 
@@ -164,5 +165,19 @@ impl<W: Write> Encoder<W> {
 
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
+    }
+}
+
+/// A method's block table as `read_blocks` reads it.
+pub fn put_blocks(b: &mut Vec<u8>, blocks: &[BlockDef]) {
+    put_varint(b, blocks.len() as u64);
+    for k in blocks {
+        put_varint(b, u64::from(k.start));
+        put_varint(b, u64::from(k.line));
+        put_varint(b, k.effects.len() as u64);
+        for e in &k.effects {
+            b.push(e.kind as u8);
+            put_varint(b, u64::from(e.target));
+        }
     }
 }

@@ -85,6 +85,63 @@ pub enum EventKind {
         field: FieldId,
         value: Value,
     },
+    /// The content of a JDK object; `values` holds `2 * count` values for a map (key, value,
+    /// ...), `count` otherwise.
+    Content {
+        object: ObjectId,
+        kind: ContentKind,
+        values: Vec<Value>,
+    },
+    /// A basic block of the current method starts. `line` is not on the wire (the decoder sets
+    /// 0): the recorder fills in the block's line from the method's block table, and the trace
+    /// store keeps it, so that the store knows the line without the table.
+    Block {
+        block: u32,
+        line: u32,
+    },
+    FieldRead {
+        object: ObjectId,
+        field: FieldId,
+    },
+    ArrayRead {
+        array: ObjectId,
+        index: u32,
+    },
+    StaticRead {
+        field: FieldId,
+    },
+}
+
+/// The kind of a `CONTENT` event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ContentKind {
+    /// A `Collection`: its elements in iteration order.
+    Sequence = 0,
+    /// A `Map`: key, value, key, value, ... in iteration order.
+    Map = 1,
+    /// An `AbstractStringBuilder`: one string value.
+    Text = 2,
+}
+
+impl ContentKind {
+    pub fn from_byte(b: u8) -> Option<ContentKind> {
+        match b {
+            0 => Some(ContentKind::Sequence),
+            1 => Some(ContentKind::Map),
+            2 => Some(ContentKind::Text),
+            _ => None,
+        }
+    }
+
+    /// Values per counted item.
+    pub fn values_per_item(self) -> usize {
+        if self == ContentKind::Map {
+            2
+        } else {
+            1
+        }
+    }
 }
 
 pub mod op {
@@ -106,6 +163,11 @@ pub mod op {
     pub const CATCH: u8 = 0x10;
     pub const STRING: u8 = 0x11;
     pub const FIELD_WRITE_UNINIT: u8 = 0x12;
+    pub const CONTENT: u8 = 0x13;
+    pub const BLOCK: u8 = 0x14;
+    pub const FIELD_READ: u8 = 0x15;
+    pub const ARRAY_READ: u8 = 0x16;
+    pub const STATIC_READ: u8 = 0x17;
 }
 
 impl EventKind {
@@ -129,6 +191,11 @@ impl EventKind {
             EventKind::Catch(_) => op::CATCH,
             EventKind::String { .. } => op::STRING,
             EventKind::FieldWriteUninit { .. } => op::FIELD_WRITE_UNINIT,
+            EventKind::Content { .. } => op::CONTENT,
+            EventKind::Block { .. } => op::BLOCK,
+            EventKind::FieldRead { .. } => op::FIELD_READ,
+            EventKind::ArrayRead { .. } => op::ARRAY_READ,
+            EventKind::StaticRead { .. } => op::STATIC_READ,
         }
     }
 
@@ -155,7 +222,7 @@ impl EventKind {
 }
 
 pub fn op_name(op: u8) -> Option<&'static str> {
-    const NAMES: [&str; 18] = [
+    const NAMES: [&str; 23] = [
         "CALL",
         "RETURN",
         "UNWIND",
@@ -174,12 +241,22 @@ pub fn op_name(op: u8) -> Option<&'static str> {
         "CATCH",
         "STRING",
         "FIELD_WRITE_UNINIT",
+        "CONTENT",
+        "BLOCK",
+        "FIELD_READ",
+        "ARRAY_READ",
+        "STATIC_READ",
     ];
     NAMES.get(usize::from(op).wrapping_sub(1)).copied()
 }
 
 /// Encodes `ev` after an event at `prev_ts` (the frame's `base_ts` for the first one).
 pub fn put_event(out: &mut Vec<u8>, ev: &Event, prev_ts: Timestamp) {
+    put_event_ext(out, ev, prev_ts, false)
+}
+
+/// `put_event`; with `store`, in the trace store's form, which adds a `BLOCK`'s line.
+pub fn put_event_ext(out: &mut Vec<u8>, ev: &Event, prev_ts: Timestamp, store: bool) {
     out.push(ev.kind.op());
     if !matches!(ev.kind, EventKind::String { .. }) {
         put_varint(out, ev.ts.wrapping_sub(prev_ts));
@@ -256,6 +333,33 @@ pub fn put_event(out: &mut Vec<u8>, ev: &Event, prev_ts: Timestamp) {
             put_varint(out, string.0);
             put_str(out, text);
         }
+        EventKind::Content {
+            object,
+            kind,
+            values,
+        } => {
+            put_varint(out, object.0);
+            out.push(*kind as u8);
+            put_varint(out, (values.len() / kind.values_per_item()) as u64);
+            for v in values {
+                put_value(out, v);
+            }
+        }
+        EventKind::Block { block, line } => {
+            put_varint(out, u64::from(*block));
+            if store {
+                put_varint(out, u64::from(*line));
+            }
+        }
+        EventKind::FieldRead { object, field } => {
+            put_varint(out, object.0);
+            put_varint(out, u64::from(field.0));
+        }
+        EventKind::ArrayRead { array, index } => {
+            put_varint(out, array.0);
+            put_varint(out, u64::from(*index));
+        }
+        EventKind::StaticRead { field } => put_varint(out, u64::from(field.0)),
     }
 }
 
@@ -279,13 +383,15 @@ pub fn read_event(
 /// Bit set on an op byte by the trace store's block encoding when `dts == 1` and omitted.
 pub const DTS_ONE: u8 = 0x80;
 
-/// `read_event`, also accepting the store's `DTS_ONE` form when `dts_one_flag` is set.
+/// `read_event`; with `store`, the trace store's form (see `put_event_ext`), which also
+/// accepts `DTS_ONE`.
 pub fn read_event_ext(
     r: &mut ByteReader<'_>,
     prev_ts: &mut Timestamp,
     first: bool,
-    dts_one_flag: bool,
+    store: bool,
 ) -> ParseResult<Event> {
+    let dts_one_flag = store;
     let mut code = r.u8()?;
     let implicit_one = dts_one_flag && code & DTS_ONE != 0;
     code &= if dts_one_flag { !DTS_ONE } else { 0xff };
@@ -385,6 +491,39 @@ pub fn read_event_ext(
             }
         }
         op::THIS => EventKind::This(ObjectId(r.varint()?)),
+        op::CONTENT => {
+            let object = ObjectId(r.varint()?);
+            let k = r.u8()?;
+            let Some(kind) = ContentKind::from_byte(k) else {
+                return r.error(format!("content kind {k}, expected 0 to 2"));
+            };
+            let count = r.count("content count", kind.values_per_item())?;
+            let n = count * kind.values_per_item();
+            let mut values = Vec::with_capacity(n);
+            for _ in 0..n {
+                values.push(read_value(r)?);
+            }
+            EventKind::Content {
+                object,
+                kind,
+                values,
+            }
+        }
+        op::BLOCK => EventKind::Block {
+            block: r.varint32("block index")?,
+            line: if store { r.varint32("block line")? } else { 0 },
+        },
+        op::FIELD_READ => EventKind::FieldRead {
+            object: ObjectId(r.varint()?),
+            field: FieldId(r.varint32("field id")?),
+        },
+        op::ARRAY_READ => EventKind::ArrayRead {
+            array: ObjectId(r.varint()?),
+            index: r.varint32("array index")?,
+        },
+        op::STATIC_READ => EventKind::StaticRead {
+            field: FieldId(r.varint32("field id")?),
+        },
         _ => return r.error(format!("unknown event op 0x{code:02x}")),
     };
     Ok(Event { ts, kind })

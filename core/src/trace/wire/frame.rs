@@ -57,6 +57,70 @@ pub struct MethodDef {
     pub first_line: u32,
     pub last_line: u32,
     pub vars: Vec<VarDef>,
+    /// The basic blocks of the bytecode (version 2), empty for uninstrumented methods.
+    #[serde(default)]
+    pub blocks: Vec<BlockDef>,
+}
+
+/// A basic block of a method: where it starts and the variable effects of its instructions,
+/// in instruction order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockDef {
+    /// Index of its first instruction in the original method.
+    pub start: u32,
+    /// The source line it starts on, 0 when none.
+    pub line: u32,
+    pub effects: Vec<Effect>,
+}
+
+/// What an instruction does to a variable; `target` is a var id for locals, a field id for
+/// fields and statics, 0 for array elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Effect {
+    pub kind: EffectKind,
+    pub target: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EffectKind {
+    LocalWrite = 0,
+    LocalRead = 1,
+    FieldWrite = 2,
+    FieldRead = 3,
+    ArrayWrite = 4,
+    ArrayRead = 5,
+    StaticWrite = 6,
+    StaticRead = 7,
+}
+
+impl EffectKind {
+    pub fn from_byte(b: u8) -> Option<EffectKind> {
+        use EffectKind::*;
+        [
+            LocalWrite,
+            LocalRead,
+            FieldWrite,
+            FieldRead,
+            ArrayWrite,
+            ArrayRead,
+            StaticWrite,
+            StaticRead,
+        ]
+        .get(usize::from(b))
+        .copied()
+    }
+
+    /// Writes define a variable; reads use it.
+    pub fn is_write(self) -> bool {
+        matches!(
+            self,
+            EffectKind::LocalWrite
+                | EffectKind::FieldWrite
+                | EffectKind::ArrayWrite
+                | EffectKind::StaticWrite
+        )
+    }
 }
 
 /// JVM access flag `ACC_STATIC`.

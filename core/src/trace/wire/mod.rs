@@ -18,14 +18,15 @@ pub(crate) fn tests_rng(seed: u64) -> tests::Rng {
 }
 
 pub use bytes::{put_str, put_svarint, put_varint, ByteReader, ParseError, ParseResult};
-pub use decoder::{Decoder, MAGIC, MAX_FRAME_LEN, VERSION};
-pub use encoder::Encoder;
+pub use decoder::{read_blocks, Decoder, MAGIC, MAX_FRAME_LEN, VERSION};
+pub use encoder::{put_blocks, Encoder};
 pub use error::WireError;
 pub use event::{
-    op, op_name, put_event, read_event, read_event_ext, Event, EventKind, Origin, VarId, DTS_ONE,
+    op, op_name, put_event, put_event_ext, read_event, read_event_ext, ContentKind, Event,
+    EventKind, Origin, VarId, DTS_ONE,
 };
 pub use frame::{
-    frame_name, frame_type, ClassDef, FieldDef, Frame, Hello, MethodDef, ThreadDef, VarDef,
-    ACC_STATIC,
+    frame_name, frame_type, BlockDef, ClassDef, Effect, EffectKind, FieldDef, Frame, Hello,
+    MethodDef, ThreadDef, VarDef, ACC_STATIC,
 };
 pub use value::{put_value, read_value, Primitive, Value};

@@ -36,6 +36,30 @@ fn sample_frames() -> Vec<Frame> {
                 name: "args".into(),
                 descriptor: "[Ljava/lang/String;".into(),
             }],
+            blocks: vec![
+                BlockDef {
+                    start: 0,
+                    line: 3,
+                    effects: vec![
+                        Effect {
+                            kind: EffectKind::LocalRead,
+                            target: 0,
+                        },
+                        Effect {
+                            kind: EffectKind::FieldWrite,
+                            target: 1,
+                        },
+                    ],
+                },
+                BlockDef {
+                    start: 7,
+                    line: 0,
+                    effects: vec![Effect {
+                        kind: EffectKind::StaticRead,
+                        target: 1,
+                    }],
+                },
+            ],
         }),
         Frame::Field(FieldDef {
             id: FieldId(1),
@@ -153,6 +177,46 @@ fn sample_frames() -> Vec<Frame> {
                 ),
                 ev(22, EventKind::ExtReturn(Value::Float(1.0))),
                 ev(23, EventKind::Unwind(Value::Object(ObjectId(3)))),
+                ev(24, EventKind::Block { block: 1, line: 0 }),
+                ev(
+                    25,
+                    EventKind::FieldRead {
+                        object: ObjectId(3),
+                        field: FieldId(1),
+                    },
+                ),
+                ev(
+                    26,
+                    EventKind::ArrayRead {
+                        array: ObjectId(4),
+                        index: 1,
+                    },
+                ),
+                ev(27, EventKind::StaticRead { field: FieldId(1) }),
+                ev(
+                    28,
+                    EventKind::Content {
+                        object: ObjectId(3),
+                        kind: ContentKind::Sequence,
+                        values: vec![Value::Int(1), Value::Null],
+                    },
+                ),
+                ev(
+                    29,
+                    EventKind::Content {
+                        object: ObjectId(6),
+                        kind: ContentKind::Map,
+                        values: vec![Value::Str(StringId(1)), Value::Int(1)],
+                    },
+                ),
+                ev(
+                    30,
+                    EventKind::Content {
+                        object: ObjectId(7),
+                        kind: ContentKind::Text,
+                        values: vec![Value::Str(StringId(1))],
+                    },
+                ),
                 ev(100, EventKind::Return(Value::Void)),
             ],
         },
@@ -224,15 +288,20 @@ fn wrong_magic_and_version_are_named() {
     let err = Decoder::new(&b"GIF89a\x01\x00"[..]).err().unwrap();
     assert!(matches!(err, WireError::BadMagic { .. }), "{err}");
     assert!(err.to_string().contains("GIF89a"));
-    let err = Decoder::new(&b"HSWIRE\x02\x00"[..]).err().unwrap();
+    // Version 1 (before blocks, reads and content) is no longer read.
+    let err = Decoder::new(&b"HSWIRE\x01\x00"[..]).err().unwrap();
     assert!(
         matches!(
             err,
             WireError::UnsupportedVersion {
-                found: 2,
-                supported: 1
+                found: 1,
+                supported: 2
             }
         ),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("version 1 is not supported"),
         "{err}"
     );
     let err = Decoder::new(&b"HSW"[..]).err().unwrap();
@@ -308,7 +377,7 @@ fn other_malformations_are_errors_not_truncations() {
         assert!(!err.is_truncation(), "{err}");
         assert!(err.to_string().contains(expected), "{err} lacks {expected}");
     }
-    let mut bytes = b"HSWIRE\x01\x00".to_vec();
+    let mut bytes = b"HSWIRE\x02\x00".to_vec();
     bytes.extend_from_slice(&0xffff_fff0u32.to_le_bytes());
     bytes.push(frame_type::HELLO);
     assert!(decode_all(&bytes).1.unwrap().to_string().contains("64 MiB"));
@@ -381,4 +450,61 @@ fn random_and_mutated_streams_never_panic() {
         }
         must_terminate(&bytes);
     }
+}
+
+#[test]
+fn a_map_content_counts_entries_and_bad_kinds_are_malformed() {
+    let ev = Event {
+        ts: 1,
+        kind: EventKind::Content {
+            object: ObjectId(1),
+            kind: ContentKind::Map,
+            values: vec![Value::Int(1), Value::Int(2), Value::Int(3), Value::Int(4)],
+        },
+    };
+    let mut b = Vec::new();
+    put_event(&mut b, &ev, 0);
+    // op, dts, object, kind, count = 2 entries, then 4 values of 2 bytes.
+    assert_eq!(&b[..5], &[op::CONTENT, 1, 1, 1, 2]);
+    assert_eq!(b.len(), 5 + 8);
+    let mut ts = 0;
+    assert_eq!(
+        read_event(&mut ByteReader::new(&b), &mut ts, true).unwrap(),
+        ev
+    );
+    b[3] = 9;
+    let err = read_event(&mut ByteReader::new(&b), &mut 0, true).unwrap_err();
+    assert!(err.problem.contains("content kind 9"), "{}", err.problem);
+    let mut m = Vec::new();
+    put_blocks(
+        &mut m,
+        &[BlockDef {
+            start: 0,
+            line: 1,
+            effects: vec![],
+        }],
+    );
+    m.extend_from_slice(&[1, 0, 1, 8, 0]);
+    m[0] = 2;
+    let err = read_blocks(&mut ByteReader::new(&m)).unwrap_err();
+    assert!(err.problem.contains("effect kind 8"), "{}", err.problem);
+}
+
+#[test]
+fn a_block_line_is_only_in_the_store_form() {
+    let ev = Event {
+        ts: 3,
+        kind: EventKind::Block { block: 5, line: 42 },
+    };
+    let (mut wire, mut store) = (Vec::new(), Vec::new());
+    put_event_ext(&mut wire, &ev, 2, false);
+    put_event_ext(&mut store, &ev, 2, true);
+    assert_eq!(wire, vec![op::BLOCK, 1, 5]);
+    assert_eq!(store, vec![op::BLOCK, 1, 5, 42]);
+    let mut ts = 2;
+    let from_wire = read_event_ext(&mut ByteReader::new(&wire), &mut ts, true, false).unwrap();
+    assert_eq!(from_wire.kind, EventKind::Block { block: 5, line: 0 });
+    let mut ts = 2;
+    let from_store = read_event_ext(&mut ByteReader::new(&store), &mut ts, true, true).unwrap();
+    assert_eq!(from_store, ev);
 }

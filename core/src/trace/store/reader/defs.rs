@@ -6,7 +6,9 @@ use rusqlite::OptionalExtension;
 use super::TraceReader;
 use crate::ids::{ClassId, FieldId, MethodId, NodeId, StringId, ThreadId};
 use crate::trace::store::error::StoreResult;
-use crate::trace::wire::{ClassDef, FieldDef, MethodDef, ThreadDef, VarDef};
+use crate::trace::wire::{
+    read_blocks, ByteReader, ClassDef, FieldDef, MethodDef, ThreadDef, VarDef,
+};
 
 impl TraceReader {
     pub fn class(&self, id: ClassId) -> StoreResult<Option<ClassDef>> {
@@ -44,7 +46,7 @@ impl TraceReader {
         let m = self
             .conn
             .prepare_cached(
-                "SELECT class, name, descriptor, access, flags, hash, first_line, last_line FROM methods WHERE id = ?1",
+                "SELECT class, name, descriptor, access, flags, hash, first_line, last_line, blocks FROM methods WHERE id = ?1",
             )
             .and_then(|mut s| {
                 s.query_row([id.0], |r| {
@@ -53,7 +55,8 @@ impl TraceReader {
                     if hash.len() == 16 {
                         h.copy_from_slice(&hash);
                     }
-                    Ok(MethodDef {
+                    let blocks: Vec<u8> = r.get(8)?;
+                    Ok((MethodDef {
                         id,
                         class: ClassId(r.get(0)?),
                         name: r.get(1)?,
@@ -64,12 +67,17 @@ impl TraceReader {
                         first_line: r.get(6)?,
                         last_line: r.get(7)?,
                         vars: Vec::new(),
-                    })
+                        blocks: Vec::new(),
+                    }, blocks))
                 })
                 .optional()
             })
             .map_err(self.err("reading a method"))?;
-        let Some(mut m) = m else { return Ok(None) };
+        let Some((mut m, blocks)) = m else {
+            return Ok(None);
+        };
+        m.blocks = read_blocks(&mut ByteReader::new(&blocks))
+            .map_err(|e| self.corrupt(&format!("block table of method {}", id.0), e.problem))?;
         let mut st = self
             .conn
             .prepare_cached(

@@ -193,20 +193,50 @@ impl TraceReader {
     }
 
     /// Up to `limit` events of node `id` with timestamp `>= from` (pass the last timestamp of
-    /// the previous page + 1 to get the next page).
+    /// the previous page + 1 to get the next page). `BLOCK` and read events, which are there
+    /// for coverage, are left out (see `node_events_all`).
     pub fn node_events(
         &self,
         id: NodeId,
         from: Timestamp,
         limit: usize,
     ) -> StoreResult<Vec<NodeEvent>> {
+        self.node_events_filtered(id, from, limit, true)
+    }
+
+    /// `node_events` with the `BLOCK` and read events too.
+    pub fn node_events_all(
+        &self,
+        id: NodeId,
+        from: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<NodeEvent>> {
+        self.node_events_filtered(id, from, limit, false)
+    }
+
+    fn node_events_filtered(
+        &self,
+        id: NodeId,
+        from: Timestamp,
+        limit: usize,
+        skip_coverage: bool,
+    ) -> StoreResult<Vec<NodeEvent>> {
         let mut out = Vec::new();
         if limit == 0 {
             return Ok(out);
         }
         self.scan_node(id, from, false, |e, own| {
+            let mut event = e.event.clone();
+            if skip_coverage {
+                match e.event.kind {
+                    // A block that starts a line stands for its `LINE` event (wire format 2).
+                    EventKind::Block { line: l @ 1.., .. } => event.kind = EventKind::Line(l),
+                    ref k if is_coverage_event(k) => return true,
+                    _ => {}
+                }
+            }
             out.push(NodeEvent {
-                event: e.event.clone(),
+                event,
                 node: e.node,
                 line: if own { e.line } else { e.parent_line },
                 own,
@@ -244,11 +274,26 @@ impl TraceReader {
     pub fn node_lines(&self, id: NodeId) -> StoreResult<Vec<u32>> {
         let mut lines = std::collections::BTreeSet::new();
         self.scan_node(id, 0, false, |e, own| {
-            if let (true, EventKind::Line(l)) = (own, &e.event.kind) {
-                lines.insert(*l);
+            // A block that starts a line stands for its `LINE` event (wire format 2).
+            match (own, &e.event.kind) {
+                (true, EventKind::Line(l)) | (true, EventKind::Block { line: l @ 1.., .. }) => {
+                    lines.insert(*l);
+                }
+                _ => {}
             }
             true
         })?;
         Ok(lines.into_iter().collect())
     }
+}
+
+/// Events kept for coverage only: `BLOCK` and the reads.
+pub fn is_coverage_event(kind: &EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::Block { .. }
+            | EventKind::FieldRead { .. }
+            | EventKind::ArrayRead { .. }
+            | EventKind::StaticRead { .. }
+    )
 }

@@ -1,6 +1,7 @@
 //! Reads a trace file, also while the recorder is still writing it (WAL): nodes, definitions,
 //! events of a node and values of variables at any timestamp.
 
+mod coverage;
 mod defs;
 mod events;
 mod nodes;
@@ -18,7 +19,7 @@ use super::schema::{APPLICATION_ID, FORMAT_VERSION};
 
 pub use events::{EventAt, NodeEvent};
 pub use nodes::{Argument, NodeDetail, NodeResult, Preorder};
-pub use values::ObjectInfo;
+pub use values::{ObjectInfo, LENGTH_SLOT};
 
 /// What a trace knows of its recording (`meta` table).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

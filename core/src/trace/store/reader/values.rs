@@ -8,7 +8,7 @@ use super::{Segment, TraceReader};
 use crate::ids::{ClassId, FieldId, NodeId, ObjectId, Timestamp};
 use crate::trace::store::error::StoreResult;
 use crate::trace::store::index::{decode_page, IndexEntry, Key, Variable, Write};
-use crate::trace::wire::{Origin, Value, VarId};
+use crate::trace::wire::{ContentKind, Origin, Value, VarId};
 
 /// An object or array as created.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,7 +21,13 @@ pub struct ObjectInfo {
     pub created_ts: Timestamp,
     /// The node that created (or first met) it.
     pub node: NodeId,
+    /// For an object of uninstrumented code whose content a `CONTENT` event sent: its kind.
+    /// Its slots are elements (`element_at`, `array_at`), its length `content_length_at`.
+    pub content: Option<ContentKind>,
 }
+
+/// The element slot holding a content object's length (see `content_length_at`).
+pub const LENGTH_SLOT: u32 = u32::MAX;
 
 /// Most elements `array_at` returns at once.
 pub const MAX_PAGE: u32 = 1 << 16;
@@ -183,7 +189,8 @@ impl TraceReader {
     pub fn object(&self, id: ObjectId) -> StoreResult<Option<ObjectInfo>> {
         self.conn
             .prepare_cached(
-                "SELECT class, length, origin, created_ts, node FROM objects WHERE id = ?1",
+                "SELECT o.class, o.length, o.origin, o.created_ts, o.node, c.kind FROM objects o
+                 LEFT JOIN contents c ON c.object = o.id WHERE o.id = ?1",
             )
             .and_then(|mut s| {
                 s.query_row([id.0 as i64], |r| {
@@ -198,6 +205,7 @@ impl TraceReader {
                         },
                         created_ts: r.get::<_, i64>(3)? as u64,
                         node: NodeId(r.get::<_, Option<u32>>(4)?.unwrap_or(0)),
+                        content: r.get::<_, Option<u8>>(5)?.and_then(ContentKind::from_byte),
                     })
                 })
                 .optional()
@@ -280,6 +288,34 @@ impl TraceReader {
         )))
     }
 
+    /// The length in slots of a content object at `t` (a map has two slots per entry, a text
+    /// one); `None` before its first `CONTENT` and for other objects.
+    pub fn content_length_at(&self, object: ObjectId, t: Timestamp) -> StoreResult<Option<u32>> {
+        let v = self.last_write(
+            Variable::Element {
+                array: object,
+                index: LENGTH_SLOT,
+            },
+            t,
+        )?;
+        Ok(match v.map(|w| w.value) {
+            Some(Value::Int(n)) => u32::try_from(n).ok(),
+            _ => None,
+        })
+    }
+
+    /// The bound of an array's or content object's elements at `t`: its length, or `Some(0)`
+    /// for a content object whose content is not known yet; `None` when there is none.
+    fn length_at(&self, info: Option<&ObjectInfo>, t: Timestamp) -> StoreResult<Option<u32>> {
+        match info {
+            Some(o) if o.content.is_some() => {
+                Ok(Some(self.content_length_at(o.id, t)?.unwrap_or(0)))
+            }
+            Some(o) => Ok(o.length),
+            None => Ok(None),
+        }
+    }
+
     /// An array element at `t`; `None` when unknown or out of bounds.
     pub fn element_at(
         &self,
@@ -288,7 +324,7 @@ impl TraceReader {
         t: Timestamp,
     ) -> StoreResult<Option<Value>> {
         let info = self.object(array)?;
-        if let Some(len) = info.as_ref().and_then(|o| o.length) {
+        if let Some(len) = self.length_at(info.as_ref(), t)? {
             if index >= len {
                 return Ok(None);
             }
@@ -314,7 +350,7 @@ impl TraceReader {
     ) -> StoreResult<Vec<Option<Value>>> {
         let info = self.object(array)?;
         let limit = limit.min(MAX_PAGE);
-        let end = match info.as_ref().and_then(|o| o.length) {
+        let end = match self.length_at(info.as_ref(), t)? {
             Some(len) => len.min(offset.saturating_add(limit)),
             None => offset.saturating_add(limit),
         };

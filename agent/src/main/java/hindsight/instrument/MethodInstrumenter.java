@@ -75,6 +75,7 @@ final class MethodInstrumenter implements Opcodes {
         for (TryCatchBlockNode t : m.tryCatchBlocks) {
             handlers.add(t.handler);
         }
+        analyseBlocks(orig);
         int firstLine = 0;
         int lastLine = 0;
         boolean preSuper = isCtor;
@@ -96,6 +97,11 @@ final class MethodInstrumenter implements Opcodes {
                 int line = ((LineNumberNode) x).line;
                 firstLine = firstLine == 0 ? line : Math.min(firstLine, line);
                 lastLine = Math.max(lastLine, line);
+                Integer b = blockAt.get(ordinal.get(x));
+                if (b != null && blockLines[b] == line) {
+                    // The block's BLOCK event starts this line.
+                    continue;
+                }
                 InsnList c = new InsnList();
                 c.add(buf());
                 c.add(push(line));
@@ -104,7 +110,39 @@ final class MethodInstrumenter implements Opcodes {
                 continue;
             }
             int op = x.getOpcode();
-            if (op >= ISTORE && op <= ASTORE) {
+            Integer block = blockAt.get(ordinal.get(x));
+            if (block != null) {
+                InsnList c = new InsnList();
+                c.add(buf());
+                c.add(push(block));
+                c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "block", "(I)V", false));
+                in.insertBefore(x, c);
+            }
+            if (op == GETFIELD) {
+                FieldInsnNode f = (FieldInsnNode) x;
+                InsnList c = new InsnList();
+                c.add(new InsnNode(DUP));
+                c.add(buf());
+                c.add(new InsnNode(SWAP));
+                c.add(push(Defs.field(f.owner, f.name, f.desc, false)));
+                c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "fieldRead", "(Ljava/lang/Object;I)V", false));
+                in.insertBefore(x, c);
+            } else if (op == GETSTATIC) {
+                FieldInsnNode f = (FieldInsnNode) x;
+                InsnList c = new InsnList();
+                c.add(buf());
+                c.add(push(Defs.field(f.owner, f.name, f.desc, true)));
+                c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "staticRead", "(I)V", false));
+                in.insert(x, c);
+            } else if (op >= IALOAD && op <= SALOAD) {
+                InsnList c = new InsnList();
+                c.add(new InsnNode(DUP2));
+                c.add(buf());
+                c.add(new InsnNode(DUP_X2));
+                c.add(new InsnNode(POP));
+                c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "arrayRead", "(Ljava/lang/Object;I)V", false));
+                in.insertBefore(x, c);
+            } else if (op >= ISTORE && op <= ASTORE) {
                 local(x, ((VarInsnNode) x).var, op);
             } else if (op == IINC) {
                 local(x, ((IincInsnNode) x).var, ISTORE);
@@ -162,7 +200,8 @@ final class MethodInstrumenter implements Opcodes {
         }
         int methodId = Defs.instrumentedMethod(classId, m.name, m.desc, m.access, hash, firstLine,
                 lastLine, varSlots.stream().mapToInt(Integer::intValue).toArray(),
-                varNames.toArray(new String[0]), varDescs.toArray(new String[0]));
+                varNames.toArray(new String[0]), varDescs.toArray(new String[0]), blockStarts,
+                blockLines, blockEffectCounts, toInts(effectKinds), toInts(effectTargets));
         LabelNode start = new LabelNode();
         LabelNode end = new LabelNode();
         in.insert(prologue(methodId, start));
@@ -178,6 +217,103 @@ final class MethodInstrumenter implements Opcodes {
     }
 
     // ---- analysis ----
+
+    /** Block index by the ordinal of its first instruction. */
+    private final Map<Integer, Integer> blockAt = new HashMap<>();
+    private int[] blockStarts;
+    private int[] blockLines;
+    private int[] blockEffectCounts;
+    private final List<Integer> effectKinds = new ArrayList<>();
+    private final List<Integer> effectTargets = new ArrayList<>();
+
+    /**
+     * The block table of the original code: leaders, each block's line (of a line label on its
+     * first instruction, else 0) and its effects in instruction order.
+     */
+    private void analyseBlocks(AbstractInsnNode[] orig) {
+        int n = 0;
+        for (AbstractInsnNode x : orig) {
+            if (x.getOpcode() >= 0) {
+                n++;
+            }
+        }
+        blockStarts = Leaders.of(m, orig, ordinal, n);
+        blockLines = new int[blockStarts.length];
+        blockEffectCounts = new int[blockStarts.length];
+        for (int i = 0; i < blockStarts.length; i++) {
+            blockAt.put(blockStarts[i], i);
+        }
+        int block = -1;
+        for (AbstractInsnNode x : orig) {
+            if (x instanceof LineNumberNode) {
+                Integer b = blockAt.get(ordinal.get(x));
+                if (b != null) {
+                    blockLines[b] = ((LineNumberNode) x).line;
+                }
+                continue;
+            }
+            int op = x.getOpcode();
+            if (op < 0) {
+                continue;
+            }
+            Integer b = blockAt.get(ordinal.get(x));
+            if (b != null) {
+                block = b;
+            }
+            if (block < 0) {
+                continue;
+            }
+            int before = effectKinds.size();
+            if (op >= ILOAD && op <= ALOAD) {
+                effect(1, readVar(x, ((VarInsnNode) x).var, op));
+            } else if (op >= ISTORE && op <= ASTORE) {
+                effect(0, varFor(x, ((VarInsnNode) x).var, op));
+            } else if (op == IINC) {
+                effect(1, readVar(x, ((IincInsnNode) x).var, ILOAD));
+                effect(0, varFor(x, ((IincInsnNode) x).var, ISTORE));
+            } else if (op == PUTFIELD || op == GETFIELD || op == PUTSTATIC || op == GETSTATIC) {
+                FieldInsnNode f = (FieldInsnNode) x;
+                boolean isStaticField = op == PUTSTATIC || op == GETSTATIC;
+                int fid = Defs.field(f.owner, f.name, f.desc, isStaticField);
+                effect(op == PUTFIELD ? 2 : op == GETFIELD ? 3 : op == PUTSTATIC ? 6 : 7, fid);
+            } else if (op >= IASTORE && op <= SASTORE) {
+                effect(4, 0);
+            } else if (op >= IALOAD && op <= SALOAD) {
+                effect(5, 0);
+            }
+            blockEffectCounts[block] += effectKinds.size() - before;
+        }
+    }
+
+    private void effect(int kind, int target) {
+        if (target >= 0) {
+            effectKinds.add(kind);
+            effectTargets.add(target);
+        }
+    }
+
+    /** The var id a load at {@code x} reads, or -1 for a compiler temporary. */
+    private int readVar(AbstractInsnNode x, int slot, int opcode) {
+        if (slot < argSlots()) {
+            Integer v = argVarBySlot.get(slot);
+            return v == null ? -1 : v;
+        }
+        if (hasLvt) {
+            int p = ordinal.get(x);
+            for (LocalVariableNode lv : m.localVariables) {
+                if (lv.index == slot && ordinal.get(lv.start) <= p && p < ordinal.get(lv.end)) {
+                    return lvtVar.getOrDefault(lv, -1);
+                }
+            }
+            return -1;
+        }
+        Integer v = syntheticVar.get(slot + storeDesc(opcode - ILOAD + ISTORE));
+        return v == null ? -1 : v;
+    }
+
+    private static int[] toInts(List<Integer> xs) {
+        return xs.stream().mapToInt(Integer::intValue).toArray();
+    }
 
     private void numberInstructions(AbstractInsnNode[] orig) {
         int n = 0;
@@ -547,16 +683,31 @@ final class MethodInstrumenter implements Opcodes {
             after.add(buf());
             after.add(new MethodInsnNode(INVOKESTATIC, BUF, "sExtNew",
                     "(Ljava/lang/Object;" + BUF_DESC + ")V", false));
+            contents(x, args, slots, false, after);
+            if (mayHoldContent(Type.getObjectType(x.owner))) {
+                after.add(new InsnNode(DUP));
+                after.add(buf());
+                after.add(new MethodInsnNode(INVOKESTATIC, BUF, "sContent",
+                        "(Ljava/lang/Object;" + BUF_DESC + ")V", false));
+            }
         } else if (r.getSort() == Type.VOID) {
             after.add(buf());
             after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "extRet", "()V", false));
             after.add(buf());
             after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "vV", "()V", false));
+            contents(x, args, slots, withReceiver, after);
         } else {
             after.add(new VarInsnNode(r.getOpcode(ISTORE), resultSlot));
             after.add(buf());
             after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "extRet", "()V", false));
             emitValue(after, r, resultSlot);
+            contents(x, args, slots, withReceiver, after);
+            if (mayHoldContent(r)) {
+                after.add(buf());
+                after.add(new VarInsnNode(ALOAD, resultSlot));
+                after.add(push(0));
+                after.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "content", "(Ljava/lang/Object;Z)V", false));
+            }
             after.add(new VarInsnNode(r.getOpcode(ILOAD), resultSlot));
         }
         after.add(new JumpInsnNode(GOTO, cont));
@@ -565,6 +716,7 @@ final class MethodInstrumenter implements Opcodes {
         after.add(buf());
         after.add(new MethodInsnNode(INVOKESTATIC, BUF, "sExtUnwind",
                 "(Ljava/lang/Throwable;" + BUF_DESC + ")V", false));
+        contents(x, args, slots, withReceiver, after);
         after.add(new InsnNode(ATHROW));
         after.add(cont);
         in.insertBefore(x, before);
@@ -668,4 +820,62 @@ final class MethodInstrumenter implements Opcodes {
         in.add(new InsnNode(ATHROW));
         m.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
     }
+
+    /**
+     * CONTENT of the receiver and the arguments of an external call that may be JDK collections,
+     * maps or string builders: sent when the call may have changed them, else only the first
+     * time the runtime sees them (docs/wire-format.md, "Content of JDK objects").
+     */
+    private void contents(MethodInsnNode x, Type[] args, int[] slots, boolean withReceiver,
+            InsnList c) {
+        if (withReceiver && mayHoldContent(Type.getObjectType(x.owner))) {
+            c.add(buf());
+            c.add(new VarInsnNode(ALOAD, slots[0]));
+            c.add(push(READ_ONLY.contains(x.name) ? 0 : 1));
+            c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "content", "(Ljava/lang/Object;Z)V", false));
+        }
+        boolean argsChanged = x.name.equals("drainTo")
+                || x.owner.equals("java/util/Collections") && ARG_WRITERS.contains(x.name);
+        for (int i = 0; i < args.length; i++) {
+            if (mayHoldContent(args[i])) {
+                c.add(buf());
+                c.add(new VarInsnNode(ALOAD, slots[i + 1]));
+                c.add(push(argsChanged ? 1 : 0));
+                c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "content", "(Ljava/lang/Object;Z)V", false));
+            }
+        }
+    }
+
+    /** Whether a value of static type t can be a collection, a map or a string builder. */
+    private static boolean mayHoldContent(Type t) {
+        if (t.getSort() != Type.OBJECT) {
+            return false;
+        }
+        String n = t.getInternalName();
+        if (!n.startsWith("java/lang/")) {
+            return true;
+        }
+        return n.equals("java/lang/Object") || n.equals("java/lang/StringBuilder")
+                || n.equals("java/lang/StringBuffer") || n.equals("java/lang/AbstractStringBuilder")
+                || n.equals("java/lang/CharSequence") || n.equals("java/lang/Iterable")
+                || n.equals("java/lang/Appendable") || n.equals("java/lang/Cloneable");
+    }
+
+    /** Methods of collections, maps and string builders that do not change their receiver. */
+    private static final Set<String> READ_ONLY = Set.of("get", "size", "isEmpty", "contains",
+            "containsKey", "containsValue", "containsAll", "indexOf", "lastIndexOf", "iterator",
+            "listIterator", "spliterator", "descendingIterator", "stream", "parallelStream",
+            "toString", "hashCode", "equals", "keySet", "values", "entrySet", "navigableKeySet",
+            "descendingKeySet", "descendingMap", "descendingSet", "length", "charAt",
+            "codePointAt", "substring", "subSequence", "chars", "compareTo", "capacity", "peek",
+            "peekFirst", "peekLast", "element", "getFirst", "getLast", "first", "last",
+            "firstKey", "lastKey", "firstEntry", "lastEntry", "floor", "ceiling", "higher",
+            "lower", "floorKey", "ceilingKey", "higherKey", "lowerKey", "floorEntry",
+            "ceilingEntry", "higherEntry", "lowerEntry", "headMap", "tailMap", "subMap",
+            "headSet", "tailSet", "subSet", "subList", "toArray", "getOrDefault", "forEach",
+            "comparator", "getClass");
+
+    /** Static methods of java.util.Collections that change a collection argument. */
+    private static final Set<String> ARG_WRITERS = Set.of("sort", "reverse", "shuffle", "swap",
+            "fill", "copy", "rotate", "replaceAll", "addAll");
 }

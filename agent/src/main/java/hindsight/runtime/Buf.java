@@ -25,7 +25,10 @@ public final class Buf {
     static final int CALL = 1, RETURN = 2, UNWIND = 3, EXT_CALL = 4, EXT_RETURN = 5,
             EXT_UNWIND = 6, LINE = 7, LOCAL = 8, FIELD_WRITE = 9, STATIC_WRITE = 10,
             ARRAY_WRITE = 11, NEW_OBJECT = 12, NEW_ARRAY = 13, THIS = 14, THROW = 15, CATCH = 16,
-            STRING = 17, FIELD_WRITE_UNINIT = 18;
+            STRING = 17, FIELD_WRITE_UNINIT = 18, CONTENT = 19, BLOCK = 20,
+            FIELD_READ = 21, ARRAY_READ = 22, STATIC_READ = 23;
+    /** Content longer than this many values is cut (docs/wire-format.md). */
+    static final int MAX_CONTENT = 10_000;
 
     /** {@link #state}: the owner writes; the owner is in uninstrumented code; the flusher sends. */
     private static final int ACTIVE = 0, PARKED = 1, FLUSHING = 2;
@@ -77,6 +80,9 @@ public final class Buf {
      */
     private int[] superCalls = new int[8];
     private int superCallsTop;
+
+    /** Set while this thread takes a snapshot of JDK content: nested snapshots are skipped. */
+    private boolean snapshotting;
 
     Buf(Thread t) {
         thread = t;
@@ -172,7 +178,8 @@ public final class Buf {
     void flush() {
         synchronized (Out.LOCK) {
             if (count > 0) {
-                Out.events(tid, baseTs, count, b, pos);
+                // A frame of STRING events only has no timestamp of its own.
+                Out.events(tid, Math.max(baseTs, 0), count, b, pos);
             }
             pos = 0;
             count = 0;
@@ -336,6 +343,10 @@ public final class Buf {
             put(0x01);
             return;
         }
+        if (o == VOID) {
+            put(0x00);
+            return;
+        }
         Class<?> c = o.getClass();
         if (c == String.class) {
             long id = stringId((String) o);
@@ -456,6 +467,38 @@ public final class Buf {
     public void line(int line) {
         begin(LINE);
         varint(line);
+    }
+
+    public void block(int block) {
+        begin(BLOCK);
+        varint(block);
+    }
+
+    /** Before a getfield: a null object throws and reads nothing. */
+    public void fieldRead(Object o, int field) {
+        if (o == null) {
+            return;
+        }
+        begin(FIELD_READ);
+        long id = objectId(o);
+        varint(id);
+        varint(field);
+    }
+
+    /** Before an xaload: an access that throws reads nothing. */
+    public void arrayRead(Object array, int index) {
+        if (array == null || index < 0 || index >= java.lang.reflect.Array.getLength(array)) {
+            return;
+        }
+        begin(ARRAY_READ);
+        long id = objectId(array);
+        varint(id);
+        varint(index);
+    }
+
+    public void staticRead(int field) {
+        begin(STATIC_READ);
+        varint(field);
     }
 
     public void local(int var) {
@@ -650,5 +693,176 @@ public final class Buf {
         }
         b.begin(EXT_RETURN);
         b.vA(o);
+    }
+
+    // ---- content of JDK objects ----
+
+    /**
+     * After a call into uninstrumented code: CONTENT of {@code o} if it is a JDK collection, map
+     * or string builder and the call may have changed it ({@code changed}) or its content was
+     * never sent. Never throws into the program: a snapshot that fails is skipped.
+     */
+    public void content(Object o, boolean changed) {
+        if (o == null || snapshotting) {
+            return;
+        }
+        int kind;
+        if (o instanceof java.util.Collection) {
+            kind = 0;
+        } else if (o instanceof java.util.Map) {
+            kind = 1;
+        } else if (o instanceof StringBuilder || o instanceof StringBuffer) {
+            kind = 2;
+        } else {
+            return;
+        }
+        // An application subclass could run application code while we iterate it.
+        if (o.getClass().getClassLoader() != null) {
+            return;
+        }
+        boolean first = Ids.CONTENTS.idOf(o) < 0;
+        if (!changed && !first) {
+            return;
+        }
+        snapshotting = true;
+        try {
+            Object[] values = snapshot(o, kind);
+            int n = values.length;
+            // Definitions first, as events of their own, so that the CONTENT event is not
+            // moved once per first-seen value.
+            for (Object v : values) {
+                predefine(v);
+            }
+            begin(CONTENT);
+            long id = objectId(o);
+            varint(id);
+            put(kind);
+            varint(kind == 1 ? n / 2 : n);
+            for (Object v : values) {
+                vA(v);
+            }
+        } catch (Throwable t) {
+            // ConcurrentModificationException from another thread, an OutOfMemoryError, ...:
+            // the content stays unknown rather than the program changing.
+        } finally {
+            snapshotting = false;
+        }
+    }
+
+    /** The values of a CONTENT event, cut after MAX_CONTENT values with the marker. */
+    private static Object[] snapshot(Object o, int kind) {
+        if (kind == 2) {
+            return new Object[] {o.toString()};
+        }
+        Object[] out = new Object[16];
+        int n = 0;
+        if (kind == 0) {
+            for (Object e : (java.util.Collection<?>) o) {
+                if (n == MAX_CONTENT) {
+                    out = grow(out, n + 1);
+                    out[n++] = TRUNCATED;
+                    break;
+                }
+                out = grow(out, n + 1);
+                out[n++] = e;
+            }
+        } else {
+            int entries = 0;
+            for (java.util.Map.Entry<?, ?> e : ((java.util.Map<?, ?>) o).entrySet()) {
+                out = grow(out, n + 2);
+                if (entries == MAX_CONTENT) {
+                    out[n++] = TRUNCATED;
+                    out[n++] = VOID;
+                    break;
+                }
+                out[n++] = e.getKey();
+                out[n++] = e.getValue();
+                entries++;
+            }
+        }
+        out = java.util.Arrays.copyOf(out, n);
+        if (n > 1 && out[n - 1] != VOID && out[n - 1] != TRUNCATED && isSalted(o.getClass())) {
+            canonicalOrder(out, kind == 1 ? 2 : 1);
+        }
+        return out;
+    }
+
+    /**
+     * Set.of and Map.of iterate in an order that changes from one JVM to the next (a random
+     * salt): two runs of one program would show different contents. Their elements are sent
+     * sorted instead when they are all strings or all boxes of one class (whose compareTo is
+     * JDK code); other elements keep the iteration order.
+     */
+    private static boolean isSalted(Class<?> c) {
+        String n = c.getName();
+        return n.equals("java.util.ImmutableCollections$SetN")
+                || n.equals("java.util.ImmutableCollections$MapN");
+    }
+
+    /** Rows by their first value (a class, not a lambda: the runtime spins no classes). */
+    private static final class ByFirst implements java.util.Comparator<Object[]> {
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public int compare(Object[] a, Object[] b) {
+            return ((Comparable) a[0]).compareTo(b[0]);
+        }
+    }
+
+    private static final ByFirst BY_FIRST = new ByFirst();
+
+    private static void canonicalOrder(Object[] values, int stride) {
+        Class<?> c = values[0] == null ? null : values[0].getClass();
+        if (c != String.class && c != Integer.class && c != Long.class && c != Character.class
+                && c != Short.class && c != Byte.class && c != Boolean.class) {
+            return;
+        }
+        int n = values.length / stride;
+        Object[][] rows = new Object[n][];
+        for (int i = 0; i < n; i++) {
+            if (values[i * stride] == null || values[i * stride].getClass() != c) {
+                return;
+            }
+            rows[i] = java.util.Arrays.copyOfRange(values, i * stride, i * stride + stride);
+        }
+        java.util.Arrays.sort(rows, BY_FIRST);
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(rows[i], 0, values, i * stride, stride);
+        }
+    }
+
+    private static final String TRUNCATED = "…[truncated]";
+    /** Stands for the value {@code void} (the value of a cut map's marker entry). */
+    private static final Object VOID = new Object();
+
+    private static Object[] grow(Object[] a, int need) {
+        return need <= a.length ? a : java.util.Arrays.copyOf(a, Math.max(need, a.length * 2));
+    }
+
+    /** Between events: STRING or first-seen NEW_* for a value about to be written. */
+    private void predefine(Object v) {
+        if (v == null || v == VOID) {
+            return;
+        }
+        Class<?> c = v.getClass();
+        if (c == String.class) {
+            long id = Ids.STRINGS.idOf(v);
+            if (id < 0) {
+                put(STRING);
+                varint(-id);
+                byte[] u = utf8((String) v);
+                varint(u.length);
+                raw(u, 0, u.length);
+                count++;
+            }
+        } else if (c != Integer.class && c != Long.class && c != Boolean.class
+                && c != Character.class && c != Double.class && c != Float.class
+                && c != Byte.class && c != Short.class) {
+            seen(v);
+        }
+    }
+
+    /** CONTENT of an object an uninstrumented constructor just made. */
+    public static void sContent(Object o, Buf b) {
+        b.content(o, true);
     }
 }

@@ -91,7 +91,8 @@ public final class Defs {
     /** Defines an instrumented method; vars are {slot, name, descriptor} triples. */
     public static synchronized int instrumentedMethod(int classId, String name, String desc,
             int access, byte[] hash, int firstLine, int lastLine, int[] varSlots,
-            String[] varNames, String[] varDescs) {
+            String[] varNames, String[] varDescs, int[] blockStarts, int[] blockLines,
+            int[] blockEffectCounts, int[] effectKinds, int[] effectTargets) {
         int id = ++methods;
         Bytes b = new Bytes(128);
         b.varint(id);
@@ -108,6 +109,17 @@ public final class Defs {
             b.varint(varSlots[i]);
             b.str(varNames[i]);
             b.str(varDescs[i]);
+        }
+        b.varint(blockStarts.length);
+        int e = 0;
+        for (int i = 0; i < blockStarts.length; i++) {
+            b.varint(blockStarts[i]);
+            b.varint(blockLines[i]);
+            b.varint(blockEffectCounts[i]);
+            for (int k = 0; k < blockEffectCounts[i]; k++, e++) {
+                b.u8(effectKinds[e]);
+                b.varint(effectTargets[e]);
+            }
         }
         Out.PENDING.add(Out.frame(Out.METHOD, b));
         return id;
@@ -137,6 +149,7 @@ public final class Defs {
         b.varint(0);
         b.varint(0);
         b.varint(0);
+        b.varint(0); // nblocks
         Out.PENDING.add(Out.frame(Out.METHOD, b));
         EXT_METHODS.put(key, id);
         return id;

@@ -24,6 +24,8 @@ final class Ids {
 
     static final Ids OBJECTS = new Ids();
     static final Ids STRINGS = new Ids();
+    /** Objects whose CONTENT was sent once (the id is unused; only "new" matters). */
+    static final Ids CONTENTS = new Ids();
 
     private final ReferenceQueue<Object> queue = new ReferenceQueue<>();
     private Entry[] table = new Entry[1 << 12];

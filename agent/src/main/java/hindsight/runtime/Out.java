@@ -39,7 +39,7 @@ final class Out {
             raw = new FileOutputStream(o.file);
         }
         os = new BufferedOutputStream(raw, 1 << 16);
-        os.write(new byte[] {'H', 'S', 'W', 'I', 'R', 'E', 1, 0});
+        os.write(new byte[] {'H', 'S', 'W', 'I', 'R', 'E', 2, 0});
     }
 
     /** A frame's bytes: length, type, payload. */

@@ -1,0 +1,289 @@
+//! Coverage of one frame (one call of an instrumented method), fed its own events as they
+//! arrive: the path through the block table gives the edges, the effects matched to write and
+//! read events give the sites of def-use chains.
+
+use std::sync::Arc;
+
+use super::writers::{HeapKey, LastWriters};
+use super::{Entity, HeapKind, Interner, NodeCoverage, ENTRY};
+use crate::ids::{FieldId, MethodId};
+use crate::trace::wire::{BlockDef, EffectKind, EventKind};
+
+/// A method's block table with the site of each block's first effect.
+#[derive(Debug)]
+pub struct MethodTable {
+    pub blocks: Vec<BlockDef>,
+    first_site: Vec<u32>,
+}
+
+impl MethodTable {
+    pub fn new(blocks: Vec<BlockDef>) -> MethodTable {
+        let mut first_site = Vec::with_capacity(blocks.len());
+        let mut n = 0u32;
+        for b in &blocks {
+            first_site.push(n);
+            n = n.saturating_add(b.effects.len() as u32);
+        }
+        MethodTable { blocks, first_site }
+    }
+}
+
+/// What the frames of a recording share: the last heap writers and the entity ids.
+#[derive(Default)]
+pub struct Shared {
+    pub writers: LastWriters,
+    pub interner: Interner,
+}
+
+impl Shared {
+    /// A heap write that no frame matched to a site (a method without a block table): later
+    /// reads must not see the write before it.
+    pub fn unmatched(&mut self, kind: &EventKind) {
+        if let Some(key) = written_key(kind) {
+            self.writers.forget(key);
+        }
+    }
+}
+
+/// The heap variable a write event writes.
+pub fn written_key(kind: &EventKind) -> Option<HeapKey> {
+    Some(match *kind {
+        EventKind::FieldWrite { object, field, .. } => HeapKey::Field(object, field),
+        EventKind::StaticWrite { field, .. } => HeapKey::Static(field),
+        EventKind::ArrayWrite { array, index, .. } => HeapKey::Element(array, index),
+        _ => return None,
+    })
+}
+
+pub struct FrameCoverage {
+    method: MethodId,
+    table: Arc<MethodTable>,
+    /// The block executing, `None` before the first `BLOCK` (or after an unknown block index).
+    block: Option<u32>,
+    started: bool,
+    /// Next effect of `block` to match.
+    cursor: usize,
+    /// A `CATCH` came: the next `BLOCK` is a handler reached by an exception.
+    exception: bool,
+    /// By var id: the site of the last write, `ENTRY` for an argument.
+    defs: Vec<Option<u32>>,
+    /// Sites of `FIELD_WRITE_UNINIT`s waiting for `THIS` to name their object.
+    uninit: Vec<(FieldId, u32)>,
+    edges: Vec<u32>,
+    def_uses: Vec<u32>,
+}
+
+impl FrameCoverage {
+    /// A call of `method` whose var ids below `entry_vars` are set at entry (the arguments,
+    /// `this` included).
+    pub fn new(method: MethodId, table: Arc<MethodTable>, entry_vars: u32) -> FrameCoverage {
+        FrameCoverage {
+            method,
+            table,
+            block: None,
+            started: false,
+            cursor: 0,
+            exception: false,
+            defs: (0..entry_vars).map(|_| Some(ENTRY)).collect(),
+            uninit: Vec::new(),
+            edges: Vec::new(),
+            def_uses: Vec::new(),
+        }
+    }
+
+    /// One event of this frame (not of its callees).
+    pub fn event(&mut self, kind: &EventKind, sh: &mut Shared) {
+        match *kind {
+            EventKind::Block { block, .. } => self.enter_block(block, sh),
+            EventKind::Catch(_) => self.exception = true,
+            EventKind::Throw(_) => self.flush_rest(sh),
+            EventKind::Local { var, .. } => {
+                if let Some(site) = self.take(EffectKind::LocalWrite, var, sh) {
+                    let i = var as usize;
+                    if i < self.table_vars_bound() {
+                        if self.defs.len() <= i {
+                            self.defs.resize(i + 1, None);
+                        }
+                        self.defs[i] = Some(site);
+                    }
+                }
+            }
+            EventKind::FieldWriteUninit { field, .. } => {
+                // The object is known at `THIS`; no read of it can come before.
+                if let Some(site) = self.take(EffectKind::FieldWrite, field.0, sh) {
+                    self.uninit.push((field, site));
+                }
+            }
+            EventKind::This(object) => {
+                for (field, site) in self.uninit.drain(..) {
+                    sh.writers
+                        .write(HeapKey::Field(object, field), (self.method, site));
+                }
+            }
+            EventKind::FieldWrite { field, .. } => {
+                self.write(kind, EffectKind::FieldWrite, field.0, sh)
+            }
+            EventKind::StaticWrite { field, .. } => {
+                self.write(kind, EffectKind::StaticWrite, field.0, sh)
+            }
+            EventKind::ArrayWrite { .. } => self.write(kind, EffectKind::ArrayWrite, 0, sh),
+            EventKind::FieldRead { object, field } => self.read(
+                HeapKey::Field(object, field),
+                (HeapKind::Field, field),
+                EffectKind::FieldRead,
+                sh,
+            ),
+            EventKind::StaticRead { field } => self.read(
+                HeapKey::Static(field),
+                (HeapKind::Static, field),
+                EffectKind::StaticRead,
+                sh,
+            ),
+            EventKind::ArrayRead { array, index } => self.read(
+                HeapKey::Element(array, index),
+                (HeapKind::Array, FieldId(0)),
+                EffectKind::ArrayRead,
+                sh,
+            ),
+            _ => {}
+        }
+    }
+
+    /// The call ended: `normally` by `RETURN` (the rest of its block ran), else by `UNWIND`.
+    pub fn finish(mut self, normally: bool, sh: &mut Shared) -> NodeCoverage {
+        if normally {
+            self.flush_rest(sh);
+        }
+        for v in [&mut self.edges, &mut self.def_uses] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        NodeCoverage {
+            edges: self.edges,
+            def_uses: self.def_uses,
+        }
+    }
+
+    /// Var ids are bounded by what a method can have (65536 slots), so a bad id from the
+    /// stream cannot size `defs`.
+    fn table_vars_bound(&self) -> usize {
+        1 << 16
+    }
+
+    fn enter_block(&mut self, block: u32, sh: &mut Shared) {
+        if !self.exception {
+            self.flush_rest(sh);
+        }
+        let from = if self.started {
+            self.block.unwrap_or(ENTRY)
+        } else {
+            ENTRY
+        };
+        self.started = true;
+        if (block as usize) < self.table.blocks.len() {
+            let e = Entity::Edge {
+                method: self.method,
+                from,
+                to: block,
+                exception: self.exception,
+            };
+            self.edges.push(sh.interner.id(e));
+            self.block = Some(block);
+        } else {
+            self.block = None;
+        }
+        self.cursor = 0;
+        self.exception = false;
+    }
+
+    fn write(&mut self, kind: &EventKind, effect: EffectKind, target: u32, sh: &mut Shared) {
+        let Some(key) = written_key(kind) else { return };
+        match self.take(effect, target, sh) {
+            Some(site) => sh.writers.write(key, (self.method, site)),
+            None => sh.writers.forget(key),
+        }
+    }
+
+    fn read(
+        &mut self,
+        key: HeapKey,
+        (kind, field): (HeapKind, FieldId),
+        effect: EffectKind,
+        sh: &mut Shared,
+    ) {
+        let target = if kind == HeapKind::Array { 0 } else { field.0 };
+        let Some(site) = self.take(effect, target, sh) else {
+            return;
+        };
+        if let Some(def) = sh.writers.get(&key) {
+            let e = Entity::HeapDefUse {
+                kind,
+                field,
+                def,
+                use_site: (self.method, site),
+            };
+            self.def_uses.push(sh.interner.id(e));
+        }
+    }
+
+    /// Matches the next effect `(kind, target)` of the current block and returns its site;
+    /// the local reads passed over were executed. `None` (and nothing consumed) when the block
+    /// has no such effect left: the event does not fit the table.
+    fn take(&mut self, kind: EffectKind, target: u32, sh: &mut Shared) -> Option<u32> {
+        let b = self.block? as usize;
+        let table = Arc::clone(&self.table);
+        let effects = &table.blocks[b].effects;
+        let found = effects[self.cursor.min(effects.len())..]
+            .iter()
+            .position(|e| e.kind == kind && e.target == target)?
+            + self.cursor;
+        self.uses(b, self.cursor, found, sh);
+        self.cursor = found + 1;
+        Some(table.first_site[b].saturating_add(found as u32))
+    }
+
+    /// The rest of the current block ran: its remaining local reads are uses.
+    fn flush_rest(&mut self, sh: &mut Shared) {
+        if let Some(b) = self.block {
+            let n = self.table.blocks[b as usize].effects.len();
+            self.uses(b as usize, self.cursor, n, sh);
+            self.cursor = n;
+        }
+    }
+
+    fn uses(&mut self, b: usize, from: usize, to: usize, sh: &mut Shared) {
+        let first = self.table.first_site[b];
+        for i in from..to {
+            let e = self.table.blocks[b].effects[i];
+            if e.kind != EffectKind::LocalRead {
+                continue;
+            }
+            if let Some(Some(def)) = self.defs.get(e.target as usize) {
+                let entity = Entity::LocalDefUse {
+                    method: self.method,
+                    var: e.target,
+                    def: *def,
+                    use_site: first.saturating_add(i as u32),
+                };
+                self.def_uses.push(sh.interner.id(entity));
+            }
+        }
+    }
+}
+
+/// The coverage of one complete frame from its own events (the `CALL` and the exit excluded):
+/// the pure form of `FrameCoverage`, for tests and offline passes.
+pub fn frame_entities(
+    method: MethodId,
+    table: Arc<MethodTable>,
+    entry_vars: u32,
+    events: &[EventKind],
+    normally: bool,
+    sh: &mut Shared,
+) -> NodeCoverage {
+    let mut f = FrameCoverage::new(method, table, entry_vars);
+    for e in events {
+        f.event(e, sh);
+    }
+    f.finish(normally, sh)
+}

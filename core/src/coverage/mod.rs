@@ -1,0 +1,199 @@
+//! Coverage entities of a call (issue 4): what the call itself executed, not its callees.
+//!
+//! Definitions (also in docs/ARCHITECTURE.md, "Coverage entities"):
+//!
+//! - A **CFG edge** is `(method, from block, to block)`: two consecutive `BLOCK` events of one
+//!   frame. The first block of a call comes from the virtual entry block `ENTRY`. After a
+//!   `CATCH` in the frame, the next `BLOCK` (the handler) makes an *exception edge* from the
+//!   block where the exception left (the last block the frame started), flagged as such.
+//! - A **local def-use chain** is `(method, var, def site, use site)`: the use site is a
+//!   local-read effect of an executed block, the def site is the site of the frame's last
+//!   write effect of that var before it, or `ENTRY` for an argument not written since entry.
+//!   Local reads have no event: the reads of a block before a matched write/read event are
+//!   executed, and so are the rest of a block that the frame left normally (next `BLOCK`,
+//!   `RETURN`, `THROW`); after a `CATCH` or at an `UNWIND` the rest of the block is skipped,
+//!   since where the exception left it is unknown.
+//! - A **heap def-use chain** is `(heap variable kind, field, def (method, site), use (method,
+//!   site))` for a read event of a field, static field or array element: the def is the last
+//!   write event of that same variable (object + field, field, or array + index) by application
+//!   code, in any call and any thread before. The last writers are kept in a bounded map
+//!   (`LastWriters`): beyond `capacity` variables the least recently written are forgotten,
+//!   and a read whose writer is forgotten, was uninstrumented code (`CONTENT`, a re-sent
+//!   array) or the default value gives no chain.
+//!
+//! A *site* is an effect's position among all the effects of its method (see
+//! docs/wire-format.md); write and read events get their site by matching the block's effects
+//! in order. Entities are interned to dense `u32` ids per trace (`Interner`) and stored with the
+//! trace (docs/trace-schema.md). Everything is computed while recording, frame by frame
+//! (`FrameCoverage`), so a node's entities are known when it completes. rayon is not used:
+//! each frame is a short sequential scan done as its events arrive, there is no batch to split.
+
+mod frame;
+mod weights;
+mod writers;
+
+#[cfg(test)]
+mod tests;
+
+pub use frame::{frame_entities, written_key, FrameCoverage, MethodTable, Shared};
+pub use weights::subtree_weights;
+pub use writers::{HeapKey, LastWriters};
+
+use std::collections::HashMap;
+
+use crate::ids::{FieldId, MethodId};
+
+/// The virtual entry block of a call, and the def site of an argument.
+pub const ENTRY: u32 = u32::MAX;
+
+/// Which kind of heap variable a heap def-use chain is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeapKind {
+    Field,
+    Static,
+    Array,
+}
+
+/// A coverage entity (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Entity {
+    Edge {
+        method: MethodId,
+        from: u32,
+        to: u32,
+        exception: bool,
+    },
+    LocalDefUse {
+        method: MethodId,
+        var: u32,
+        def: u32,
+        use_site: u32,
+    },
+    HeapDefUse {
+        kind: HeapKind,
+        /// The field, `FieldId(0)` for array elements.
+        field: FieldId,
+        def: (MethodId, u32),
+        use_site: (MethodId, u32),
+    },
+}
+
+impl Entity {
+    pub fn is_edge(&self) -> bool {
+        matches!(self, Entity::Edge { .. })
+    }
+
+    /// The row of `coverage_entities`: `(kind, method, a, b, c, d)`.
+    pub fn to_row(&self) -> [i64; 6] {
+        match *self {
+            Entity::Edge {
+                method,
+                from,
+                to,
+                exception,
+            } => [
+                0,
+                method.0.into(),
+                from.into(),
+                to.into(),
+                exception.into(),
+                0,
+            ],
+            Entity::LocalDefUse {
+                method,
+                var,
+                def,
+                use_site,
+            } => [
+                1,
+                method.0.into(),
+                var.into(),
+                def.into(),
+                use_site.into(),
+                0,
+            ],
+            Entity::HeapDefUse {
+                kind,
+                field,
+                def,
+                use_site,
+            } => [
+                match kind {
+                    HeapKind::Field => 2,
+                    HeapKind::Static => 3,
+                    HeapKind::Array => 4,
+                },
+                def.0 .0.into(),
+                field.0.into(),
+                def.1.into(),
+                use_site.0 .0.into(),
+                use_site.1.into(),
+            ],
+        }
+    }
+
+    /// The inverse of `to_row`; `None` for a row no version of `to_row` writes.
+    pub fn from_row(r: [i64; 6]) -> Option<Entity> {
+        let u = |v: i64| u32::try_from(v).ok();
+        let method = MethodId(u(r[1])?);
+        Some(match r[0] {
+            0 => Entity::Edge {
+                method,
+                from: u(r[2])?,
+                to: u(r[3])?,
+                exception: r[4] != 0,
+            },
+            1 => Entity::LocalDefUse {
+                method,
+                var: u(r[2])?,
+                def: u(r[3])?,
+                use_site: u(r[4])?,
+            },
+            2..=4 => Entity::HeapDefUse {
+                kind: [HeapKind::Field, HeapKind::Static, HeapKind::Array][(r[0] - 2) as usize],
+                field: FieldId(u(r[2])?),
+                def: (method, u(r[3])?),
+                use_site: (MethodId(u(r[4])?), u(r[5])?),
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// Gives entities dense ids from 0, in the order first met, and remembers the ones not yet
+/// stored.
+#[derive(Default)]
+pub struct Interner {
+    ids: HashMap<Entity, u32>,
+    unsaved: Vec<(u32, Entity)>,
+}
+
+impl Interner {
+    pub fn id(&mut self, e: Entity) -> u32 {
+        let next = self.ids.len() as u32;
+        *self.ids.entry(e).or_insert_with(|| {
+            self.unsaved.push((next, e));
+            next
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The entities interned since the last call.
+    pub fn take_unsaved(&mut self) -> Vec<(u32, Entity)> {
+        std::mem::take(&mut self.unsaved)
+    }
+}
+
+/// The entities one call covered, ids sorted and unique.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NodeCoverage {
+    pub edges: Vec<u32>,
+    pub def_uses: Vec<u32>,
+}

@@ -1,0 +1,50 @@
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** JDK collections, maps and string builders changed by JDK code: their content is recorded. */
+public class JdkContent {
+    /** An application subclass: its content is never taken (iterating it runs application code). */
+    static class Logged extends ArrayList<String> {
+        int iterations;
+
+        @Override
+        public java.util.Iterator<String> iterator() {
+            iterations++;
+            return super.iterator();
+        }
+    }
+
+    static int total(List<Integer> xs) {
+        int s = 0;
+        for (int i = 0; i < xs.size(); i++) {
+            s += xs.get(i);
+        }
+        return s;
+    }
+
+    public static void main(String[] args) {
+        List<Integer> xs = new ArrayList<>();
+        xs.add(3);
+        xs.add(1);
+        xs.add(2);
+        Collections.sort(xs);
+        Map<String, Integer> m = new TreeMap<>();
+        m.put("b", 2);
+        m.put("a", 1);
+        StringBuilder sb = new StringBuilder();
+        sb.append("x").append(total(xs));
+        List<Integer> big = new ArrayList<>();
+        for (int i = 0; i < 10005; i++) {
+            big.add(i);
+        }
+        // Set.of iterates in a per-JVM random order: its content is sent sorted.
+        Set<String> salted = Set.of("pear", "apple", "fig", "kiwi");
+        Logged logged = new Logged();
+        logged.add("q");
+        System.out.println(xs + " " + m + " " + sb + " " + big.size() + " " + salted.size() + " " + logged.iterations);
+    }
+}
