@@ -25,6 +25,7 @@ enum Command {
     Debug(commands::debug::Args),
     Tree(commands::tree::Args),
     Info(commands::info::Args),
+    Bench(commands::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
         Command::Debug(args) => commands::debug::run(args),
         Command::Tree(args) => commands::tree::run(args),
         Command::Info(args) => commands::info::run(args),
+        Command::Bench(args) => commands::bench::run(args),
     };
     match result {
         Ok(status) => ExitCode::from(status),

@@ -3,6 +3,7 @@
 //! See `docs/ARCHITECTURE.md` for the map of modules and the invariants they keep.
 
 pub mod debugger;
+pub mod evaluation;
 pub mod glob;
 pub mod ids;
 pub mod omniscient;
