@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::EvaluationError;
-use crate::debugger::{DebugOptions, Debugger, TraceRun};
+use crate::debugger::{DebugOptions, Debugger, Report, TraceRun};
 use crate::oracle::ReferenceOracle;
 use crate::session::{Answer, Step, TrustPolicy};
 use crate::strategy::eval::{askable_nodes, average_questions, Evaluation};
@@ -21,7 +21,8 @@ pub struct StrategyRun {
     pub questions: usize,
     /// `bug`, `no-bug` or `undecided`.
     pub result: String,
-    /// The reported buggy node's method, `pkg.Class.method`.
+    /// The reported buggy node's method, `pkg.Class.method`; for an `undecided` verdict, the
+    /// method of every candidate call when they all share one.
     pub reported_method: Option<String>,
     /// Whether the reported method is the mutated one.
     pub found: bool,
@@ -55,6 +56,24 @@ fn coverage_kind(strategy: StrategyName) -> Option<CoverageKind> {
 /// Whether any node of `tree` covers an entity of `kind`.
 pub fn has_coverage(tree: &ExecutionTree, kind: CoverageKind) -> bool {
     tree.iter().any(|x| !tree.coverage(x, kind).is_empty())
+}
+
+/// The method a verdict names: the buggy node's, or, when don't-know answers leave several
+/// candidate calls, their method if they all share one (the call is then uncertain, the method
+/// is not: the reference oracle cannot judge calls of the mutated method in states the correct
+/// program never reached, so every candidate is such a call).
+fn reported_method(report: &Report) -> Option<String> {
+    match &report.buggy_node {
+        Some(b) => Some(b.method.clone()),
+        None => {
+            let first = report.candidates.first()?.method.clone();
+            report
+                .candidates
+                .iter()
+                .all(|c| c.method == first)
+                .then_some(first)
+        }
+    }
 }
 
 /// Debugs the run recorded in `buggy` with each strategy, the run in `reference` answering;
@@ -105,7 +124,7 @@ pub fn debug_mutant(
             }
         };
         let report = debugger.report(&verdict)?;
-        let reported_method = report.buggy_node.map(|b| b.method);
+        let reported_method = reported_method(&report);
         runs.push(StrategyRun {
             strategy,
             questions: dialogue.len(),
@@ -135,4 +154,52 @@ pub fn balanced(
         .iter()
         .map(|&s| Ok(average_questions(tree, s, None, TrustPolicy::none())?))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debugger::BuggyNode;
+    use crate::ids::NodeId;
+
+    fn node(id: u32, method: &str) -> BuggyNode {
+        BuggyNode {
+            id: NodeId(id),
+            method: method.into(),
+            file: None,
+            lines: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_bug_verdict_names_its_node_s_method() {
+        let report = Report {
+            result: "bug",
+            buggy_node: Some(node(3, "p.A.f")),
+            candidates: Vec::new(),
+        };
+        assert_eq!(reported_method(&report).as_deref(), Some("p.A.f"));
+    }
+
+    #[test]
+    fn undecided_candidates_name_a_method_only_when_they_share_it() {
+        let same = Report {
+            result: "undecided",
+            buggy_node: None,
+            candidates: vec![node(3, "p.A.f"), node(5, "p.A.f")],
+        };
+        assert_eq!(reported_method(&same).as_deref(), Some("p.A.f"));
+        let mixed = Report {
+            result: "undecided",
+            buggy_node: None,
+            candidates: vec![node(3, "p.A.f"), node(5, "p.A.g")],
+        };
+        assert_eq!(reported_method(&mixed), None);
+        let none = Report {
+            result: "no-bug",
+            buggy_node: None,
+            candidates: Vec::new(),
+        };
+        assert_eq!(reported_method(&none), None);
+    }
 }
