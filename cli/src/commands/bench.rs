@@ -356,8 +356,9 @@ fn strategies(args: StrategiesArgs) -> Result<u8> {
     for (p, r) in corpus.iter().zip(&references) {
         if let Ok(trace) = r {
             match balanced(trace, &strategies) {
-                Ok(evaluations) => balanced_rows.push(BalancedRow {
+                Ok((evaluations, coverage)) => balanced_rows.push(BalancedRow {
                     program: p.name.clone(),
+                    coverage,
                     evaluations,
                 }),
                 Err(e) => eprintln!(

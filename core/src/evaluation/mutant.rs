@@ -143,17 +143,21 @@ pub fn debug_mutant(
 }
 
 /// The balanced-ET paper's method on the tree of the run in `trace`: for each strategy, every
-/// askable node taken in turn as the buggy one, questions averaged.
+/// askable node taken in turn as the buggy one, questions averaged. Also says whether any node of
+/// the tree has coverage entities (of either kind).
 pub fn balanced(
     trace: &Path,
     strategies: &[StrategyName],
-) -> Result<Vec<Evaluation>, EvaluationError> {
+) -> Result<(Vec<Evaluation>, bool), EvaluationError> {
     let debugger = Debugger::open(trace, DebugOptions::default())?;
     let tree = debugger.session().tree();
-    strategies
+    let coverage =
+        has_coverage(tree, CoverageKind::Edge) || has_coverage(tree, CoverageKind::DefUse);
+    let evaluations = strategies
         .iter()
         .map(|&s| Ok(average_questions(tree, s, None, TrustPolicy::none())?))
-        .collect()
+        .collect::<Result<_, EvaluationError>>()?;
+    Ok((evaluations, coverage))
 }
 
 #[cfg(test)]

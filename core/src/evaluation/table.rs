@@ -55,6 +55,8 @@ pub struct ProgramRow {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BalancedRow {
     pub program: String,
+    /// Whether any node of the tree has coverage entities.
+    pub coverage: bool,
     pub evaluations: Vec<Evaluation>,
 }
 
@@ -232,6 +234,12 @@ pub fn render_balanced(rows: &[BalancedRow], strategies: &[StrategyName]) -> Str
         }
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
+    let weighs_coverage = strategies.iter().any(|s| s.default_p().is_some());
+    if weighs_coverage && !rows.is_empty() && rows.iter().all(|r| !r.coverage) {
+        out.push_str(
+            "\nNo coverage data yet in these trees: the coverage strategies ask as top-down does.\n",
+        );
+    }
     out
 }
 
@@ -341,5 +349,35 @@ mod tests {
         let text = render_strategies(&rows, &strategies);
         assert!(text.contains("questions edge-coverage*"), "{text}");
         assert!(text.contains("no coverage data yet"), "{text}");
+    }
+
+    #[test]
+    fn the_balanced_table_marks_missed_experiments_and_missing_coverage() {
+        let e = |strategy, found| Evaluation {
+            strategy,
+            experiments: 4,
+            average_questions: 2.5,
+            found,
+        };
+        let row = BalancedRow {
+            program: "a".into(),
+            coverage: false,
+            evaluations: vec![
+                e(StrategyName::TopDown, 4),
+                e(StrategyName::EdgeCoverage, 3),
+            ],
+        };
+        let strategies = [StrategyName::TopDown, StrategyName::EdgeCoverage];
+        let text = render_balanced(std::slice::from_ref(&row), &strategies);
+        assert!(
+            text.contains("| a | 4 | 2.50 | 2.50 (1 missed) |"),
+            "{text}"
+        );
+        assert!(text.contains("No coverage data yet"), "{text}");
+        let with = BalancedRow {
+            coverage: true,
+            ..row
+        };
+        assert!(!render_balanced(&[with], &strategies).contains("No coverage data yet"));
     }
 }
