@@ -396,17 +396,19 @@ fn strategies(args: StrategiesArgs) -> Result<u8> {
                             .filter(|s| !s.found)
                             .map(|s| {
                                 format!(
-                                    "{} → {} {}",
+                                    "{} → {}{}",
                                     s.strategy,
                                     s.result,
-                                    s.reported_method.as_deref().unwrap_or("")
+                                    s.reported_method
+                                        .as_deref()
+                                        .map_or(String::new(), |m| format!(" {m}"))
                                 )
                             })
                             .collect();
                         if missed.is_empty() {
                             return None;
                         }
-                        missed.join("; ")
+                        missed.join(", ")
                     }
                     (None, None) => return None,
                 };
