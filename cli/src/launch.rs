@@ -45,6 +45,8 @@ pub enum Output {
     Inherit,
     /// Our stderr, so that our stdout holds only JSON.
     ToStderr,
+    /// Nowhere, stderr included: the benchmark runs many programs whose output nobody reads.
+    Discard,
 }
 
 /// Whether `program` names a Java launcher (`java`, `/usr/bin/java`, `java.exe`).
@@ -82,6 +84,9 @@ pub fn spawn(mut cmd: Command, output: Output) -> Result<Child, LaunchError> {
         }
         Output::ToStderr => {
             cmd.stdout(io::stderr());
+        }
+        Output::Discard => {
+            cmd.stdout(Stdio::null()).stderr(Stdio::null());
         }
     }
     let program = cmd.get_program().to_string_lossy().into_owned();

@@ -30,6 +30,7 @@ enum Command {
     Events(commands::events::Args),
     History(commands::history::Args),
     Origin(commands::origin::Args),
+    Bench(commands::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +44,7 @@ fn main() -> ExitCode {
         Command::Events(args) => commands::events::run(args),
         Command::History(args) => commands::history::run(args),
         Command::Origin(args) => commands::origin::run(args),
+        Command::Bench(args) => commands::bench::run(args),
     };
     match result {
         Ok(status) => ExitCode::from(status),

@@ -4,6 +4,7 @@
 
 pub mod coverage;
 pub mod debugger;
+pub mod evaluation;
 pub mod glob;
 pub mod ids;
 pub mod omniscient;

@@ -730,3 +730,21 @@ fn deep_recursion_across_many_blocks() {
         .unwrap();
     assert!(blocks > 50, "{blocks} blocks");
 }
+
+#[test]
+fn a_class_defined_again_keeps_its_last_definition() {
+    // The agent names a class (a field's type) before it instruments it; when the first
+    // definition was already written, it sends the final one later.
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let (mut s, t, _) = small_program();
+    let node = s.class("demo.Main$Node", false);
+    s.flush(t);
+    s.redefine_class(node, "demo.Main$Node", true);
+    s.new_object(t, node);
+    record_bytes(&s.end(0), &path);
+    let r = TraceReader::open(&path).unwrap();
+    let class = r.class(node).unwrap().unwrap();
+    assert!(class.is_instrumented(), "{class:?}");
+    assert_eq!(class.source_file, "Main$Node.java");
+}

@@ -76,8 +76,17 @@ public final class Defs {
     public static synchronized int instrumentedClass(String internalName, String sourceFile,
             int flags) {
         String dotted = internalName.replace('/', '.');
+        boolean named = CLASSES.containsKey(dotted);
         int id = classId(dotted, flags | CLASS_INSTRUMENTED, true);
-        CLASSES.get(dotted).sourceFile = sourceFile == null ? "" : sourceFile;
+        ClassDef d = CLASSES.get(dotted);
+        d.sourceFile = sourceFile == null ? "" : sourceFile;
+        if (named) {
+            // Named earlier (a field type, a call site), its definition may already have been
+            // written with flags 0: write it again with the final flags; the recorder keeps the
+            // last definition of an id. (Whether it was already written depends on when the
+            // event buffers were flushed, so without this the trace would vary run to run.)
+            Out.PENDING.add(d);
+        }
         return id;
     }
 
