@@ -250,8 +250,6 @@ public class WorkbenchTests {
         String socket = cmdline.substring(cmdline.indexOf(agent) + agent.length()).split(" ")[0];
         Check.isTrue(socket.endsWith("recorder.sock") && socket.length() <= HindsightLaunchDelegate.MAX_SOCKET_PATH,
                 "socket path fits a Unix socket address: " + socket);
-        // Nothing listened on it (no recorder yet): remove the launch's empty socket directory.
-        java.nio.file.Files.deleteIfExists(Path.of(socket).getParent());
         page().showView("org.eclipse.ui.console.ConsoleView");
         // The Console fills its document asynchronously.
         h.waitUntil(() -> {

@@ -51,7 +51,11 @@ public final class NativeSession implements TraceSession {
     /** Opens a trace written by {@code hindsight record}. */
     public static NativeSession open(Path trace) throws HindsightException {
         load();
-        return new NativeSession(nOpenTrace(trace.toAbsolutePath().toString()), trace.getFileName().toString());
+        try {
+            return new NativeSession(nOpenTrace(trace.toAbsolutePath().toString()), trace.getFileName().toString());
+        } catch (UnsatisfiedLinkError e) {
+            throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -60,7 +64,11 @@ public final class NativeSession implements TraceSession {
      */
     public static NativeSession startLive(Path trace, String name) throws HindsightException {
         load();
-        return new NativeSession(nStartLive(trace.toAbsolutePath().toString()), name);
+        try {
+            return new NativeSession(nStartLive(trace.toAbsolutePath().toString()), name);
+        } catch (UnsatisfiedLinkError e) {
+            throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
+        }
     }
 
     /** The socket the agent connects to ({@code socket=PATH}); null for a finished trace. */
