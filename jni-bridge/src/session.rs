@@ -233,6 +233,14 @@ impl BridgeSession {
     /// Children `offset..offset + limit` of `node`, in call order.
     pub fn children(&mut self, node: i64, offset: i32, limit: i32) -> BridgeResult<ChildPage> {
         self.pump()?;
+        if node == 0 && self.session().tree().is_empty() {
+            // A live recording before its first event: the root has no children yet.
+            return Ok(ChildPage {
+                offset: offset.max(0) as u32,
+                total: 0,
+                nodes: Vec::new(),
+            });
+        }
         let id = self.node_id(node)?;
         let (offset, limit) = (offset.max(0) as usize, limit.max(0) as usize);
         let all: Vec<NodeId> = self.session().tree().children(id).collect();

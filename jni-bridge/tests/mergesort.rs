@@ -133,3 +133,17 @@ fn a_closed_handle_is_an_error() {
     let err = hindsight_jni::registry::with(123_456, |_| Ok(())).unwrap_err();
     assert!(err.to_string().contains("123456"), "{err}");
 }
+
+#[test]
+fn a_live_session_before_its_first_event_has_an_empty_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = BridgeSession::start_live(&dir.path().join("run.htrace")).unwrap();
+    let page = session.children(0, 0, 10).unwrap();
+    assert_eq!((page.total, page.nodes.len()), (0, 0));
+    assert_eq!(session.next_question().unwrap().kind, "none");
+    assert!(
+        session.children(5, 0, 10).is_err(),
+        "node 5 does not exist yet"
+    );
+    session.close();
+}

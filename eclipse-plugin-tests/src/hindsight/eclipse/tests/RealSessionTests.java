@@ -58,10 +58,11 @@ public class RealSessionTests {
         IFile file = ResourcesPlugin.getWorkspace().getRoot().getProject("mergesort").getFile("src/MergeSort.java");
         Check.isTrue(file.exists(), "MergeSort.java of the earlier steps");
         var manager = DebugPlugin.getDefault().getLaunchManager();
-        int before = manager.getLaunches().length;
+        // Eclipse removes terminated launches when a new one starts: look for a new one by identity.
+        var before = java.util.Set.of(manager.getLaunches());
         new HindsightLaunchShortcut().launch(new StructuredSelection(JavaCore.createCompilationUnitFrom(file)), "run");
-        Check.isTrue(h.waitUntil(() -> manager.getLaunches().length > before
-                && manager.getLaunches()[manager.getLaunches().length - 1].isTerminated(), 60_000),
+        Check.isTrue(h.waitUntil(() -> java.util.Arrays.stream(manager.getLaunches())
+                .anyMatch(l -> !before.contains(l) && l.isTerminated()), 60_000),
                 "the launch terminated within 60 s");
         Check.isTrue(Sessions.current() instanceof NativeSession, "the launch opened a live session: " + Sessions.current());
         Check.isTrue(h.waitUntil(() -> tree.getContentDescription().startsWith("Is this call right?"), 20_000),
