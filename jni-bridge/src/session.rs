@@ -324,7 +324,7 @@ impl BridgeSession {
         self.pump()?;
         let step = match &mut self.kind {
             Kind::Trace { debugger, .. } => debugger.step(),
-            Kind::Live { debugger, .. } => debugger.next_step()?,
+            Kind::Live { debugger, .. } => debugger.step()?,
         };
         let (kind, node) = match step {
             Step::Ask(n) => ("ask", Some(n)),

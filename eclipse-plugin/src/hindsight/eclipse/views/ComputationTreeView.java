@@ -145,8 +145,11 @@ public class ComputationTreeView extends SessionView {
                 return;
             }
             try {
+                // The question first: asking takes in what the recorder sent, so the root read
+                // after it has every child the question may be about.
+                Question q = s.nextQuestion();
                 viewer.setInput(new CallTreeContentProvider.Input(s, s.root()));
-                showQuestion(s.nextQuestion());
+                showQuestion(q);
             } catch (HindsightException e) {
                 showError("reading the recording", e);
             }
