@@ -22,6 +22,7 @@ public class UiTestStartup implements IStartup {
         display.asyncExec(() -> {
             List<Harness.Step> steps = new ArrayList<>(new WorkbenchTests().steps());
             steps.addAll(new SessionViewTests().steps());
+            steps.addAll(new RealSessionTests().steps());
             new Harness(Path.of(out), display).run(steps);
         });
     }

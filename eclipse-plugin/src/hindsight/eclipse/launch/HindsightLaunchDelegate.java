@@ -4,7 +4,15 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import hindsight.eclipse.Activator;
+import hindsight.eclipse.core.HindsightException;
+import hindsight.eclipse.core.NativeSession;
+import hindsight.eclipse.core.Sessions;
 import org.eclipse.core.runtime.CoreException;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.debug.core.ILaunch;
 import org.eclipse.debug.core.ILaunchConfiguration;
 import org.eclipse.jdt.launching.JavaLaunchDelegate;
 
@@ -16,9 +24,39 @@ import org.eclipse.jdt.launching.JavaLaunchDelegate;
 public class HindsightLaunchDelegate extends JavaLaunchDelegate {
     public static final String TYPE_ID = "hindsight.eclipse.launch";
 
+    /** The socket of the live session started for the launch in progress on this thread. */
+    private static final ThreadLocal<Path> LIVE_SOCKET = new ThreadLocal<>();
+
+    /**
+     * Starts the live recording through the JNI bridge before the JVM starts and opens its session
+     * in {@link Sessions}, so the Computation Tree fills while the program runs. When the native
+     * library cannot start it, the program still runs with the agent on a fresh socket path (it
+     * then records nothing) and the error is logged.
+     */
+    @Override
+    public void launch(ILaunchConfiguration configuration, String mode, ILaunch launch, IProgressMonitor monitor)
+            throws CoreException {
+        try {
+            Path trace = Files.createTempDirectory("hindsight-run-").resolve("run.htrace");
+            NativeSession session = NativeSession.startLive(trace, configuration.getName());
+            LIVE_SOCKET.set(session.socketPath());
+            Sessions.open(session);
+        } catch (HindsightException | IOException e) {
+            Activator.getDefault().getLog().log(new Status(IStatus.ERROR, Activator.PLUGIN_ID,
+                    "Hindsight could not start the live recording; the program runs unrecorded: " + e.getMessage(), e));
+        }
+        try {
+            super.launch(configuration, mode, launch, monitor);
+        } finally {
+            LIVE_SOCKET.remove();
+        }
+    }
+
     @Override
     public String getVMArguments(ILaunchConfiguration configuration) throws CoreException {
-        return agentArgument(AgentJar.file(), newSocketPath()) + " " + super.getVMArguments(configuration);
+        Path socket = LIVE_SOCKET.get();
+        return agentArgument(AgentJar.file(), socket != null ? socket : newSocketPath()) + " "
+                + super.getVMArguments(configuration);
     }
 
     /** The agent option, quoted when a path holds spaces (the VM arguments are parsed like a shell's). */

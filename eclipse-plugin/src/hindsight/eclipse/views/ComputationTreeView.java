@@ -123,8 +123,37 @@ public class ComputationTreeView extends SessionView {
         switch (q.kind()) {
             case ASK -> setContentDescription("Is this call right? " + q.node().label());
             case BUGGY -> setContentDescription("Bug found in " + q.node().method() + ": " + q.node().label());
-            case NONE -> setContentDescription("No question to ask yet");
+            case NONE -> {
+                setContentDescription("No question to ask yet");
+                refreshWhileRecording();
+            }
         }
+    }
+
+    /** How often the tree is read again while a live recording has nothing to ask yet. */
+    private static final int LIVE_REFRESH_MS = 500;
+
+    /**
+     * While the session has no question (a live recording still running), reads the tree again
+     * every {@link #LIVE_REFRESH_MS} ms, so that the calls appear while the program runs; stops
+     * once there is a question, or the session changed or the view closed.
+     */
+    private void refreshWhileRecording() {
+        TraceSession s = session();
+        viewer.getControl().getDisplay().timerExec(LIVE_REFRESH_MS, () -> {
+            if (viewer.getControl().isDisposed() || session() != s || s == null) {
+                return;
+            }
+            try {
+                // The question first: asking takes in what the recorder sent, so the root read
+                // after it has every child the question may be about.
+                Question q = s.nextQuestion();
+                viewer.setInput(new CallTreeContentProvider.Input(s, s.root()));
+                showQuestion(q);
+            } catch (HindsightException e) {
+                showError("reading the recording", e);
+            }
+        });
     }
 
     @Override

@@ -26,6 +26,16 @@ public class VariableHistoryView extends SessionView {
         Columns.add(viewer, "Line", 60, HistoryEntry.class, h -> h.line() > 0 ? Integer.toString(h.line()) : "",
                 null, null);
         getSite().setSelectionProvider(viewer);
+        // Selecting a change shows the line that made it.
+        viewer.addSelectionChangedListener(e -> {
+            if (viewer.getStructuredSelection().getFirstElement() instanceof HistoryEntry h) {
+                try {
+                    SourceLines.open(getSite().getPage(), h.method(), h.line());
+                } catch (org.eclipse.ui.PartInitException x) {
+                    showError("opening the source of " + h.method(), x);
+                }
+            }
+        });
         return viewer.getControl();
     }
 

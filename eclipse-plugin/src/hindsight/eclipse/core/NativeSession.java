@@ -1,0 +1,282 @@
+package hindsight.eclipse.core;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The real {@link TraceSession}: the Rust core through the JNI bridge ({@code libhindsight_jni.so},
+ * crate {@code jni-bridge}). The session lives on the Rust side, in a registry keyed by the
+ * {@code long} handle this object holds; a closed or unknown handle is a
+ * {@link HindsightException}, never a crash. Results cross as JSON strings in the shapes of the
+ * command line's {@code --json} (docs/cli.md), read by {@link Json}.
+ *
+ * <p>The {@code native} methods below are the bridge's whole interface: a test of the bridge
+ * generates their header with {@code javac -h} and checks the library exports exactly these
+ * symbols.
+ */
+public final class NativeSession implements TraceSession {
+    private static volatile Throwable loadError;
+    private static volatile boolean loaded;
+
+    private final String name;
+    private volatile long handle;
+
+    private NativeSession(long handle, String name) {
+        this.handle = handle;
+        this.name = name;
+    }
+
+    /** Loads {@code libhindsight_jni.so} (once); the bundle's {@code Bundle-NativeCode} provides it. */
+    public static synchronized void load() throws HindsightException {
+        if (loaded) {
+            return;
+        }
+        if (loadError != null) {
+            throw new HindsightException("the Hindsight native library could not be loaded: " + loadError.getMessage(),
+                    loadError);
+        }
+        try {
+            System.loadLibrary("hindsight_jni");
+            loaded = true;
+        } catch (UnsatisfiedLinkError | SecurityException e) {
+            loadError = e;
+            throw new HindsightException("the Hindsight native library (libhindsight_jni.so) could not be loaded: "
+                    + e.getMessage() + "; reinstall the plugin from the update site", e);
+        }
+    }
+
+    /** Opens a trace written by {@code hindsight record}. */
+    public static NativeSession open(Path trace) throws HindsightException {
+        load();
+        try {
+            return new NativeSession(nOpenTrace(trace.toAbsolutePath().toString()), trace.getFileName().toString());
+        } catch (UnsatisfiedLinkError e) {
+            throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Starts listening for the agent; the first JVM that connects is recorded into {@code trace}
+     * (the file may be given a {@code -N} suffix for further JVMs) and fills the session while it runs.
+     */
+    public static NativeSession startLive(Path trace, String name) throws HindsightException {
+        load();
+        try {
+            return new NativeSession(nStartLive(trace.toAbsolutePath().toString()), name);
+        } catch (UnsatisfiedLinkError e) {
+            throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
+        }
+    }
+
+    /** The socket the agent connects to ({@code socket=PATH}); null for a finished trace. */
+    public Path socketPath() throws HindsightException {
+        Object p = Json.parse(nSocketPath(handle));
+        return p == null ? null : Path.of(p.toString());
+    }
+
+    private static Object parse(String json) throws HindsightException {
+        try {
+            return Json.parse(json);
+        } catch (IllegalArgumentException e) {
+            throw new HindsightException("the native bridge returned " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public CallNode root() throws HindsightException {
+        // The root's own row: node 0 is the parent of everything, so read it as its own child page's owner.
+        ChildPage page = children(0, 0, 0);
+        return new CallNode(0, "run", null, page.total(), false, null, 0, 0);
+    }
+
+    @Override
+    public ChildPage children(long node, int offset, int limit) throws HindsightException {
+        Map<String, Object> m = Json.obj(parse(nChildren(handle, node, offset, limit)));
+        List<CallNode> nodes = new ArrayList<>();
+        for (Object o : Json.list(m, "nodes")) {
+            nodes.add(callNode(Json.obj(o)));
+        }
+        return new ChildPage((int) Json.num(m, "offset", offset), nodes, (int) Json.num(m, "total", 0));
+    }
+
+    static CallNode callNode(Map<String, Object> m) {
+        return new CallNode(Json.num(m, "id", -1), Json.str(m, "label"), Json.str(m, "method"),
+                (int) Json.num(m, "child_count", 0), Json.bool(m, "complete"), answer(Json.str(m, "answer")),
+                Json.num(m, "entry", 0), Json.num(m, "exit", 0));
+    }
+
+    static Answer answer(String label) {
+        if (label == null) {
+            return null;
+        }
+        for (Answer a : Answer.values()) {
+            if (a.label().equals(label)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public NodeState nodeState(long node, long at) throws HindsightException {
+        // First the variables, then again with every object or array expanded one level, so that
+        // the Node view can show elements such as c[2].
+        Map<String, Object> m = Json.obj(parse(nNodeState(handle, node, at, new String[0])));
+        List<String> expand = new ArrayList<>();
+        for (Object o : Json.list(m, "variables")) {
+            Map<String, Object> v = Json.obj(o);
+            if (Json.num(v, "size", 0) > 0) {
+                expand.add(Json.str(v, "path"));
+            }
+        }
+        if (!expand.isEmpty()) {
+            m = Json.obj(parse(nNodeState(handle, node, at, expand.toArray(new String[0]))));
+        }
+        List<VariableValue> vars = new ArrayList<>();
+        for (Object o : Json.list(m, "variables")) {
+            vars.add(variable(Json.obj(o)));
+        }
+        return new NodeState(Json.num(m, "node", node), Json.num(m, "entry_ts", 0), Json.num(m, "at", at), vars);
+    }
+
+    static VariableValue variable(Map<String, Object> m) {
+        List<VariableValue> children = new ArrayList<>();
+        for (Object o : Json.list(m, "children")) {
+            children.add(variable(Json.obj(o)));
+        }
+        String mark = Json.str(m, "mark");
+        VariableValue.Change change = "changed".equals(mark) ? VariableValue.Change.CHANGED
+                : "contents-changed".equals(mark) ? VariableValue.Change.CONTENTS_CHANGED : VariableValue.Change.NONE;
+        return new VariableValue(Json.str(m, "path"), Json.str(m, "name"), orUndefined(Json.str(m, "entry")),
+                orUndefined(Json.str(m, "value")), change, children);
+    }
+
+    private static String orUndefined(String s) {
+        return s == null ? "(undefined)" : s;
+    }
+
+    @Override
+    public List<TraceEvent> events(long node, String variable) throws HindsightException {
+        Map<String, Object> m = Json.obj(parse(nEvents(handle, node, variable)));
+        List<TraceEvent> out = new ArrayList<>();
+        for (Object o : Json.list(m, "events")) {
+            Map<String, Object> e = Json.obj(o);
+            String mark = Json.str(e, "mark");
+            TraceEvent.Mark k = "changed".equals(mark) ? TraceEvent.Mark.CHANGES
+                    : "contains-change".equals(mark) ? TraceEvent.Mark.CONTAINS_CHANGE : TraceEvent.Mark.NONE;
+            out.add(new TraceEvent(Json.num(e, "timestamp", 0), Json.str(e, "text"), (int) Json.num(e, "line", 0), k));
+        }
+        return out;
+    }
+
+    @Override
+    public List<HistoryEntry> history(String path) throws HindsightException {
+        Map<String, Object> m = Json.obj(parse(nHistory(handle, path)));
+        List<HistoryEntry> out = new ArrayList<>();
+        for (Object o : Json.list(m, "entries")) {
+            Map<String, Object> e = Json.obj(o);
+            out.add(new HistoryEntry(Json.num(e, "timestamp", 0), Json.str(e, "value"), Json.num(e, "node", -1),
+                    Json.str(e, "method"), (int) Json.num(e, "line", 0)));
+        }
+        return out;
+    }
+
+    @Override
+    public Origin origin(String path, long at) throws HindsightException {
+        Map<String, Object> m = Json.obj(parse(nOrigin(handle, path, at)));
+        Object w = m.get("write");
+        if (w == null) {
+            return new Origin(at, -1, null, 0, "no recorded write (a default value)", null);
+        }
+        Map<String, Object> write = Json.obj(w);
+        String source = Json.str(write, "source");
+        String sourcePath = null;
+        for (Object o : Json.list(write, "inputs")) {
+            sourcePath = Json.str(Json.obj(o), "path");
+            break;
+        }
+        return new Origin(Json.num(write, "timestamp", 0), Json.num(write, "node", -1), Json.str(write, "method"),
+                (int) Json.num(write, "line", 0), source != null ? source.strip() : Json.str(m, "value"), sourcePath);
+    }
+
+    @Override
+    public void answer(long node, Answer answer) throws HindsightException {
+        nAnswer(handle, node, answer.label());
+    }
+
+    @Override
+    public void undo() throws HindsightException {
+        nUndo(handle);
+    }
+
+    @Override
+    public Question nextQuestion() throws HindsightException {
+        Map<String, Object> m = Json.obj(parse(nNextQuestion(handle)));
+        Question.Kind kind = Question.Kind.valueOf(Json.str(m, "kind").toUpperCase(Locale.ROOT));
+        Object node = m.get("node");
+        return new Question(kind, node == null ? null : callNode(Json.obj(node)));
+    }
+
+    @Override
+    public void setStrategy(String strategy) throws HindsightException {
+        nSetStrategy(handle, strategy);
+    }
+
+    @Override
+    public void trust(String method) throws HindsightException {
+        nTrust(handle, method);
+    }
+
+    @Override
+    public synchronized void close() {
+        long h = handle;
+        handle = 0;
+        if (h != 0) {
+            try {
+                nClose(h);
+            } catch (HindsightException e) {
+                // Already closed on the Rust side: nothing left to free.
+            }
+        }
+    }
+
+    // The bridge. Names start with n so that they never overload the interface's methods
+    // (javac -h would then mangle the argument types into the symbol names).
+
+    private static native long nOpenTrace(String path) throws HindsightException;
+
+    private static native long nStartLive(String trace) throws HindsightException;
+
+    private static native String nSocketPath(long handle) throws HindsightException;
+
+    private static native String nChildren(long handle, long node, int offset, int limit) throws HindsightException;
+
+    private static native String nNodeState(long handle, long node, long at, String[] expand)
+            throws HindsightException;
+
+    private static native String nEvents(long handle, long node, String variable) throws HindsightException;
+
+    private static native String nHistory(long handle, String path) throws HindsightException;
+
+    private static native String nOrigin(long handle, String path, long at) throws HindsightException;
+
+    private static native void nAnswer(long handle, long node, String answer) throws HindsightException;
+
+    private static native void nUndo(long handle) throws HindsightException;
+
+    private static native String nNextQuestion(long handle) throws HindsightException;
+
+    private static native void nSetStrategy(long handle, String name) throws HindsightException;
+
+    private static native void nTrust(long handle, String method) throws HindsightException;
+
+    private static native void nClose(long handle) throws HindsightException;
+}

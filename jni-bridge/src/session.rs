@@ -1,0 +1,399 @@
+//! One debugging session as the plugin sees it: over a finished trace ([`Debugger`]) or over a
+//! recording in progress ([`LiveDebugger`]). Every query returns a serde value that the export
+//! turns into a JSON string; the shapes are the core's (as `hindsight ... --json` prints them)
+//! plus [`CallNode`] and [`NextQuestion`] for the Computation Tree.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use hindsight_core::debugger::{DebugError, DebugOptions, Debugger, LiveDebugger, LiveOptions};
+use hindsight_core::ids::NodeId;
+use hindsight_core::omniscient::{
+    history, node_events, node_state, origin, EventPage, History, NodeState, OmniError,
+    RenderLimits, ValueOrigin, VarPath,
+};
+use hindsight_core::recording::{self, LiveRecording};
+use hindsight_core::session::{Answer, Session, Step, Verdict};
+use hindsight_core::strategy::StrategyName;
+use hindsight_core::trace::store::{TraceReader, WriterConfig};
+use hindsight_core::tree::NodeKind;
+use serde::Serialize;
+
+/// What went wrong, as the Java exception's message says it.
+#[derive(Debug, thiserror::Error)]
+pub enum BridgeError {
+    #[error(transparent)]
+    Debug(#[from] DebugError),
+    #[error(transparent)]
+    Omni(#[from] OmniError),
+    #[error("bad variable path: {0}")]
+    Path(String),
+    #[error("starting the recording: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("no session with handle {0}: it was closed or never opened")]
+    BadHandle(i64),
+    #[error("node {0} is not in the execution tree (yet)")]
+    UnknownNode(u64),
+    #[error("no call of {0} is in the execution tree: nothing to trust")]
+    UnknownMethod(String),
+    #[error("the trace cannot be read yet: the program has not sent any event")]
+    NotReadable,
+    #[error("{0}")]
+    Invalid(String),
+}
+
+pub type BridgeResult<T> = Result<T, BridgeError>;
+
+/// A node of the Computation Tree (`hindsight.eclipse.core.CallNode`).
+#[derive(Debug, Serialize)]
+pub struct CallNode {
+    pub id: u32,
+    pub label: String,
+    pub method: Option<String>,
+    pub child_count: u32,
+    pub complete: bool,
+    /// `valid`, `invalid`, `trusted`, `don't know`, or absent.
+    pub answer: Option<String>,
+    pub entry: u64,
+    pub exit: u64,
+}
+
+/// A page of a node's children (`ChildPage`).
+#[derive(Debug, Serialize)]
+pub struct ChildPage {
+    pub offset: u32,
+    pub total: u32,
+    pub nodes: Vec<CallNode>,
+}
+
+/// What to ask next (`Question`): `kind` is `ask`, `buggy` or `none`.
+#[derive(Debug, Serialize)]
+pub struct NextQuestion {
+    pub kind: &'static str,
+    pub node: Option<CallNode>,
+}
+
+enum Kind {
+    Trace {
+        debugger: Box<Debugger>,
+        trace: PathBuf,
+        options: DebugOptions,
+    },
+    Live {
+        debugger: Box<LiveDebugger>,
+        /// Kept so that the socket stays open; finished on close.
+        recording: Option<LiveRecording>,
+        socket: PathBuf,
+    },
+}
+
+/// See the module documentation.
+pub struct BridgeSession {
+    kind: Kind,
+    limits: RenderLimits,
+}
+
+fn parse_path(text: &str) -> BridgeResult<VarPath> {
+    VarPath::parse(text).map_err(|e| BridgeError::Path(e.to_string()))
+}
+
+impl BridgeSession {
+    /// A session over a trace written by `hindsight record`.
+    pub fn open(trace: &Path) -> BridgeResult<BridgeSession> {
+        let options = DebugOptions::default();
+        let debugger = Debugger::open(trace, options.clone())?;
+        Ok(BridgeSession {
+            kind: Kind::Trace {
+                debugger: Box::new(debugger),
+                trace: trace.to_path_buf(),
+                options,
+            },
+            limits: RenderLimits::default(),
+        })
+    }
+
+    /// Starts listening for the agent; the first JVM that connects is recorded into `trace`
+    /// and fills the session while it runs.
+    pub fn start_live(trace: &Path) -> BridgeResult<BridgeSession> {
+        let (sink, feed) = recording::feed(recording::DEFAULT_FEED_CAPACITY);
+        let live = LiveRecording::start(trace, WriterConfig::default(), sink.for_first_jvm())?;
+        let socket = live.socket_path().to_path_buf();
+        let debugger = LiveDebugger::new(
+            feed,
+            &recording::trace_path_for(trace, 0),
+            DebugOptions::default(),
+            LiveOptions::default(),
+        )?;
+        Ok(BridgeSession {
+            kind: Kind::Live {
+                debugger: Box::new(debugger),
+                recording: Some(live),
+                socket,
+            },
+            limits: RenderLimits::default(),
+        })
+    }
+
+    /// The path the agent connects to (`-javaagent:JAR=socket=PATH`); none for a finished trace.
+    pub fn socket_path(&self) -> Option<&Path> {
+        match &self.kind {
+            Kind::Live { socket, .. } => Some(socket),
+            Kind::Trace { .. } => None,
+        }
+    }
+
+    /// Takes in what the recording sent since the last call (live sessions only).
+    fn pump(&mut self) -> BridgeResult<()> {
+        if let Kind::Live { debugger, .. } = &mut self.kind {
+            debugger.pump()?;
+        }
+        Ok(())
+    }
+
+    fn session(&self) -> &Session {
+        match &self.kind {
+            Kind::Trace { debugger, .. } => debugger.session(),
+            Kind::Live { debugger, .. } => debugger.session(),
+        }
+    }
+
+    fn reader(&mut self) -> BridgeResult<&TraceReader> {
+        match &mut self.kind {
+            Kind::Trace { debugger, .. } => Ok(debugger.reader()),
+            Kind::Live { debugger, .. } => debugger.reader()?.ok_or(BridgeError::NotReadable),
+        }
+    }
+
+    fn node_id(&self, node: i64) -> BridgeResult<NodeId> {
+        let id = u32::try_from(node).map_err(|_| BridgeError::UnknownNode(node as u64))?;
+        if !self.session().tree().contains(NodeId(id)) {
+            return Err(BridgeError::UnknownNode(id as u64));
+        }
+        Ok(NodeId(id))
+    }
+
+    fn call_node(&mut self, id: NodeId) -> BridgeResult<CallNode> {
+        let tree = self.session().tree();
+        let kind = tree.kind(id);
+        let complete = tree.is_complete(id);
+        let child_count = tree.children(id).count() as u32;
+        let answer = self
+            .session()
+            .answers()
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == id)
+            .map(|(_, a)| a.to_string());
+        let (entry, exit) = match self.reader().ok().map(|r| r.node(id)) {
+            Some(Ok(Some(row))) => (
+                row.header.entry,
+                row.header.exit.unwrap_or(row.header.entry),
+            ),
+            _ => (0, 0),
+        };
+        let method = match kind {
+            NodeKind::Root | NodeKind::Thread => None,
+            _ => self.method_of(id)?,
+        };
+        let label = match kind {
+            NodeKind::Root => "run".to_string(),
+            NodeKind::Thread => format!("thread #{id}"),
+            _ if complete => match self.question_text(id) {
+                Ok(text) => text,
+                Err(_) => method.clone().unwrap_or_else(|| format!("#{id}")),
+            },
+            _ => format!("{} (running)", method.as_deref().unwrap_or("?")),
+        };
+        Ok(CallNode {
+            id: id.0,
+            label,
+            method,
+            child_count,
+            complete,
+            answer,
+            entry,
+            exit,
+        })
+    }
+
+    fn method_of(&mut self, id: NodeId) -> BridgeResult<Option<String>> {
+        Ok(match &mut self.kind {
+            Kind::Trace { debugger, .. } => debugger.method_of(id)?,
+            Kind::Live { debugger, .. } => debugger.method_of(id)?,
+        })
+    }
+
+    fn question_text(&mut self, id: NodeId) -> BridgeResult<String> {
+        Ok(match &mut self.kind {
+            Kind::Trace { debugger, .. } => debugger.question(id)?.text,
+            Kind::Live { debugger, .. } => debugger.question(id)?.text,
+        })
+    }
+
+    /// Children `offset..offset + limit` of `node`, in call order.
+    pub fn children(&mut self, node: i64, offset: i32, limit: i32) -> BridgeResult<ChildPage> {
+        self.pump()?;
+        if node == 0 && self.session().tree().is_empty() {
+            // A live recording before its first event: the root has no children yet.
+            return Ok(ChildPage {
+                offset: offset.max(0) as u32,
+                total: 0,
+                nodes: Vec::new(),
+            });
+        }
+        let id = self.node_id(node)?;
+        let (offset, limit) = (offset.max(0) as usize, limit.max(0) as usize);
+        let all: Vec<NodeId> = self.session().tree().children(id).collect();
+        let mut nodes = Vec::new();
+        for &c in all.iter().skip(offset).take(limit) {
+            nodes.push(self.call_node(c)?);
+        }
+        Ok(ChildPage {
+            offset: offset as u32,
+            total: all.len() as u32,
+            nodes,
+        })
+    }
+
+    /// The variables of `node` at `at` (its exit when negative), `expand` paths expanded.
+    pub fn node_state(&mut self, node: i64, at: i64, expand: &[String]) -> BridgeResult<NodeState> {
+        self.pump()?;
+        let id = self.node_id(node)?;
+        let expand: Vec<VarPath> = expand
+            .iter()
+            .map(|p| parse_path(p))
+            .collect::<Result<_, _>>()?;
+        let at = u64::try_from(at).ok();
+        let limits = self.limits;
+        Ok(node_state(self.reader()?, id, at, &expand, limits)?)
+    }
+
+    /// Every event of `node`, marked for `var` when given.
+    pub fn events(&mut self, node: i64, var: Option<&str>) -> BridgeResult<EventPage> {
+        self.pump()?;
+        let id = self.node_id(node)?;
+        let var = var.map(parse_path).transpose()?;
+        let reader = self.reader()?;
+        let mut page = node_events(reader, id, 0, usize::MAX, var.as_ref())?;
+        page.next = None;
+        Ok(page)
+    }
+
+    /// Every change of the variable at `path`.
+    pub fn history(&mut self, path: &str) -> BridgeResult<History> {
+        self.pump()?;
+        let path = parse_path(path)?;
+        let limits = self.limits;
+        Ok(history(self.reader()?, &path, None, 0, None, limits)?)
+    }
+
+    /// Where the value of `path` at `at` came from.
+    pub fn origin(&mut self, path: &str, at: i64) -> BridgeResult<ValueOrigin> {
+        self.pump()?;
+        let path = parse_path(path)?;
+        let at = u64::try_from(at)
+            .map_err(|_| BridgeError::Invalid(format!("timestamp {at} is negative")))?;
+        let limits = self.limits;
+        let no_source = |_: &str, _: &str| None;
+        Ok(origin(self.reader()?, &path, at, &no_source, limits)?)
+    }
+
+    /// Answers the question about `node` (`valid`, `invalid`, `trusted`, `don't know`).
+    pub fn answer(&mut self, node: i64, answer: &str) -> BridgeResult<()> {
+        self.pump()?;
+        let id = self.node_id(node)?;
+        let answer = Answer::from_str(answer).map_err(|e| BridgeError::Invalid(e.to_string()))?;
+        match &mut self.kind {
+            Kind::Trace { debugger, .. } => debugger.answer(id, answer)?,
+            Kind::Live { debugger, .. } => debugger.answer(id, answer)?,
+        }
+        Ok(())
+    }
+
+    /// Takes back the last answer.
+    pub fn undo(&mut self) -> BridgeResult<()> {
+        match &mut self.kind {
+            Kind::Trace { debugger, .. } => debugger.undo()?,
+            Kind::Live { debugger, .. } => debugger.undo()?,
+        };
+        Ok(())
+    }
+
+    /// The node to ask about, the buggy node, or nothing (yet).
+    pub fn next_question(&mut self) -> BridgeResult<NextQuestion> {
+        self.pump()?;
+        let step = match &mut self.kind {
+            Kind::Trace { debugger, .. } => debugger.step(),
+            Kind::Live { debugger, .. } => debugger.step()?,
+        };
+        let (kind, node) = match step {
+            Step::Ask(n) => ("ask", Some(n)),
+            Step::Done(Verdict::Bug { node }) => ("buggy", Some(node)),
+            Step::Done(_) | Step::Waiting => ("none", None),
+        };
+        let node = node.map(|n| self.call_node(n)).transpose()?;
+        Ok(NextQuestion { kind, node })
+    }
+
+    /// Chooses the strategy; the answers given so far are kept (finished traces only: a live
+    /// session's tree is still growing inside the strategy).
+    pub fn set_strategy(&mut self, name: &str) -> BridgeResult<()> {
+        let strategy =
+            StrategyName::from_str(name).map_err(|e| BridgeError::Invalid(e.to_string()))?;
+        match &mut self.kind {
+            Kind::Trace {
+                debugger,
+                trace,
+                options,
+            } => {
+                let answers = debugger.session().answers().to_vec();
+                let mut changed = options.clone();
+                changed.strategy = strategy;
+                changed.p = None;
+                let mut fresh = Debugger::open(trace, changed.clone())?;
+                for (n, a) in answers {
+                    fresh.answer(n, a)?;
+                }
+                **debugger = fresh;
+                *options = changed;
+                Ok(())
+            }
+            Kind::Live { .. } => Err(BridgeError::Invalid(
+                "the strategy of a live session cannot be changed yet: choose it in the \
+                 preferences before launching, or open the recorded trace"
+                    .into(),
+            )),
+        }
+    }
+
+    /// Trusts every call of `method` (qualified name): answers `trusted` about one of its calls.
+    pub fn trust(&mut self, method: &str) -> BridgeResult<()> {
+        self.pump()?;
+        let calls: Vec<NodeId> = self
+            .session()
+            .tree()
+            .iter()
+            .filter(|&n| self.session().tree().kind(n).is_call())
+            .collect();
+        for n in calls {
+            if self.method_of(n)?.as_deref() == Some(method) {
+                return self.answer(n.0 as i64, "trusted");
+            }
+        }
+        Err(BridgeError::UnknownMethod(method.to_string()))
+    }
+
+    /// Stops accepting agents; a running program keeps being recorded until it ends.
+    pub fn close(mut self) {
+        if let Kind::Live { recording, .. } = &mut self.kind {
+            if let Some(live) = recording.take() {
+                // Waiting for the program would block the UI: finish on a thread of its own.
+                let _ = std::thread::Builder::new()
+                    .name("hindsight-close".into())
+                    .spawn(move || {
+                        let _ = live.finish();
+                    });
+            }
+        }
+    }
+}
