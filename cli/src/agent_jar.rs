@@ -25,13 +25,17 @@ fn cache_dir() -> PathBuf {
 pub fn agent_jar_path() -> Result<PathBuf> {
     let bytes = hindsight_agent::AGENT_JAR;
     let hash = Sha256::digest(bytes);
-    let name = format!("hindsight-agent-{:x}.jar", u64::from_be_bytes(hash[..8].try_into().unwrap()));
+    let name = format!(
+        "hindsight-agent-{:x}.jar",
+        u64::from_be_bytes(hash[..8].try_into().unwrap())
+    );
     let dir = cache_dir();
     let path = dir.join(&name);
     if path.is_file() {
         return Ok(path);
     }
-    fs::create_dir_all(&dir).with_context(|| format!("creating the cache directory {}", dir.display()))?;
+    fs::create_dir_all(&dir)
+        .with_context(|| format!("creating the cache directory {}", dir.display()))?;
     let mut tmp = tempfile::NamedTempFile::new_in(&dir)
         .with_context(|| format!("writing the agent jar into {}", dir.display()))?;
     tmp.write_all(bytes).context("writing the agent jar")?;

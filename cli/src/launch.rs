@@ -57,9 +57,9 @@ fn is_java_launcher(program: &OsStr) -> bool {
 
 /// Builds the command line that runs `command` with `agent_arg` (`-javaagent:JAR=OPTIONS`).
 pub fn command_with_agent(command: &[OsString], agent_arg: &str) -> Result<Command> {
-    let (program, args) = command
-        .split_first()
-        .ok_or_else(|| anyhow!("no command given: put the program after `--`, e.g. `-- java -cp classes Main`"))?;
+    let (program, args) = command.split_first().ok_or_else(|| {
+        anyhow!("no command given: put the program after `--`, e.g. `-- java -cp classes Main`")
+    })?;
     let mut cmd = Command::new(program);
     if is_java_launcher(program) {
         cmd.arg(agent_arg);
@@ -136,17 +136,27 @@ mod tests {
     use super::*;
 
     fn args(cmd: &Command) -> Vec<String> {
-        cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect()
+        cmd.get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
     }
 
     #[test]
     fn java_gets_the_agent_as_first_argument() {
         let cmd = command_with_agent(
-            &["/usr/bin/java".into(), "-cp".into(), "x".into(), "Main".into()],
+            &[
+                "/usr/bin/java".into(),
+                "-cp".into(),
+                "x".into(),
+                "Main".into(),
+            ],
             "-javaagent:a.jar=socket=s",
         )
         .unwrap();
-        assert_eq!(args(&cmd), ["-javaagent:a.jar=socket=s", "-cp", "x", "Main"]);
+        assert_eq!(
+            args(&cmd),
+            ["-javaagent:a.jar=socket=s", "-cp", "x", "Main"]
+        );
         assert!(cmd.get_envs().all(|(k, _)| k != "JAVA_TOOL_OPTIONS"));
     }
 

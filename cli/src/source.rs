@@ -8,8 +8,14 @@ use std::path::{Path, PathBuf};
 pub fn find(file: &str, method: &str, source_path: Option<&str>) -> Option<String> {
     let class = method.rsplit_once('.')?.0;
     let package = class.rsplit_once('.').map_or("", |(p, _)| p);
-    let relative: PathBuf = package.split('.').filter(|s| !s.is_empty()).collect::<PathBuf>().join(file);
-    let mut roots: Vec<PathBuf> = source_path.map(|p| std::env::split_paths(p).collect()).unwrap_or_default();
+    let relative: PathBuf = package
+        .split('.')
+        .filter(|s| !s.is_empty())
+        .collect::<PathBuf>()
+        .join(file);
+    let mut roots: Vec<PathBuf> = source_path
+        .map(|p| std::env::split_paths(p).collect())
+        .unwrap_or_default();
     roots.extend([".", "src", "src/main/java"].map(PathBuf::from));
     roots
         .iter()

@@ -22,17 +22,32 @@ fn tree_json_lists_nodes_in_preorder_with_their_keys() {
     let tree = hindsight_json(&["tree", trace.to_str().unwrap(), "--json"]);
     let nodes = tree["nodes"].as_array().unwrap();
     assert_eq!(nodes[0]["parent"], serde_json::Value::Null);
-    for key in ["id", "parent", "method", "thread", "entry", "exit", "complete", "trusted"] {
+    for key in [
+        "id", "parent", "method", "thread", "entry", "exit", "complete", "trusted",
+    ] {
         assert!(nodes[2].get(key).is_some(), "missing {key} in {}", nodes[2]);
     }
     let methods: Vec<&str> = nodes.iter().filter_map(|n| n["method"].as_str()).collect();
-    assert_eq!(methods.iter().filter(|m| **m == "mergesort.MergeSort.merge").count(), 3, "{methods:?}");
+    assert_eq!(
+        methods
+            .iter()
+            .filter(|m| **m == "mergesort.MergeSort.merge")
+            .count(),
+        3,
+        "{methods:?}"
+    );
     // Preorder: every node comes after its parent, and entries grow along each thread.
     for (i, n) in nodes.iter().enumerate().skip(1) {
         let parent = n["parent"].as_u64().unwrap();
-        assert!(nodes[..i].iter().any(|p| p["id"].as_u64() == Some(parent)), "{n} before its parent");
+        assert!(
+            nodes[..i].iter().any(|p| p["id"].as_u64() == Some(parent)),
+            "{n} before its parent"
+        );
     }
-    let println = nodes.iter().find(|n| n["method"] == "java.io.PrintStream.println").unwrap();
+    let println = nodes
+        .iter()
+        .find(|n| n["method"] == "java.io.PrintStream.println")
+        .unwrap();
     assert_eq!(println["trusted"], true);
     assert!(nodes.iter().all(|n| n["complete"] == true));
 }
@@ -71,7 +86,12 @@ fn record_passes_the_exit_status_and_output_through() {
         "Exit",
         "hello",
     ]);
-    assert_eq!(out.status.code(), Some(7), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(7),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout), "out:hello\n");
     assert!(String::from_utf8_lossy(&out.stderr).contains(trace.to_str().unwrap()));
 }
@@ -85,7 +105,11 @@ fn an_existing_trace_is_kept_as_old() {
     old.push(".old");
     assert!(std::path::Path::new(&old).is_file());
     hindsight_json(&["info", trace.to_str().unwrap(), "--json"]);
-    hindsight_json(&["info", std::path::Path::new(&old).to_str().unwrap(), "--json"]);
+    hindsight_json(&[
+        "info",
+        std::path::Path::new(&old).to_str().unwrap(),
+        "--json",
+    ]);
 }
 
 #[test]
@@ -109,7 +133,10 @@ fn a_file_that_is_not_a_trace_is_a_clear_error() {
         let out = hindsight(&[command, junk.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(125), "{command}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.starts_with("hindsight: ") && err.contains("junk.htrace"), "{command}: {err}");
+        assert!(
+            err.starts_with("hindsight: ") && err.contains("junk.htrace"),
+            "{command}: {err}"
+        );
     }
     let missing = work.path().join("missing.htrace");
     let out = hindsight(&["debug", missing.to_str().unwrap()]);
@@ -124,7 +151,8 @@ fn bad_arguments_are_usage_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("sideways"));
     let out = hindsight(&["debug", "x.htrace", "--oracle", "psychic"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("interactive, answers:FILE or reference:TRACE"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("interactive, answers:FILE or reference:TRACE"));
     let out = hindsight(&["record"]);
     assert_eq!(out.status.code(), Some(2));
 }
@@ -142,15 +170,31 @@ fn interactive_answers_come_from_stdin_and_undo_works() {
         .spawn()
         .unwrap();
     use std::io::Write;
-    child.stdin.take().unwrap().write_all(answers.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(answers.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["result"], "bug", "{report:#}");
     assert_eq!(report["buggy_node"]["method"], "mergesort.MergeSort.merge");
-    assert_eq!(report["questions"], 7, "the undone answer is not counted: {report:#}");
+    assert_eq!(
+        report["questions"], 7,
+        "the undone answer is not counted: {report:#}"
+    );
     let prompts = String::from_utf8_lossy(&out.stderr);
-    assert!(prompts.contains("(1) MergeSort.main(args=[])? [y]es [n]o [t]rust [d]on't know [u]ndo [q]uit"), "{prompts}");
+    assert!(
+        prompts
+            .contains("(1) MergeSort.main(args=[])? [y]es [n]o [t]rust [d]on't know [u]ndo [q]uit"),
+        "{prompts}"
+    );
 }
 
 #[test]

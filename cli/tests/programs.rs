@@ -19,14 +19,22 @@ struct Program {
 /// Compiles and records both versions; returns the program and the two traces' directory.
 fn prepare(name: &str) -> (Program, tempfile::TempDir) {
     let dir = repo().join("tests/programs").join(name);
-    let toml: toml::Value = toml::from_str(&std::fs::read_to_string(dir.join("program.toml")).unwrap()).unwrap();
+    let toml: toml::Value =
+        toml::from_str(&std::fs::read_to_string(dir.join("program.toml")).unwrap()).unwrap();
     let main = toml["main"].as_str().unwrap();
     let work = tempfile::tempdir().unwrap();
     for version in ["buggy", "fixed"] {
         let classes = work.path().join(version);
         javac(&dir.join(version), &classes);
-        let summary = record(&classes, main, &work.path().join(format!("{version}.htrace")));
-        assert!(summary["traces"][0]["nodes"].as_u64().unwrap() > 2, "{name} {version}: {summary}");
+        let summary = record(
+            &classes,
+            main,
+            &work.path().join(format!("{version}.htrace")),
+        );
+        assert!(
+            summary["traces"][0]["nodes"].as_u64().unwrap() > 2,
+            "{name} {version}: {summary}"
+        );
     }
     let program = Program {
         buggy_method: toml["buggy_method"].as_str().unwrap().to_string(),
@@ -38,7 +46,15 @@ fn prepare(name: &str) -> (Program, tempfile::TempDir) {
 
 fn debug(work: &Path, strategy: &str, oracle: &str) -> serde_json::Value {
     let trace = work.join("buggy.htrace");
-    hindsight_json(&["debug", trace.to_str().unwrap(), "--json", "--strategy", strategy, "--oracle", oracle])
+    hindsight_json(&[
+        "debug",
+        trace.to_str().unwrap(),
+        "--json",
+        "--strategy",
+        strategy,
+        "--oracle",
+        oracle,
+    ])
 }
 
 /// Debugs with every strategy and both oracles; returns the reference oracle's report (top-down).
@@ -50,15 +66,34 @@ fn finds_the_bug(name: &str) -> serde_json::Value {
     for strategy in STRATEGIES {
         for oracle in [&reference, &answers] {
             let report = debug(work.path(), strategy, oracle);
-            assert_eq!(report["result"], "bug", "{name}, {strategy}, {oracle}: {report:#}");
-            assert_eq!(report["buggy_node"]["method"], program.buggy_method.as_str(), "{name}, {strategy}, {oracle}: {report:#}");
+            assert_eq!(
+                report["result"], "bug",
+                "{name}, {strategy}, {oracle}: {report:#}"
+            );
+            assert_eq!(
+                report["buggy_node"]["method"],
+                program.buggy_method.as_str(),
+                "{name}, {strategy}, {oracle}: {report:#}"
+            );
             assert_eq!(report["strategy"], strategy);
-            assert_eq!(report["questions"].as_u64().unwrap() as usize, report["dialogue"].as_array().unwrap().len());
+            assert_eq!(
+                report["questions"].as_u64().unwrap() as usize,
+                report["dialogue"].as_array().unwrap().len()
+            );
             // The reference oracle follows the intended meaning call by call, so it ends at a
             // call whose own lines hold the defect.
             if oracle == &reference {
-                let lines: Vec<u64> = report["buggy_node"]["lines"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
-                assert!(lines.contains(&u64::from(program.bug_line)), "{name}, {strategy}: line {} not in {lines:?}", program.bug_line);
+                let lines: Vec<u64> = report["buggy_node"]["lines"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|l| l.as_u64().unwrap())
+                    .collect();
+                assert!(
+                    lines.contains(&u64::from(program.bug_line)),
+                    "{name}, {strategy}: line {} not in {lines:?}",
+                    program.bug_line
+                );
                 first.get_or_insert(report);
             }
         }
@@ -73,16 +108,37 @@ fn mergesort_bug_is_in_merge() {
     let dialogue = report["dialogue"].as_array().unwrap();
     let last = dialogue.last().unwrap();
     assert_eq!(last["answer"], "invalid");
-    assert!(last["question"].as_str().unwrap().contains("c=[4, 9, 1, 7]→[1, 4, 9, 7]"), "{last}");
+    assert!(
+        last["question"]
+            .as_str()
+            .unwrap()
+            .contains("c=[4, 9, 1, 7]→[1, 4, 9, 7]"),
+        "{last}"
+    );
 }
 
 #[test]
 fn sumnumbers_reports_the_loop_header_but_not_the_branch_that_never_ran() {
     let report = finds_the_bug("sumnumbers");
-    let source = std::fs::read_to_string(repo().join("tests/programs/sumnumbers/buggy/sumnumbers/SumNumbers.java")).unwrap();
-    let even_branch = source.lines().position(|l| l.contains("sum = add(sum, array[i])")).unwrap() as u64 + 1;
-    let lines: Vec<u64> = report["buggy_node"]["lines"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
-    assert!(!lines.contains(&even_branch), "line {even_branch} never ran but is in {lines:?}");
+    let source = std::fs::read_to_string(
+        repo().join("tests/programs/sumnumbers/buggy/sumnumbers/SumNumbers.java"),
+    )
+    .unwrap();
+    let even_branch = source
+        .lines()
+        .position(|l| l.contains("sum = add(sum, array[i])"))
+        .unwrap() as u64
+        + 1;
+    let lines: Vec<u64> = report["buggy_node"]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_u64().unwrap())
+        .collect();
+    assert!(
+        !lines.contains(&even_branch),
+        "line {even_branch} never ran but is in {lines:?}"
+    );
 }
 
 #[test]
@@ -121,6 +177,20 @@ macro_rules! own_programs {
 }
 
 own_programs!(
-    bankaccount, coldest, diskusage, grades, intervals, matrix, movingavg, orders, power, ranking, rational, receipt,
-    shipping, survey, tickets, wordfreq,
+    bankaccount,
+    coldest,
+    diskusage,
+    grades,
+    intervals,
+    matrix,
+    movingavg,
+    orders,
+    power,
+    ranking,
+    rational,
+    receipt,
+    shipping,
+    survey,
+    tickets,
+    wordfreq,
 );

@@ -203,7 +203,13 @@ fn record_program(classes: &Path, program: &Program, trace: &Path) -> Result<()>
         program.main.clone().into(),
     ];
     command.extend(program.args.iter().map(OsString::from));
-    let recorded = record::record_command(&command, trace, &AgentArgs::default(), Output::Discard, false)?;
+    let recorded = record::record_command(
+        &command,
+        trace,
+        &AgentArgs::default(),
+        Output::Discard,
+        false,
+    )?;
     match recorded.traces.first().map(|t| &t.result) {
         None => bail!("the JVM did not connect to the recorder"),
         Some(Err(e)) => bail!("recording failed: {e}"),

@@ -7,7 +7,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use hindsight_core::debugger::{DebugError, DebugOptions, Debugger, LiveDebugger, LiveOptions, Question, Report, TraceRun};
+use hindsight_core::debugger::{
+    DebugError, DebugOptions, Debugger, LiveDebugger, LiveOptions, Question, Report, TraceRun,
+};
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
 use hindsight_core::oracle::{AnswerRules, ReferenceOracle};
@@ -29,7 +31,11 @@ use crate::{output, source};
 #[derive(clap::Args)]
 pub struct Args {
     /// The trace to debug (or give a command after `--`)
-    #[arg(value_name = "TRACE", required_unless_present = "command", conflicts_with = "command")]
+    #[arg(
+        value_name = "TRACE",
+        required_unless_present = "command",
+        conflicts_with = "command"
+    )]
     pub trace: Option<PathBuf>,
     /// Which node to ask next: top-down, heaviest-first, divide-and-query, hirunkitti,
     /// edge-coverage, def-use-coverage, optimal-divide-and-query
@@ -78,7 +84,9 @@ fn parse_oracle(s: &str) -> Result<OracleArg, String> {
         None if s == "interactive" => Ok(OracleArg::Interactive),
         Some(("answers", file)) if !file.is_empty() => Ok(OracleArg::Answers(file.into())),
         Some(("reference", trace)) if !trace.is_empty() => Ok(OracleArg::Reference(trace.into())),
-        _ => Err(format!("unknown oracle `{s}`: use interactive, answers:FILE or reference:TRACE")),
+        _ => Err(format!(
+            "unknown oracle `{s}`: use interactive, answers:FILE or reference:TRACE"
+        )),
     }
 }
 
@@ -178,13 +186,22 @@ impl Oracle {
             OracleArg::Reference(reference) => Oracle::Reference(Box::new(ReferenceRuns {
                 buggy: None,
                 buggy_path: trace.to_path_buf(),
-                reference: TraceRun::open(reference).with_context(|| format!("opening the reference trace {}", reference.display()))?,
+                reference: TraceRun::open(reference).with_context(|| {
+                    format!("opening the reference trace {}", reference.display())
+                })?,
                 answers: Default::default(),
             })),
         })
     }
 
-    fn reply(&mut self, debugger: &mut Dbg, node: NodeId, number: usize, text: &str, json: bool) -> Result<Reply> {
+    fn reply(
+        &mut self,
+        debugger: &mut Dbg,
+        node: NodeId,
+        number: usize,
+        text: &str,
+        json: bool,
+    ) -> Result<Reply> {
         match self {
             Oracle::Interactive(terminal) => terminal.ask(debugger, number, text, json),
             Oracle::Rules(rules) => {
@@ -251,7 +268,8 @@ impl Terminal {
 
     fn ask(&mut self, debugger: &mut Dbg, number: usize, text: &str, json: bool) -> Result<Reply> {
         loop {
-            let prompt = format!("({number}) {text}? [y]es [n]o [t]rust [d]on't know [u]ndo [q]uit ");
+            let prompt =
+                format!("({number}) {text}? [y]es [n]o [t]rust [d]on't know [u]ndo [q]uit ");
             if json {
                 eprint!("{prompt}");
                 std::io::stderr().flush()?;
@@ -267,10 +285,14 @@ impl Terminal {
                 "y" | "yes" | "valid" => return Ok(Reply::Answer(Answer::Valid)),
                 "n" | "no" | "invalid" => return Ok(Reply::Answer(Answer::Invalid)),
                 "t" | "trust" | "trusted" => return Ok(Reply::Answer(Answer::Trusted)),
-                "d" | "don't know" | "dont-know" | "?" => return Ok(Reply::Answer(Answer::DontKnow)),
+                "d" | "don't know" | "dont-know" | "?" => {
+                    return Ok(Reply::Answer(Answer::DontKnow))
+                }
                 "u" | "undo" => return Ok(Reply::Undo),
                 "q" | "quit" => return Ok(Reply::Quit),
-                other => eprintln!("hindsight: `{other}` is not an answer: type y, n, t, d, u or q"),
+                other => {
+                    eprintln!("hindsight: `{other}` is not an answer: type y, n, t, d, u or q")
+                }
             }
         }
     }
@@ -323,32 +345,60 @@ fn ms(since: Instant, at: Instant) -> u64 {
 }
 
 pub fn run(args: Args) -> Result<u8> {
-    let options = DebugOptions { strategy: args.strategy, p: args.p, trust: GlobSet::parse(&args.trust), ..Default::default() };
-    let mut timing = Timing::default();
-    let (trace, _keep, mut debugger, running, progress) = match (&args.trace, args.command.is_empty()) {
-        (Some(trace), true) => {
-            let started = Instant::now();
-            let debugger = Debugger::open(trace, options)?;
-            timing.tree_complete_ms = Some(ms(started, Instant::now()));
-            (trace.clone(), None, Dbg::Trace(Box::new(debugger)), None, None)
-        }
-        (None, false) => {
-            let (path, dir) = match &args.output {
-                Some(p) => (p.clone(), None),
-                None => {
-                    let dir = tempfile::Builder::new().prefix("hindsight-debug-").tempdir()?;
-                    (dir.path().join("run.htrace"), Some(dir))
-                }
-            };
-            let output = if args.json { Output::ToStderr } else { Output::Inherit };
-            let (sink, feed) = recording::feed(recording::DEFAULT_FEED_CAPACITY);
-            let progress = ProgressLine::start(sink.state().clone(), path.clone(), progress::wanted(args.json));
-            let running = record::start(&args.command, &path, &args.agent, output, sink)?;
-            let debugger = LiveDebugger::new(feed, &path, options, LiveOptions::default())?;
-            (path, dir, Dbg::Live(Box::new(debugger)), Some(running), Some(progress))
-        }
-        _ => bail!("give either a TRACE or a command after `--`, not both"),
+    let options = DebugOptions {
+        strategy: args.strategy,
+        p: args.p,
+        trust: GlobSet::parse(&args.trust),
+        ..Default::default()
     };
+    let mut timing = Timing::default();
+    let (trace, _keep, mut debugger, running, progress) =
+        match (&args.trace, args.command.is_empty()) {
+            (Some(trace), true) => {
+                let started = Instant::now();
+                let debugger = Debugger::open(trace, options)?;
+                timing.tree_complete_ms = Some(ms(started, Instant::now()));
+                (
+                    trace.clone(),
+                    None,
+                    Dbg::Trace(Box::new(debugger)),
+                    None,
+                    None,
+                )
+            }
+            (None, false) => {
+                let (path, dir) = match &args.output {
+                    Some(p) => (p.clone(), None),
+                    None => {
+                        let dir = tempfile::Builder::new()
+                            .prefix("hindsight-debug-")
+                            .tempdir()?;
+                        (dir.path().join("run.htrace"), Some(dir))
+                    }
+                };
+                let output = if args.json {
+                    Output::ToStderr
+                } else {
+                    Output::Inherit
+                };
+                let (sink, feed) = recording::feed(recording::DEFAULT_FEED_CAPACITY);
+                let progress = ProgressLine::start(
+                    sink.state().clone(),
+                    path.clone(),
+                    progress::wanted(args.json),
+                );
+                let running = record::start(&args.command, &path, &args.agent, output, sink)?;
+                let debugger = LiveDebugger::new(feed, &path, options, LiveOptions::default())?;
+                (
+                    path,
+                    dir,
+                    Dbg::Live(Box::new(debugger)),
+                    Some(running),
+                    Some(progress),
+                )
+            }
+            _ => bail!("give either a TRACE or a command after `--`, not both"),
+        };
     let started = running.as_ref().map_or_else(Instant::now, |r| r.started);
     let mut oracle = Oracle::load(&args.oracle, &trace)?;
     let mut dialogue: Vec<Exchange> = Vec::new();
@@ -357,20 +407,29 @@ pub fn run(args: Args) -> Result<u8> {
         let node = match debugger.next_step()? {
             Step::Ask(node) => node,
             Step::Done(verdict) => break Some(verdict),
-            Step::Waiting => bail!("the session is waiting for nodes of a recording that has ended"),
+            Step::Waiting => {
+                bail!("the session is waiting for nodes of a recording that has ended")
+            }
         };
         // Every answer removes a node or marks a don't-know, so a session asks at most about
         // twice as many questions as there are nodes; more means a broken strategy.
         if dialogue.len() > 2 * debugger.tree_len() + 10 {
-            bail!("the strategy {} kept asking after {} questions: this is a bug in Hindsight", args.strategy, dialogue.len());
+            bail!(
+                "the strategy {} kept asking after {} questions: this is a bug in Hindsight",
+                args.strategy,
+                dialogue.len()
+            );
         }
         let question = debugger.question(node)?;
         if timing.first_question_ms.is_none() {
             let now = Instant::now();
             timing.first_question_ms = Some(ms(started, now));
             if let Dbg::Live(d) = &debugger {
-                timing.first_question_latency_ms =
-                    d.feed().state().first_complete().map(|c| now.saturating_duration_since(c).as_secs_f64() * 1000.0);
+                timing.first_question_latency_ms = d
+                    .feed()
+                    .state()
+                    .first_complete()
+                    .map(|c| now.saturating_duration_since(c).as_secs_f64() * 1000.0);
             }
         }
         if !debugger.is_sealed() {
@@ -379,7 +438,13 @@ pub fn run(args: Args) -> Result<u8> {
         if let Some(p) = &progress {
             p.pause(true);
         }
-        let reply = oracle.reply(&mut debugger, node, dialogue.len() + 1, &question.text, args.json)?;
+        let reply = oracle.reply(
+            &mut debugger,
+            node,
+            dialogue.len() + 1,
+            &question.text,
+            args.json,
+        )?;
         if let Some(p) = &progress {
             p.pause(false);
         }
@@ -389,7 +454,11 @@ pub fn run(args: Args) -> Result<u8> {
                 if !matches!(oracle, Oracle::Interactive(_)) && !args.json {
                     println!("({}) {} → {}", dialogue.len() + 1, question.text, answer);
                 }
-                dialogue.push(Exchange { node, question: question.text, answer });
+                dialogue.push(Exchange {
+                    node,
+                    question: question.text,
+                    answer,
+                });
             }
             Reply::Undo => match debugger.undo() {
                 Ok(_) => {
@@ -430,7 +499,11 @@ pub fn run(args: Args) -> Result<u8> {
     }
     let report = match &verdict {
         Some(v) => debugger.report(v)?,
-        None => Report { result: "undecided", buggy_node: None, candidates: Vec::new() },
+        None => Report {
+            result: "undecided",
+            buggy_node: None,
+            candidates: Vec::new(),
+        },
     };
     timing.peak_rss_bytes = peak_rss_bytes();
     if args.json {
@@ -444,16 +517,37 @@ pub fn run(args: Args) -> Result<u8> {
             timing: &timing,
         })?;
     } else {
-        print_report(&report, stopped, dialogue.len(), args.source_path.as_deref(), &trace);
+        print_report(
+            &report,
+            stopped,
+            dialogue.len(),
+            args.source_path.as_deref(),
+            &trace,
+        );
     }
     Ok(0)
 }
 
-fn print_report(report: &Report, stopped: bool, questions: usize, source_path: Option<&str>, trace: &Path) {
+fn print_report(
+    report: &Report,
+    stopped: bool,
+    questions: usize,
+    source_path: Option<&str>,
+    trace: &Path,
+) {
     let color = std::io::stdout().is_terminal();
-    let bold = |s: &str| if color { format!("\x1b[1m{s}\x1b[0m") } else { s.to_string() };
+    let bold = |s: &str| {
+        if color {
+            format!("\x1b[1m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    };
     if stopped {
-        println!("Stopped after {questions} answers; run `hindsight debug {}` to start again.", trace.display());
+        println!(
+            "Stopped after {questions} answers; run `hindsight debug {}` to start again.",
+            trace.display()
+        );
         return;
     }
     match (report.result, &report.buggy_node) {
@@ -466,7 +560,12 @@ fn print_report(report: &Report, stopped: bool, questions: usize, source_path: O
                 questions
             );
             let file = bug.file.as_deref().unwrap_or("?");
-            let lines = bug.lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+            let lines = bug
+                .lines
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
             println!("  {file}, lines this call executed itself: {lines}");
             if let Some(text) = source::find(file, &bug.method, source_path) {
                 for &l in &bug.lines {
@@ -476,11 +575,22 @@ fn print_report(report: &Report, stopped: bool, questions: usize, source_path: O
                 }
             }
         }
-        ("no-bug", _) => println!("No buggy call: the answers leave no call whose result is wrong."),
+        ("no-bug", _) => {
+            println!("No buggy call: the answers leave no call whose result is wrong.")
+        }
         _ => {
-            println!("Undecided: don't-know answers leave {} candidates:", report.candidates.len());
+            println!(
+                "Undecided: don't-know answers leave {} candidates:",
+                report.candidates.len()
+            );
             for c in &report.candidates {
-                println!("  node #{} {} ({}, lines {:?})", c.id, c.method, c.file.as_deref().unwrap_or("?"), c.lines);
+                println!(
+                    "  node #{} {} ({}, lines {:?})",
+                    c.id,
+                    c.method,
+                    c.file.as_deref().unwrap_or("?"),
+                    c.lines
+                );
             }
         }
     }

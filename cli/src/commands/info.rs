@@ -34,17 +34,26 @@ pub fn run(args: Args) -> Result<u8> {
         println!("vm              {vm}");
     }
     println!("events          {}", info.events);
-    println!("nodes           {} ({} complete)", info.nodes, info.complete_nodes);
+    println!(
+        "nodes           {} ({} complete)",
+        info.nodes, info.complete_nodes
+    );
     println!("bytes           {}", info.bytes);
     if info.events > 0 {
-        println!("bytes per event {:.1}", info.bytes as f64 / info.events as f64);
+        println!(
+            "bytes per event {:.1}",
+            info.bytes as f64 / info.events as f64
+        );
     }
     if let Some(ms) = info.wall_ms {
         println!("wall time       {ms} ms");
     }
     match info.exit_status {
         Some(status) => println!("exit status     {status}"),
-        None => println!("exit status     unknown ({})", info.ending_detail.as_deref().unwrap_or("no END frame")),
+        None => println!(
+            "exit status     unknown ({})",
+            info.ending_detail.as_deref().unwrap_or("no END frame")
+        ),
     }
     if info.warnings > 0 {
         println!("warnings        {} (the first ones follow)", info.warnings);

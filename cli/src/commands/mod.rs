@@ -1,6 +1,5 @@
 //! One module per command: its arguments (clap) and its run function.
 
-
 pub mod bench;
 pub mod debug;
 pub mod events;

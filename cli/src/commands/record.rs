@@ -64,7 +64,13 @@ pub struct Running {
 /// Starts `command` with the agent, recording into `trace`; the first JVM's node headers go to
 /// `sink` (a live session's feed, or only progress counters). The sink is dropped once every
 /// recorder has finished, which ends a live session's feed (also when no JVM connected).
-pub fn start(command: &[OsString], trace: &Path, agent: &AgentArgs, output: Output, sink: FeedSink) -> Result<Running> {
+pub fn start(
+    command: &[OsString],
+    trace: &Path,
+    agent: &AgentArgs,
+    output: Output,
+    sink: FeedSink,
+) -> Result<Running> {
     keep_old(trace)?;
     let live = LiveRecording::start(trace, WriterConfig::default(), sink.for_first_jvm())
         .context("opening the socket the agent connects to")?;
@@ -79,7 +85,11 @@ pub fn start(command: &[OsString], trace: &Path, agent: &AgentArgs, output: Outp
             let status = launch::wait(&mut child);
             // Finished even when waiting failed, so that the recorders end and the feed with them.
             let traces = live.finish().context("waiting for the recorder to finish");
-            Ok(Recorded { traces: traces?, status: status?, wall_ms: started.elapsed().as_millis() as u64 })
+            Ok(Recorded {
+                traces: traces?,
+                status: status?,
+                wall_ms: started.elapsed().as_millis() as u64,
+            })
         })
         .context("starting the thread that waits for the program")?;
     Ok(Running { ended, started })
@@ -89,7 +99,10 @@ impl Running {
     /// Waits for the program and its recorders to end; stores this process's peak resident
     /// memory in each trace (`peak_rss_bytes`).
     pub fn wait(self) -> Result<Recorded> {
-        let recorded = self.ended.join().map_err(|_| anyhow::anyhow!("the thread waiting for the program panicked"))??;
+        let recorded = self
+            .ended
+            .join()
+            .map_err(|_| anyhow::anyhow!("the thread waiting for the program panicked"))??;
         if let Some(peak) = peak_rss_bytes() {
             for t in recorded.traces.iter().filter(|t| t.result.is_ok()) {
                 annotate(&t.path, "peak_rss_bytes", peak as i64)
@@ -101,7 +114,13 @@ impl Running {
 }
 
 /// Runs `command` with the agent, recording into `trace`, with a progress line when `progress`.
-pub fn record_command(command: &[OsString], trace: &Path, agent: &AgentArgs, output: Output, progress: bool) -> Result<Recorded> {
+pub fn record_command(
+    command: &[OsString],
+    trace: &Path,
+    agent: &AgentArgs,
+    output: Output,
+    progress: bool,
+) -> Result<Recorded> {
     let sink = FeedSink::progress_only();
     let line = ProgressLine::start(sink.state().clone(), trace.to_path_buf(), progress);
     let running = start(command, trace, agent, output, sink)?;
@@ -128,8 +147,13 @@ fn keep_old(trace: &Path) -> Result<()> {
     if trace.exists() {
         let mut old = trace.as_os_str().to_owned();
         old.push(".old");
-        std::fs::rename(trace, &old)
-            .with_context(|| format!("keeping the existing trace {} as {}", trace.display(), Path::new(&old).display()))?;
+        std::fs::rename(trace, &old).with_context(|| {
+            format!(
+                "keeping the existing trace {} as {}",
+                trace.display(),
+                Path::new(&old).display()
+            )
+        })?;
     }
     Ok(())
 }
@@ -177,10 +201,16 @@ pub fn report(recorded: &Recorded, json: bool) -> Result<()> {
             })
             .collect();
         let exit_status = launch::passthrough_status(recorded.status);
-        return output::print_json(&RecordJson { traces, exit_status, wall_ms: recorded.wall_ms });
+        return output::print_json(&RecordJson {
+            traces,
+            exit_status,
+            wall_ms: recorded.wall_ms,
+        });
     }
     if recorded.traces.is_empty() {
-        eprintln!("hindsight: no JVM connected, nothing was recorded (does the command start a JVM?)");
+        eprintln!(
+            "hindsight: no JVM connected, nothing was recorded (does the command start a JVM?)"
+        );
     }
     for t in &recorded.traces {
         match &t.result {
@@ -205,8 +235,18 @@ pub fn report(recorded: &Recorded, json: bool) -> Result<()> {
 }
 
 pub fn run(args: Args) -> Result<u8> {
-    let output = if args.json { Output::ToStderr } else { Output::Inherit };
-    let recorded = record_command(&args.command, &args.output, &args.agent, output, progress::wanted(args.json))?;
+    let output = if args.json {
+        Output::ToStderr
+    } else {
+        Output::Inherit
+    };
+    let recorded = record_command(
+        &args.command,
+        &args.output,
+        &args.agent,
+        output,
+        progress::wanted(args.json),
+    )?;
     report(&recorded, args.json)?;
     if recorded.traces.iter().any(|t| t.result.is_err()) {
         return Ok(launch::exit::FAILURE as u8);

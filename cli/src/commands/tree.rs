@@ -35,8 +35,11 @@ struct NodeJson {
 
 pub fn run(args: Args) -> Result<u8> {
     let reader = TraceReader::open(&args.trace)?;
-    let threads: std::collections::HashMap<_, _> =
-        reader.threads()?.into_iter().map(|(t, _)| (t.id, t.name)).collect();
+    let threads: std::collections::HashMap<_, _> = reader
+        .threads()?
+        .into_iter()
+        .map(|(t, _)| (t.id, t.name))
+        .collect();
     let mut names = MethodNames::default();
     let mut nodes = Vec::new();
     let stdout = std::io::stdout();

@@ -8,7 +8,10 @@ use std::process::{Command, Output};
 
 /// The repository root.
 pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 /// Compiles every `.java` file under `src` into `out` with line and variable tables.
@@ -38,7 +41,10 @@ fn collect_java(dir: &Path, files: &mut Vec<PathBuf>) {
 
 /// Runs `hindsight ARGS`.
 pub fn hindsight(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hindsight")).args(args).output().expect("running hindsight")
+    Command::new(env!("CARGO_BIN_EXE_hindsight"))
+        .args(args)
+        .output()
+        .expect("running hindsight")
 }
 
 /// Runs `hindsight ARGS` and parses its stdout as JSON, failing with its stderr.
@@ -51,16 +57,33 @@ pub fn hindsight_json(args: &[&str]) -> serde_json::Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("hindsight {args:?} printed no JSON ({e}):\n{}", String::from_utf8_lossy(&out.stdout))
+        panic!(
+            "hindsight {args:?} printed no JSON ({e}):\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        )
     })
 }
 
 /// Records `java -cp classes main` into `trace`. The program's exit status (which `record`
 /// passes through) may be anything: a buggy program may well end with an exception.
 pub fn record(classes: &Path, main: &str, trace: &Path) -> serde_json::Value {
-    let args = ["record", "--json", "-o", trace.to_str().unwrap(), "--", "java", "-cp", classes.to_str().unwrap(), main];
+    let args = [
+        "record",
+        "--json",
+        "-o",
+        trace.to_str().unwrap(),
+        "--",
+        "java",
+        "-cp",
+        classes.to_str().unwrap(),
+        main,
+    ];
     let out = hindsight(&args);
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("hindsight {args:?} printed no JSON ({e}, {}):\n{}", out.status, String::from_utf8_lossy(&out.stderr))
+        panic!(
+            "hindsight {args:?} printed no JSON ({e}, {}):\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        )
     })
 }

@@ -548,7 +548,10 @@ mod tests {
         d.question(main).unwrap();
         // The logic cache: after main, only h is askable (f answered valid, g trusted).
         assert_eq!(d.prefetch().unwrap(), 1);
-        assert!(d.questions.get(NodeId(main.0 + 3)).is_some(), "h rendered ahead");
+        assert!(
+            d.questions.get(NodeId(main.0 + 3)).is_some(),
+            "h rendered ahead"
+        );
         d.answer(main, Answer::Invalid).unwrap();
         let Step::Ask(h) = d.next_step().unwrap() else {
             panic!("h is askable")

@@ -85,7 +85,10 @@ impl Debugger {
             let row = row?;
             tree.push(&row.header)?;
             if let Some(m) = row.header.method {
-                if seen.insert(m) && !options.trust.is_empty() && options.trust.matches(&names.qualified(&reader, m)?) {
+                if seen.insert(m)
+                    && !options.trust.is_empty()
+                    && options.trust.matches(&names.qualified(&reader, m)?)
+                {
                     trusted.insert(m);
                 }
             }
@@ -99,7 +102,12 @@ impl Debugger {
                 session.set_coverage(node, kind, &ids)?;
             }
         }
-        Ok(Debugger { reader, session, names, options })
+        Ok(Debugger {
+            reader,
+            session,
+            names,
+            options,
+        })
     }
 
     pub fn reader(&self) -> &TraceReader {
@@ -121,7 +129,12 @@ impl Debugger {
 
     /// A node rendered as a question.
     pub fn question(&mut self, node: NodeId) -> Result<Question, DebugError> {
-        Ok(question(&self.reader, &mut self.names, node, self.options.limits)?)
+        Ok(question(
+            &self.reader,
+            &mut self.names,
+            node,
+            self.options.limits,
+        )?)
     }
 
     /// The fully qualified method of a node.

@@ -60,10 +60,24 @@ pub enum QuestionError {
 const MAX_STATICS: usize = 500;
 
 /// Renders node `node` of `reader` as a question.
-pub fn question(reader: &TraceReader, names: &mut MethodNames, node: NodeId, limits: RenderLimits) -> Result<Question, QuestionError> {
-    let detail = reader.node_detail(node)?.ok_or(QuestionError::NoSuchCall(node))?;
-    let method_id = detail.row.header.method.ok_or(QuestionError::NoSuchCall(node))?;
-    let name = names.get(reader, method_id)?.cloned().ok_or(QuestionError::NoSuchCall(node))?;
+pub fn question(
+    reader: &TraceReader,
+    names: &mut MethodNames,
+    node: NodeId,
+    limits: RenderLimits,
+) -> Result<Question, QuestionError> {
+    let detail = reader
+        .node_detail(node)?
+        .ok_or(QuestionError::NoSuchCall(node))?;
+    let method_id = detail
+        .row
+        .header
+        .method
+        .ok_or(QuestionError::NoSuchCall(node))?;
+    let name = names
+        .get(reader, method_id)?
+        .cloned()
+        .ok_or(QuestionError::NoSuchCall(node))?;
     let entry = detail.row.header.entry;
     let exit = detail.row.header.exit.unwrap_or(Timestamp::MAX);
     let render = |v: &Value, at: Timestamp| render_value(reader, v, at, limits);
@@ -77,14 +91,26 @@ pub fn question(reader: &TraceReader, names: &mut MethodNames, node: NodeId, lim
         let var = (i + usize::from(!is_static)) as u32;
         let last = reader.local_at(node, var, exit)?.unwrap_or(arg.value);
         let after = render(&last, exit)?;
-        args.push(Shown { name: arg.name.clone(), exit: (after != before).then_some(after), entry: before });
+        args.push(Shown {
+            name: arg.name.clone(),
+            exit: (after != before).then_some(after),
+            entry: before,
+        });
     }
 
     let this = match detail.this {
-        Some(this) if is_constructor => Some(Shown { name: "this".into(), entry: render(&this, exit)?, exit: None }),
+        Some(this) if is_constructor => Some(Shown {
+            name: "this".into(),
+            entry: render(&this, exit)?,
+            exit: None,
+        }),
         Some(this) => {
             let (before, after) = (render(&this, entry)?, render(&this, exit)?);
-            (before != after).then(|| Shown { name: "this".into(), entry: before, exit: Some(after) })
+            (before != after).then(|| Shown {
+                name: "this".into(),
+                entry: before,
+                exit: Some(after),
+            })
         }
         None => None,
     };
@@ -92,15 +118,28 @@ pub fn question(reader: &TraceReader, names: &mut MethodNames, node: NodeId, lim
     let mut statics = Vec::new();
     for field in reader.static_fields()?.into_iter().take(MAX_STATICS) {
         let loc = crate::trace::store::Variable::Static { field: field.id };
-        let Some(write) = reader.last_write(loc, exit)? else { continue };
+        let Some(write) = reader.last_write(loc, exit)? else {
+            continue;
+        };
         if write.ts < entry {
             continue;
         }
-        let class = reader.class(field.class)?.map_or_else(|| format!("#{}", field.class), |c| simple_class_name(&c.name));
-        let before = reader.static_at(field.id, entry)?.map(|v| render(&v, entry)).transpose()?.unwrap_or_else(|| "?".into());
+        let class = reader.class(field.class)?.map_or_else(
+            || format!("#{}", field.class),
+            |c| simple_class_name(&c.name),
+        );
+        let before = reader
+            .static_at(field.id, entry)?
+            .map(|v| render(&v, entry))
+            .transpose()?
+            .unwrap_or_else(|| "?".into());
         let after = render(&write.value, exit)?;
         if before != after {
-            statics.push(Shown { name: format!("{class}.{}", field.name), entry: before, exit: Some(after) });
+            statics.push(Shown {
+                name: format!("{class}.{}", field.name),
+                entry: before,
+                exit: Some(after),
+            });
         }
     }
 
@@ -111,7 +150,11 @@ pub fn question(reader: &TraceReader, names: &mut MethodNames, node: NodeId, lim
         Some(NodeResult::Threw(e)) => Some(format!("throws {}", exception_name(reader, &e)?)),
     };
 
-    let mut text = format!("{}({})", name.short, args.iter().map(Shown::text).collect::<Vec<_>>().join(", "));
+    let mut text = format!(
+        "{}({})",
+        name.short,
+        args.iter().map(Shown::text).collect::<Vec<_>>().join(", ")
+    );
     if let Some(r) = &result {
         if r.starts_with("throws ") {
             text.push(' ');
@@ -129,12 +172,22 @@ pub fn question(reader: &TraceReader, names: &mut MethodNames, node: NodeId, lim
     if detail.row.header.exit.is_none() {
         text.push_str(" (still running)");
     }
-    Ok(Question { node, method: name.qualified.clone(), args, this, statics, result, text })
+    Ok(Question {
+        node,
+        method: name.qualified.clone(),
+        args,
+        this,
+        statics,
+        result,
+        text,
+    })
 }
 
 fn exception_name(heap: &impl Heap, e: &Value) -> Result<String, HeapError> {
     Ok(match e {
-        Value::Object(id) => heap.object(*id)?.map_or_else(|| format!("#{id}"), |o| simple_class_name(&o.class_name)),
+        Value::Object(id) => heap
+            .object(*id)?
+            .map_or_else(|| format!("#{id}"), |o| simple_class_name(&o.class_name)),
         other => format!("{other:?}"),
     })
 }

@@ -32,7 +32,11 @@ pub struct Report {
     pub candidates: Vec<BuggyNode>,
 }
 
-fn describe(reader: &TraceReader, names: &mut MethodNames, node: NodeId) -> Result<BuggyNode, DebugError> {
+fn describe(
+    reader: &TraceReader,
+    names: &mut MethodNames,
+    node: NodeId,
+) -> Result<BuggyNode, DebugError> {
     let row = reader.node(node)?;
     let (method, file) = match row.and_then(|r| r.header.method) {
         Some(m) => match names.get(reader, m)? {
@@ -41,19 +45,37 @@ fn describe(reader: &TraceReader, names: &mut MethodNames, node: NodeId) -> Resu
         },
         None => (String::new(), None),
     };
-    Ok(BuggyNode { id: node, method, file, lines: reader.node_lines(node)? })
+    Ok(BuggyNode {
+        id: node,
+        method,
+        file,
+        lines: reader.node_lines(node)?,
+    })
 }
 
-pub fn report(reader: &TraceReader, names: &mut MethodNames, verdict: &Verdict) -> Result<Report, DebugError> {
+pub fn report(
+    reader: &TraceReader,
+    names: &mut MethodNames,
+    verdict: &Verdict,
+) -> Result<Report, DebugError> {
     Ok(match verdict {
-        Verdict::Bug { node } => {
-            Report { result: "bug", buggy_node: Some(describe(reader, names, *node)?), candidates: Vec::new() }
-        }
-        Verdict::NoBug => Report { result: "no-bug", buggy_node: None, candidates: Vec::new() },
+        Verdict::Bug { node } => Report {
+            result: "bug",
+            buggy_node: Some(describe(reader, names, *node)?),
+            candidates: Vec::new(),
+        },
+        Verdict::NoBug => Report {
+            result: "no-bug",
+            buggy_node: None,
+            candidates: Vec::new(),
+        },
         Verdict::Undecided { candidates } => Report {
             result: "undecided",
             buggy_node: None,
-            candidates: candidates.iter().map(|&c| describe(reader, names, c)).collect::<Result<_, _>>()?,
+            candidates: candidates
+                .iter()
+                .map(|&c| describe(reader, names, c))
+                .collect::<Result<_, _>>()?,
         },
     })
 }

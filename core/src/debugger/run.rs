@@ -12,7 +12,7 @@ use super::names::MethodNames;
 use crate::ids::{FieldId, MethodId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::omniscient::{Heap, HeapError, HeapResult, ObjectInfo};
 use crate::oracle::reference::{CallView, MethodKey, Outcome, OutputCall, RecordedRun};
-use crate::trace::store::{Variable, NodeResult, StoreError, TraceReader};
+use crate::trace::store::{NodeResult, StoreError, TraceReader, Variable};
 use crate::trace::wire::{FieldDef, Value};
 use crate::tree::NodeKind;
 
@@ -34,8 +34,15 @@ pub struct TraceRun {
 
 /// Whether a method of uninstrumented code writes program output.
 fn is_output(class: &str, method: &str) -> bool {
-    let writer = class.starts_with("java.io.") && (class.ends_with("PrintStream") || class.ends_with("Writer") || class.ends_with("OutputStream"));
-    writer && matches!(method, "print" | "println" | "printf" | "format" | "write" | "append")
+    let writer = class.starts_with("java.io.")
+        && (class.ends_with("PrintStream")
+            || class.ends_with("Writer")
+            || class.ends_with("OutputStream"));
+    writer
+        && matches!(
+            method,
+            "print" | "println" | "printf" | "format" | "write" | "append"
+        )
 }
 
 impl TraceRun {
@@ -52,13 +59,22 @@ impl TraceRun {
             if h.kind == NodeKind::External {
                 if let (Some(name), Some(thread)) = (names.get(&reader, m)?, h.thread) {
                     if is_output(&name.class, &name.def.name) {
-                        outputs.push((thread, h.entry, h.id, format!("{}{}", name.qualified, name.def.descriptor)));
+                        outputs.push((
+                            thread,
+                            h.entry,
+                            h.id,
+                            format!("{}{}", name.qualified, name.def.descriptor),
+                        ));
                     }
                 }
             }
             if let std::collections::hash_map::Entry::Vacant(slot) = keys.entry(m) {
                 if let Some(name) = names.get(&reader, m)? {
-                    let key = MethodKey { class: name.class.clone(), name: name.def.name.clone(), descriptor: name.def.descriptor.clone() };
+                    let key = MethodKey {
+                        class: name.class.clone(),
+                        name: name.def.name.clone(),
+                        descriptor: name.def.descriptor.clone(),
+                    };
                     if name.def.is_instrumented() {
                         hashes.insert(key.clone(), name.def.hash);
                     }
@@ -71,11 +87,20 @@ impl TraceRun {
         }
         let mut statics = Vec::new();
         for f in reader.static_fields()? {
-            let class = reader.class(f.class)?.map_or_else(|| format!("#{}", f.class), |c| c.name);
+            let class = reader
+                .class(f.class)?
+                .map_or_else(|| format!("#{}", f.class), |c| c.name);
             statics.push((format!("{class}.{}", f.name), f));
         }
         outputs.sort();
-        Ok(TraceRun { reader, keys, calls, hashes, statics, outputs })
+        Ok(TraceRun {
+            reader,
+            keys,
+            calls,
+            hashes,
+            statics,
+            outputs,
+        })
     }
 
     pub fn reader(&self) -> &TraceReader {
@@ -83,7 +108,10 @@ impl TraceRun {
     }
 
     fn static_field(&self, name: &str) -> Option<FieldId> {
-        self.statics.iter().find(|(n, _)| n == name).map(|(_, f)| f.id)
+        self.statics
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, f)| f.id)
     }
 }
 
@@ -94,7 +122,12 @@ impl Heap for TraceRun {
     fn fields_at(&self, id: ObjectId, at: Timestamp) -> HeapResult<Vec<(String, Value)>> {
         self.reader.fields_at(id, at)
     }
-    fn elements_at(&self, id: ObjectId, at: Timestamp, range: Range<u32>) -> HeapResult<Vec<Option<Value>>> {
+    fn elements_at(
+        &self,
+        id: ObjectId,
+        at: Timestamp,
+        range: Range<u32>,
+    ) -> HeapResult<Vec<Option<Value>>> {
         self.reader.elements_at(id, at, range)
     }
     fn string(&self, id: StringId) -> HeapResult<Option<String>> {
@@ -112,19 +145,33 @@ impl RecordedRun for TraceRun {
             .reader
             .node_detail(node)
             .map_err(heap_err)?
-            .ok_or_else(|| HeapError(format!("node {node} is not in {}", self.reader.path().display())))?;
+            .ok_or_else(|| {
+                HeapError(format!(
+                    "node {node} is not in {}",
+                    self.reader.path().display()
+                ))
+            })?;
         let h = &detail.row.header;
-        let method = h.method.and_then(|m| self.keys.get(&m)).cloned().unwrap_or(MethodKey {
-            class: String::new(),
-            name: format!("#{node}"),
-            descriptor: String::new(),
-        });
-        let code_hash = (h.kind == NodeKind::Routine).then(|| self.hashes.get(&method).copied()).flatten();
+        let method = h
+            .method
+            .and_then(|m| self.keys.get(&m))
+            .cloned()
+            .unwrap_or(MethodKey {
+                class: String::new(),
+                name: format!("#{node}"),
+                descriptor: String::new(),
+            });
+        let code_hash = (h.kind == NodeKind::Routine)
+            .then(|| self.hashes.get(&method).copied())
+            .flatten();
         let exit = h.exit;
         let mut statics = Vec::new();
         if let Some(exit) = exit {
             for (name, f) in &self.statics {
-                let written = self.reader.last_write(Variable::Static { field: f.id }, exit).map_err(heap_err)?;
+                let written = self
+                    .reader
+                    .last_write(Variable::Static { field: f.id }, exit)
+                    .map_err(heap_err)?;
                 if written.is_some_and(|w| w.ts >= h.entry) {
                     statics.push(name.clone());
                 }
@@ -132,9 +179,16 @@ impl RecordedRun for TraceRun {
         }
         let mut output = Vec::new();
         if let (Some(exit), Some(thread)) = (exit, h.thread) {
-            let from = self.outputs.partition_point(|o| (o.0, o.1) <= (thread, h.entry));
-            for (_, _, out, name) in self.outputs[from..].iter().take_while(|o| o.0 == thread && o.1 < exit) {
-                let Some(d) = self.reader.node_detail(*out).map_err(heap_err)? else { continue };
+            let from = self
+                .outputs
+                .partition_point(|o| (o.0, o.1) <= (thread, h.entry));
+            for (_, _, out, name) in self.outputs[from..]
+                .iter()
+                .take_while(|o| o.0 == thread && o.1 < exit)
+            {
+                let Some(d) = self.reader.node_detail(*out).map_err(heap_err)? else {
+                    continue;
+                };
                 output.push(OutputCall {
                     method: name.clone(),
                     args: d.args.iter().map(|a| a.value).collect(),
@@ -159,8 +213,15 @@ impl RecordedRun for TraceRun {
     }
 
     fn children(&self, node: NodeId) -> HeapResult<Vec<NodeId>> {
-        let rows = self.reader.children(node, 0, u64::MAX >> 1).map_err(heap_err)?;
-        Ok(rows.into_iter().filter(|r| r.header.kind.is_call()).map(|r| r.header.id).collect())
+        let rows = self
+            .reader
+            .children(node, 0, u64::MAX >> 1)
+            .map_err(heap_err)?;
+        Ok(rows
+            .into_iter()
+            .filter(|r| r.header.kind.is_call())
+            .map(|r| r.header.id)
+            .collect())
     }
 
     fn calls_of(&self, method: &MethodKey) -> HeapResult<Vec<NodeId>> {
@@ -172,7 +233,11 @@ impl RecordedRun for TraceRun {
             return Ok(Some(*h));
         }
         // A method the run never called: its class's definitions still carry its hash.
-        for id in self.reader.methods_named(&method.class, &method.name).map_err(heap_err)? {
+        for id in self
+            .reader
+            .methods_named(&method.class, &method.name)
+            .map_err(heap_err)?
+        {
             if let Some(def) = self.reader.method(id).map_err(heap_err)? {
                 if def.descriptor == method.descriptor && def.is_instrumented() {
                     return Ok(Some(def.hash));

@@ -252,7 +252,8 @@ mod tests {
     #[test]
     fn objects_of_unknown_content_prove_nothing() {
         let mut heap = MemHeap::default();
-        heap.obj(1, "java.util.ArrayList").obj(2, "java.lang.IllegalStateException");
+        heap.obj(1, "java.util.ArrayList")
+            .obj(2, "java.lang.IllegalStateException");
         assert!(!state(&heap, &[Value::Object(ObjectId(1))], 0).complete);
         assert!(state(&heap, &[Value::Object(ObjectId(2))], 0).complete);
     }

@@ -322,19 +322,29 @@ impl Texts<'_> {
             }
             EventKind::Content { object, values, .. } => (
                 "content",
-                format!("{} now holds {} values", self.object_name(*object, ts)?, values.len()),
+                format!(
+                    "{} now holds {} values",
+                    self.object_name(*object, ts)?,
+                    values.len()
+                ),
             ),
             EventKind::Block { block, line } => ("block", format!("block {block} (line {line})")),
             EventKind::FieldRead { object, field } => (
                 "field-read",
-                format!("read {}.{}", self.object_name(*object, ts)?, self.names.field(*field)?),
+                format!(
+                    "read {}.{}",
+                    self.object_name(*object, ts)?,
+                    self.names.field(*field)?
+                ),
             ),
-            EventKind::ArrayRead { array, index } => {
-                ("array-read", format!("read {}[{index}]", self.object_name(*array, ts)?))
-            }
-            EventKind::StaticRead { field } => {
-                ("static-read", format!("read {}", self.names.static_field(*field)?))
-            }
+            EventKind::ArrayRead { array, index } => (
+                "array-read",
+                format!("read {}[{index}]", self.object_name(*array, ts)?),
+            ),
+            EventKind::StaticRead { field } => (
+                "static-read",
+                format!("read {}", self.names.static_field(*field)?),
+            ),
             EventKind::FieldWriteUninit { field, value } => (
                 "field-write",
                 format!(

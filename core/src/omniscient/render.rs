@@ -346,6 +346,9 @@ mod tests {
     fn objects_of_unknown_content_show_by_identity() {
         let mut heap = MemHeap::default();
         heap.obj(12, "java.util.ArrayList");
-        assert_eq!(render(&heap, Value::Object(ObjectId(12)), 0), "ArrayList#12");
+        assert_eq!(
+            render(&heap, Value::Object(ObjectId(12)), 0),
+            "ArrayList#12"
+        );
     }
 }

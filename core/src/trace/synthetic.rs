@@ -75,7 +75,14 @@ impl StreamBuilder {
     /// is instrumented.
     pub fn redefine_class(&mut self, id: ClassId, name: &str, instrumented: bool) {
         let source_file = format!("{}.java", name.rsplit('.').next().unwrap_or(name));
-        self.enc.class(&ClassDef { id, name: name.into(), source_file, flags: u8::from(instrumented) }).expect("vec");
+        self.enc
+            .class(&ClassDef {
+                id,
+                name: name.into(),
+                source_file,
+                flags: u8::from(instrumented),
+            })
+            .expect("vec");
     }
 
     /// An instrumented method; `vars` are its local variables in var id order (arguments

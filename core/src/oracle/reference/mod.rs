@@ -275,7 +275,9 @@ fn exit_state(
     let mut state = canonical_state(run, &roots, at, MAX_STATE_OBJECTS)?;
     for out in &call.output {
         let args = canonical_state(run, &out.args, out.at, MAX_STATE_OBJECTS)?;
-        state.text.push_str(&format!("|{}({})", out.method, args.text));
+        state
+            .text
+            .push_str(&format!("|{}({})", out.method, args.text));
         state.complete &= args.complete;
     }
     Ok(state)

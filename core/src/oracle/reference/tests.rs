@@ -267,20 +267,43 @@ fn static_fields_the_call_wrote_are_part_of_its_state() {
     // Two statics, listed in either order by a run: states must not depend on it.
     let build = |exit_value: i32, reversed: bool| {
         let mut run = FakeRun::default();
-        run.code("bump", 1).add(1, None, "bump", (10, 20), &[], Outcome::Returned(Value::Void));
+        run.code("bump", 1).add(
+            1,
+            None,
+            "bump",
+            (10, 20),
+            &[],
+            Outcome::Returned(Value::Void),
+        );
         let mut names = vec!["p.Sum.count".to_string(), "p.Sum.base".to_string()];
         if reversed {
             names.reverse();
         }
         run.calls.get_mut(&NodeId(1)).unwrap().statics = names;
-        run.statics.insert("p.Sum.count".into(), vec![(1, Value::Int(0)), (15, Value::Int(exit_value))]);
-        run.statics.insert("p.Sum.base".into(), vec![(1, Value::Int(0)), (16, Value::Int(1000))]);
+        run.statics.insert(
+            "p.Sum.count".into(),
+            vec![(1, Value::Int(0)), (15, Value::Int(exit_value))],
+        );
+        run.statics.insert(
+            "p.Sum.base".into(),
+            vec![(1, Value::Int(0)), (16, Value::Int(1000))],
+        );
         run
     };
     let (buggy, reference) = (build(2, false), build(1, true));
-    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::Invalid);
+    assert_eq!(
+        ReferenceOracle::new(&buggy, &reference)
+            .answer(NodeId(1))
+            .unwrap(),
+        Answer::Invalid
+    );
     let same = build(1, false);
-    assert_eq!(ReferenceOracle::new(&same, &reference).answer(NodeId(1)).unwrap(), Answer::Valid);
+    assert_eq!(
+        ReferenceOracle::new(&same, &reference)
+            .answer(NodeId(1))
+            .unwrap(),
+        Answer::Valid
+    );
 }
 
 #[test]
@@ -317,7 +340,8 @@ fn what_a_call_prints_is_part_of_its_exit_state() {
     let build = |printed: &str| {
         let mut run = FakeRun::default();
         run.heap.text(1, printed);
-        run.code("main", 1).add(1, None, "main", (1, 9), &[], Outcome::Returned(Value::Void));
+        run.code("main", 1)
+            .add(1, None, "main", (1, 9), &[], Outcome::Returned(Value::Void));
         run.calls.get_mut(&NodeId(1)).unwrap().output = vec![OutputCall {
             method: "java.io.PrintStream.println(Ljava/lang/String;)V".into(),
             args: vec![Value::Str(StringId(1))],
@@ -326,9 +350,19 @@ fn what_a_call_prints_is_part_of_its_exit_state() {
         run
     };
     let (buggy, reference) = (build("[1, 4, 9, 7]"), build("[1, 4, 7, 9]"));
-    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::Invalid);
+    assert_eq!(
+        ReferenceOracle::new(&buggy, &reference)
+            .answer(NodeId(1))
+            .unwrap(),
+        Answer::Invalid
+    );
     let same = build("[1, 4, 7, 9]");
-    assert_eq!(ReferenceOracle::new(&same, &reference).answer(NodeId(1)).unwrap(), Answer::Valid);
+    assert_eq!(
+        ReferenceOracle::new(&same, &reference)
+            .answer(NodeId(1))
+            .unwrap(),
+        Answer::Valid
+    );
 }
 
 #[test]
@@ -338,12 +372,29 @@ fn unknown_content_that_looks_equal_decides_nothing() {
     let build = |hash: u8| {
         let mut run = FakeRun::default();
         run.heap.obj(3, "java.util.ArrayList");
-        run.code("f", hash).add(1, None, "f", (1, 9), &[Value::Object(ObjectId(3))], Outcome::Returned(Value::Void));
+        run.code("f", hash).add(
+            1,
+            None,
+            "f",
+            (1, 9),
+            &[Value::Object(ObjectId(3))],
+            Outcome::Returned(Value::Void),
+        );
         run
     };
     let (buggy, reference) = (build(1), build(2));
-    assert_eq!(ReferenceOracle::new(&buggy, &reference).answer(NodeId(1)).unwrap(), Answer::DontKnow);
+    assert_eq!(
+        ReferenceOracle::new(&buggy, &reference)
+            .answer(NodeId(1))
+            .unwrap(),
+        Answer::DontKnow
+    );
     // With the same code and no children, rule 2 makes it valid.
     let same = build(2);
-    assert_eq!(ReferenceOracle::new(&same, &reference).answer(NodeId(1)).unwrap(), Answer::Valid);
+    assert_eq!(
+        ReferenceOracle::new(&same, &reference)
+            .answer(NodeId(1))
+            .unwrap(),
+        Answer::Valid
+    );
 }

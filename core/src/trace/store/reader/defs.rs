@@ -191,9 +191,16 @@ impl TraceReader {
             .map_err(self.err("reading fields"))?;
         let rows = st
             .query_map([], |r| {
-                Ok(FieldDef { id: FieldId(r.get(0)?), class: ClassId(r.get(1)?), name: r.get(2)?, descriptor: r.get(3)?, flags: r.get(4)? })
+                Ok(FieldDef {
+                    id: FieldId(r.get(0)?),
+                    class: ClassId(r.get(1)?),
+                    name: r.get(2)?,
+                    descriptor: r.get(3)?,
+                    flags: r.get(4)?,
+                })
             })
             .map_err(self.err("reading fields"))?;
-        rows.collect::<Result<_, _>>().map_err(self.err("reading fields"))
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading fields"))
     }
 }

@@ -464,7 +464,7 @@ impl TraceReader {
     /// Every instance field of an object written at or before `t`, with its last write, by
     /// field id. (Fields never written are not listed; see [`TraceReader::field_at`] for
     /// defaults.)
-        pub fn fields_written_at(
+    pub fn fields_written_at(
         &self,
         object: ObjectId,
         t: Timestamp,
