@@ -34,6 +34,16 @@ pub struct StrategyRun {
     pub dialogue: Vec<(String, Answer)>,
 }
 
+impl StrategyRun {
+    /// The questions the oracle answered "don't know".
+    pub fn dont_know(&self) -> usize {
+        self.dialogue
+            .iter()
+            .filter(|(_, a)| *a == Answer::DontKnow)
+            .count()
+    }
+}
+
 /// What one mutant's sessions found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MutantDebug {

@@ -28,6 +28,8 @@ pub struct StrategyCell {
     pub strategy: StrategyName,
     /// Questions averaged over the mutants that could be debugged; `None` if none could.
     pub average_questions: Option<f64>,
+    /// Of those questions, the "don't know" answers of the reference oracle, averaged.
+    pub average_dont_know: Option<f64>,
     /// Mutants whose reported method is the mutated one.
     pub found: usize,
     /// Mutants of the program, those that could not be debugged included.
@@ -81,6 +83,9 @@ fn row(program: &str, results: &[&MutantResult], strategies: &[StrategyName]) ->
                 strategy: s,
                 average_questions: (!runs.is_empty()).then(|| {
                     runs.iter().map(|r| r.questions as f64).sum::<f64>() / runs.len() as f64
+                }),
+                average_dont_know: (!runs.is_empty()).then(|| {
+                    runs.iter().map(|r| r.dont_know() as f64).sum::<f64>() / runs.len() as f64
                 }),
                 found: runs.iter().filter(|r| r.found).count(),
                 total: results.len(),
@@ -163,6 +168,7 @@ pub fn render_strategies(rows: &[ProgramRow], strategies: &[StrategyName]) -> St
         "askable".into(),
     ];
     header.extend(strategies.iter().map(|&s| format!("questions {}", name(s))));
+    header.extend(strategies.iter().map(|&s| format!("don't know {}", name(s))));
     header.extend(strategies.iter().map(|&s| format!("found {}", name(s))));
     header.extend(relative.iter().map(|&s| format!("×TD {}", name(s))));
     let _ = writeln!(out, "| {} |", header.join(" | "));
@@ -175,6 +181,7 @@ pub fn render_strategies(rows: &[ProgramRow], strategies: &[StrategyName]) -> St
             format!("{:.1}", r.average_askable),
         ];
         cells.extend(r.strategies.iter().map(|c| fmt_avg(c.average_questions)));
+        cells.extend(r.strategies.iter().map(|c| fmt_avg(c.average_dont_know)));
         cells.extend(
             r.strategies
                 .iter()
@@ -247,6 +254,7 @@ pub fn render_balanced(rows: &[BalancedRow], strategies: &[StrategyName]) -> Str
 mod tests {
     use super::*;
     use crate::evaluation::StrategyRun;
+    use crate::session::Answer;
 
     fn mutant(id: &str) -> Mutant {
         Mutant {
@@ -295,7 +303,15 @@ mod tests {
                 "a",
                 "a-2",
                 20,
-                vec![run(S[0], 6, true), run(S[1], 4, false)],
+                vec![run(S[0], 6, true), {
+                    // Two of its four questions answered "don't know".
+                    let mut r = run(S[1], 4, false);
+                    r.dialogue = [Answer::DontKnow, Answer::Valid, Answer::DontKnow, Answer::Invalid]
+                        .into_iter()
+                        .map(|a| ("p.A.f".to_string(), a))
+                        .collect();
+                    r
+                }],
             ),
             result(
                 "b",
@@ -331,9 +347,11 @@ mod tests {
         assert_eq!(rows[2].mutants, 4);
         assert_eq!(rows[2].strategies[0].average_questions, Some(7.0));
         assert_eq!(rows[2].strategies[1].average_questions, Some(3.0));
+        assert_eq!(rows[0].strategies[1].average_dont_know, Some(1.0));
+        assert_eq!(rows[2].strategies[0].average_dont_know, Some(0.0));
         let text = render_strategies(&rows, &S);
         assert!(
-            text.contains("| total | 4 | 20.0 | 10.0 | 7.00 | 3.00 | 3/4 | 2/4 | 0.43 |"),
+            text.contains("| total | 4 | 20.0 | 10.0 | 7.00 | 3.00 | 0.00 | 0.67 | 3/4 | 2/4 | 0.43 |"),
             "{text}"
         );
     }
