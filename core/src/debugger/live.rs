@@ -142,7 +142,9 @@ impl LiveDebugger {
                 set.lock().unwrap_or_else(|p| p.into_inner()).contains(&m)
             })
         };
-        let session = Session::new(ExecutionTree::new(), strategy, policy);
+        let mut tree = ExecutionTree::new();
+        tree.set_resident_nodes(options.resident_nodes);
+        let session = Session::new(tree, strategy, policy);
         let questions = QuestionCache {
             bound: live.question_cache,
             map: HashMap::new(),

@@ -49,7 +49,14 @@ pub struct DebugOptions {
     /// uninstrumented code are always trusted.
     pub trust: GlobSet,
     pub limits: RenderLimits,
+    /// The persistence bound: nodes of the execution tree (and of the suspicious set) kept in
+    /// memory; the others are spilled to scratch files. `None` keeps every node in memory.
+    pub resident_nodes: Option<usize>,
 }
+
+/// The default persistence bound: 4 * 10^6 nodes take at most 4 * 47 = 188 MB (tree skeleton
+/// and suspicious set with coverage weights), well within the 512 MiB budget of a session.
+pub const DEFAULT_RESIDENT_NODES: usize = 4_000_000;
 
 impl Default for DebugOptions {
     fn default() -> Self {
@@ -58,6 +65,7 @@ impl Default for DebugOptions {
             p: None,
             trust: GlobSet::parse(""),
             limits: RenderLimits::default(),
+            resident_nodes: Some(DEFAULT_RESIDENT_NODES),
         }
     }
 }
@@ -79,6 +87,7 @@ impl Debugger {
     pub fn new(reader: TraceReader, options: DebugOptions) -> Result<Debugger, DebugError> {
         let mut names = MethodNames::default();
         let mut tree = ExecutionTree::new();
+        tree.set_resident_nodes(options.resident_nodes);
         let mut seen: HashSet<MethodId> = HashSet::new();
         let mut trusted: HashSet<MethodId> = HashSet::new();
         for row in reader.preorder() {

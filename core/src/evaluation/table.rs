@@ -168,7 +168,11 @@ pub fn render_strategies(rows: &[ProgramRow], strategies: &[StrategyName]) -> St
         "askable".into(),
     ];
     header.extend(strategies.iter().map(|&s| format!("questions {}", name(s))));
-    header.extend(strategies.iter().map(|&s| format!("don't know {}", name(s))));
+    header.extend(
+        strategies
+            .iter()
+            .map(|&s| format!("don't know {}", name(s))),
+    );
     header.extend(strategies.iter().map(|&s| format!("found {}", name(s))));
     header.extend(relative.iter().map(|&s| format!("×TD {}", name(s))));
     let _ = writeln!(out, "| {} |", header.join(" | "));
@@ -306,10 +310,15 @@ mod tests {
                 vec![run(S[0], 6, true), {
                     // Two of its four questions answered "don't know".
                     let mut r = run(S[1], 4, false);
-                    r.dialogue = [Answer::DontKnow, Answer::Valid, Answer::DontKnow, Answer::Invalid]
-                        .into_iter()
-                        .map(|a| ("p.A.f".to_string(), a))
-                        .collect();
+                    r.dialogue = [
+                        Answer::DontKnow,
+                        Answer::Valid,
+                        Answer::DontKnow,
+                        Answer::Invalid,
+                    ]
+                    .into_iter()
+                    .map(|a| ("p.A.f".to_string(), a))
+                    .collect();
                     r
                 }],
             ),
@@ -351,7 +360,9 @@ mod tests {
         assert_eq!(rows[2].strategies[0].average_dont_know, Some(0.0));
         let text = render_strategies(&rows, &S);
         assert!(
-            text.contains("| total | 4 | 20.0 | 10.0 | 7.00 | 3.00 | 0.00 | 0.67 | 3/4 | 2/4 | 0.43 |"),
+            text.contains(
+                "| total | 4 | 20.0 | 10.0 | 7.00 | 3.00 | 0.00 | 0.67 | 3/4 | 2/4 | 0.43 |"
+            ),
             "{text}"
         );
     }

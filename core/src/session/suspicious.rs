@@ -22,6 +22,7 @@ use std::collections::HashMap;
 use super::answer::Answer;
 use super::trust::TrustPolicy;
 use crate::ids::{MethodId, NodeId};
+use crate::tree::column::Column;
 use crate::tree::{Change, CoverageKind, ExecutionTree, NodeHeader, NodeKind, TreeError};
 
 const UNMARKED: u8 = 0;
@@ -65,21 +66,21 @@ struct CoverageWeights {
     kind: CoverageKind,
     p: f64,
     valid_count: HashMap<u32, u32>,
-    own: Vec<f64>,
-    total: Vec<f64>,
+    own: Column<f64>,
+    total: Column<f64>,
 }
 
 /// The suspicious set over a growing execution tree. See the module documentation.
 pub struct SuspiciousSet {
     tree: ExecutionTree,
     policy: TrustPolicy,
-    marks: Vec<u8>,
+    marks: Column<u8>,
     trust: Vec<u8>,
     region: Vec<NodeId>,
     /// Per node: outside the region or under a node answered valid. Kept exact as nodes arrive
     /// (a node is out iff its parent is) and on answers, so `in_region` is one lookup.
-    out: Vec<bool>,
-    weight: Vec<u32>,
+    out: Column<bool>,
+    weight: Column<u32>,
     coverage: Option<CoverageWeights>,
 }
 
@@ -91,22 +92,42 @@ impl SuspiciousSet {
                 kind,
                 p,
                 valid_count: HashMap::new(),
-                own: Vec::new(),
-                total: Vec::new(),
+                own: Column::new(0.0),
+                total: Column::new(0.0),
             }),
         };
         let mut set = SuspiciousSet {
             tree,
             policy,
-            marks: Vec::new(),
+            marks: Column::new(UNMARKED),
             trust: Vec::new(),
             region: Vec::new(),
-            out: Vec::new(),
-            weight: Vec::new(),
+            out: Column::new(false),
+            weight: Column::new(0),
             coverage,
         };
+        let bound = set.tree.resident_nodes();
+        set.marks.set_resident_entries(bound);
+        set.out.set_resident_entries(bound);
+        set.weight.set_resident_entries(bound);
+        if let Some(c) = &mut set.coverage {
+            c.own.set_resident_entries(bound);
+            c.total.set_resident_entries(bound);
+        }
         set.rebuild();
         set
+    }
+
+    /// Pages of the per-node columns (tree and suspicious set) written to scratch files.
+    pub fn spilled_pages(&self) -> usize {
+        self.tree.spilled_pages()
+            + self.marks.spilled_pages()
+            + self.out.spilled_pages()
+            + self.weight.spilled_pages()
+            + self
+                .coverage
+                .as_ref()
+                .map_or(0, |c| c.own.spilled_pages() + c.total.spilled_pages())
     }
 
     pub fn tree(&self) -> &ExecutionTree {
@@ -116,11 +137,9 @@ impl SuspiciousSet {
     /// Forgets every answer and recomputes all aggregates from the tree: O(nodes).
     pub fn rebuild(&mut self) {
         let n = self.tree.id_bound();
-        self.marks.clear();
-        self.marks.resize(n, UNMARKED);
+        self.marks.reset(n, UNMARKED);
         self.region.clear();
-        self.out.clear();
-        self.out.resize(n, false);
+        self.out.reset(n, false);
         for t in &mut self.trust {
             *t &= !TRUST_ANSWER;
         }
@@ -129,14 +148,11 @@ impl SuspiciousSet {
                 self.classify_method(m);
             }
         }
-        self.weight.clear();
-        self.weight.resize(n, 0);
+        self.weight.reset(n, 0);
         if let Some(c) = &mut self.coverage {
             c.valid_count.clear();
-            c.own.clear();
-            c.own.resize(n, 0.0);
-            c.total.clear();
-            c.total.resize(n, 0.0);
+            c.own.reset(n, 0.0);
+            c.total.reset(n, 0.0);
         }
         // Children have larger ids than their parents: descending ids is bottom-up.
         for i in (0..n).rev() {
@@ -145,18 +161,21 @@ impl SuspiciousSet {
                 continue;
             }
             let member = self.is_member(x);
-            self.weight[i] += u32::from(member);
+            self.weight.update(i, |v| *v += u32::from(member));
             let parent = self.tree.parent(x);
             if let Some(p) = parent {
-                self.weight[p.0 as usize] += self.weight[i];
+                let add = self.weight.at(i);
+                self.weight.update(p.0 as usize, |v| *v += add);
             }
             if let Some(c) = &mut self.coverage {
-                c.own[i] = self.tree.coverage(x, c.kind).len() as f64;
+                c.own.set(i, self.tree.coverage(x, c.kind).len() as f64);
                 if member {
-                    c.total[i] += c.own[i];
+                    let add = c.own.at(i);
+                    c.total.update(i, |v| *v += add);
                 }
                 if let Some(p) = parent {
-                    c.total[p.0 as usize] += c.total[i];
+                    let add = c.total.at(i);
+                    c.total.update(p.0 as usize, |v| *v += add);
                 }
             }
         }
@@ -179,12 +198,12 @@ impl SuspiciousSet {
     fn grow(&mut self) {
         let n = self.tree.id_bound();
         if self.marks.len() < n {
-            self.marks.resize(n, UNMARKED);
-            self.out.resize(n, false);
-            self.weight.resize(n, 0);
+            self.marks.grow(n);
+            self.out.grow(n);
+            self.weight.grow(n);
             if let Some(c) = &mut self.coverage {
-                c.own.resize(n, 0.0);
-                c.total.resize(n, 0.0);
+                c.own.grow(n);
+                c.total.grow(n);
             }
         }
     }
@@ -195,7 +214,10 @@ impl SuspiciousSet {
         let change = self.tree.push(header)?;
         self.grow();
         if is_new {
-            self.out[header.id.0 as usize] = header.parent.is_some_and(|p| self.out[p.0 as usize]);
+            self.out.set(
+                header.id.0 as usize,
+                header.parent.is_some_and(|p| self.out.at(p.0 as usize)),
+            );
         }
         if let Some(m) = header.method {
             self.classify_method(m);
@@ -227,11 +249,11 @@ impl SuspiciousSet {
             .iter()
             .map(|e| c.p.powi(c.valid_count.get(e).copied().unwrap_or(0) as i32))
             .sum();
-        c.own[node.0 as usize] = own;
+        c.own.set(node.0 as usize, own);
         if self.is_member(node) && self.in_region(node) {
             self.add_along(node, 0, own);
         }
-        if self.marks[node.0 as usize] == VALID {
+        if self.marks.at(node.0 as usize) == VALID {
             // Answered valid before its coverage arrived: its entities count as validated now.
             self.count_valid_coverage(node);
         }
@@ -243,7 +265,9 @@ impl SuspiciousSet {
     }
 
     fn own(&self, x: NodeId) -> f64 {
-        self.coverage.as_ref().map_or(0.0, |c| c.own[x.0 as usize])
+        self.coverage
+            .as_ref()
+            .map_or(0.0, |c| c.own.at(x.0 as usize))
     }
 
     /// Adds to the aggregates of `x` and its ancestors up to the region root.
@@ -252,9 +276,10 @@ impl SuspiciousSet {
         let mut y = Some(x);
         while let Some(n) = y {
             let i = n.0 as usize;
-            self.weight[i] = (i64::from(self.weight[i]) + dw) as u32;
+            self.weight
+                .set(i, (i64::from(self.weight.at(i)) + dw) as u32);
             if let Some(c) = &mut self.coverage {
-                c.total[i] += dc;
+                c.total.update(i, |v| *v += dc);
             }
             if n == root {
                 break;
@@ -303,16 +328,16 @@ impl SuspiciousSet {
                     .map_or(0, |p| state[p.0 as usize - r]);
                 state[i - r] = match parent_state {
                     0 => 0,
-                    2 if self.marks[i] != VALID => 2,
+                    2 if self.marks.at(i) != VALID => 2,
                     _ => 1,
                 };
                 in_subtree += u32::from(state[i - r] != 0);
             }
             if state[i - r] == 2 {
                 let member = self.is_member(x);
-                self.weight[i] = u32::from(member);
+                self.weight.set(i, u32::from(member));
                 if let Some(c) = &mut self.coverage {
-                    c.total[i] = if member { c.own[i] } else { 0.0 };
+                    c.total.set(i, if member { c.own.at(i) } else { 0.0 });
                 }
             }
         }
@@ -327,9 +352,11 @@ impl SuspiciousSet {
                 continue;
             };
             let pi = p.0 as usize;
-            self.weight[pi] += self.weight[i];
+            let add = self.weight.at(i);
+            self.weight.update(pi, |v| *v += add);
             if let Some(c) = &mut self.coverage {
-                c.total[pi] += c.total[i];
+                let add = c.total.at(i);
+                c.total.update(pi, |v| *v += add);
             }
         }
         true
@@ -344,9 +371,9 @@ impl SuspiciousSet {
         for &x in &order {
             let i = x.0 as usize;
             let member = self.is_member(x);
-            self.weight[i] = u32::from(member);
+            self.weight.set(i, u32::from(member));
             if let Some(c) = &mut self.coverage {
-                c.total[i] = if member { c.own[i] } else { 0.0 };
+                c.total.set(i, if member { c.own.at(i) } else { 0.0 });
             }
         }
         let root = self.region_root();
@@ -358,9 +385,11 @@ impl SuspiciousSet {
                 continue;
             };
             let (i, pi) = (x.0 as usize, p.0 as usize);
-            self.weight[pi] += self.weight[i];
+            let add = self.weight.at(i);
+            self.weight.update(pi, |v| *v += add);
             if let Some(c) = &mut self.coverage {
-                c.total[pi] += c.total[i];
+                let add = c.total.at(i);
+                c.total.update(pi, |v| *v += add);
             }
         }
     }
@@ -370,7 +399,7 @@ impl SuspiciousSet {
     pub(crate) fn apply(&mut self, node: NodeId, answer: Answer) {
         let i = node.0 as usize;
         match answer {
-            Answer::DontKnow => self.marks[i] = DONT_KNOW,
+            Answer::DontKnow => self.marks.set(i, DONT_KNOW),
             Answer::Invalid => {
                 // Everything of the old region outside the node's subtree leaves the region.
                 let mut leaving = Vec::new();
@@ -383,9 +412,9 @@ impl SuspiciousSet {
                     }
                 });
                 for x in leaving {
-                    self.out[x.0 as usize] = true;
+                    self.out.set(x.0 as usize, true);
                 }
-                self.marks[i] = INVALID;
+                self.marks.set(i, INVALID);
                 self.region.push(node);
             }
             Answer::Valid => self.apply_valid(node),
@@ -414,18 +443,18 @@ impl SuspiciousSet {
     fn apply_valid(&mut self, a: NodeId) {
         let i = a.0 as usize;
         let (w, c) = (
-            self.weight[i],
-            self.coverage.as_ref().map_or(0.0, |c| c.total[i]),
+            self.weight.at(i),
+            self.coverage.as_ref().map_or(0.0, |c| c.total.at(i)),
         );
         if let Some(p) = self.tree.parent(a) {
             if a != self.region_root() {
                 self.add_along(p, -i64::from(w), -c);
             }
         }
-        self.marks[i] = VALID;
+        self.marks.set(i, VALID);
         let subtree: Vec<NodeId> = self.tree.preorder(a).collect();
         for x in subtree {
-            self.out[x.0 as usize] = true;
+            self.out.set(x.0 as usize, true);
         }
         self.count_valid_coverage(a);
     }
@@ -451,7 +480,7 @@ impl SuspiciousSet {
             *v += 1;
             if batch {
                 for &b in self.tree.nodes_covering(kind, e) {
-                    cov.own[b.0 as usize] -= delta;
+                    cov.own.update(b.0 as usize, |v| *v -= delta);
                 }
                 continue;
             }
@@ -463,7 +492,7 @@ impl SuspiciousSet {
                     continue;
                 }
                 if let Some(c) = &mut self.coverage {
-                    c.own[b.0 as usize] -= delta;
+                    c.own.update(b.0 as usize, |v| *v -= delta);
                 }
                 if self.is_member(b) {
                     self.add_along(b, 0, -delta);
@@ -530,7 +559,7 @@ impl SuspiciousSet {
 
     /// Inside the region and not under (or at) a node answered valid.
     pub fn in_region(&self, x: NodeId) -> bool {
-        self.out.get(x.0 as usize) == Some(&false)
+        self.out.get(x.0 as usize) == Some(false)
     }
 
     /// Whether `x` is in the suspicious set.
@@ -541,9 +570,9 @@ impl SuspiciousSet {
     /// The answer recorded for `x`, if any (trusted is recorded per method, not here).
     pub fn mark(&self, x: NodeId) -> Option<Answer> {
         match self.marks.get(x.0 as usize) {
-            Some(&VALID) => Some(Answer::Valid),
-            Some(&INVALID) => Some(Answer::Invalid),
-            Some(&DONT_KNOW) => Some(Answer::DontKnow),
+            Some(VALID) => Some(Answer::Valid),
+            Some(INVALID) => Some(Answer::Invalid),
+            Some(DONT_KNOW) => Some(Answer::DontKnow),
             _ => None,
         }
     }
@@ -551,14 +580,14 @@ impl SuspiciousSet {
     /// A node a strategy may ask now, assuming it was reached by `walk`: a member, not the
     /// region root, never answered (don't-know nodes excluded).
     pub fn is_askable(&self, x: NodeId) -> bool {
-        self.marks.get(x.0 as usize) == Some(&UNMARKED)
+        self.marks.get(x.0 as usize) == Some(UNMARKED)
             && x != self.region_root()
             && self.is_member(x)
     }
 
     /// Number of suspicious nodes in x's subtree (x inside the region).
     pub fn weight(&self, x: NodeId) -> u32 {
-        self.weight.get(x.0 as usize).copied().unwrap_or(0)
+        self.weight.get(x.0 as usize).unwrap_or(0)
     }
 
     /// Number of suspicious nodes.
@@ -570,7 +599,7 @@ impl SuspiciousSet {
     pub fn coverage_weight(&self, x: NodeId) -> f64 {
         self.coverage
             .as_ref()
-            .and_then(|c| c.total.get(x.0 as usize).copied())
+            .and_then(|c| c.total.get(x.0 as usize))
             .unwrap_or(0.0)
     }
 
@@ -591,7 +620,7 @@ impl SuspiciousSet {
         }
         let mut x = start;
         loop {
-            let descend = if self.marks[x.0 as usize] == VALID {
+            let descend = if self.marks.at(x.0 as usize) == VALID {
                 false
             } else {
                 match visit(x) {

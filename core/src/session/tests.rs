@@ -421,3 +421,61 @@ fn verdicts_serialize_with_the_cli_result_names() {
         r#"{"result":"undecided","candidates":[2,5]}"#
     );
 }
+
+/// The persistence bound changes where the per-node arrays live, never what a session does: on
+/// a tree of about 5 pages, a session that keeps 2 pages in memory asks the same questions and
+/// reaches the same verdict as one that keeps everything, for count and coverage weighting.
+#[test]
+fn a_session_under_the_persistence_bound_asks_what_an_unbounded_one_asks() {
+    use crate::tree::column::PAGE;
+    for (seed, name) in [
+        (1u64, StrategyName::DivideAndQuery),
+        (2, StrategyName::EdgeCoverage),
+        (3, StrategyName::TopDown),
+    ] {
+        let shape = Shape {
+            calls: 5 * PAGE,
+            methods: 50,
+            coverage: true,
+            ..Shape::default()
+        };
+        let run = |bound: Option<usize>| {
+            let mut tree = ExecutionTree::new();
+            tree.set_resident_nodes(bound);
+            random_recording(seed, &shape, |e| match e {
+                Event::Header(h) => {
+                    tree.push(&h).unwrap();
+                }
+                Event::Coverage(n, k, es) => tree.set_coverage(n, k, &es).unwrap(),
+            });
+            tree.seal();
+            let mut s = session(tree, name);
+            // The buggy node: a deep call recorded early (its pages spill first).
+            let buggy = NodeId((PAGE / 2) as u32);
+            let mut dialogue = Vec::new();
+            let verdict = loop {
+                match s.step() {
+                    Step::Ask(n) => {
+                        let a = if s.tree().is_ancestor_or_self(n, buggy) {
+                            Answer::Invalid
+                        } else {
+                            Answer::Valid
+                        };
+                        dialogue.push((n, a));
+                        s.answer(n, a).unwrap();
+                    }
+                    Step::Done(v) => break v,
+                    Step::Waiting => panic!("a sealed session never waits"),
+                }
+            };
+            (dialogue, verdict, s.suspicious().spilled_pages())
+        };
+        let (free, free_verdict, free_spilled) = run(None);
+        let (bounded, bounded_verdict, bounded_spilled) = run(Some(2 * PAGE));
+        assert_eq!(free_spilled, 0);
+        assert!(bounded_spilled > 0, "{name}: nothing was spilled");
+        assert!(!free.is_empty());
+        assert_eq!(bounded, free, "{name}");
+        assert_eq!(bounded_verdict, free_verdict, "{name}");
+    }
+}

@@ -2,8 +2,10 @@
 //! them.
 //!
 //! Struct-of-arrays indexed by node id (ids are dense and a parent is always recorded before its
-//! children, so `parent < child`): about 26 bytes per node plus coverage, so 10^7 nodes fit in
-//! a few hundred megabytes. Children keep call order through first/last child and next-sibling
+//! children, so `parent < child`): 25 bytes per node in paged columns ([`super::column`]), plus
+//! 4 bytes per node in the per-method index, plus coverage. With a persistence bound
+//! ([`ExecutionTree::set_resident_nodes`]) the columns keep only about that many nodes in
+//! memory and spill the rest to a scratch file. Children keep call order through first/last child and next-sibling
 //! links; subtree sizes are kept up to date on every insertion (one walk up the ancestors).
 
 use std::collections::HashMap;
@@ -11,6 +13,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::column::Column;
 use super::node::{NodeHeader, NodeKind};
 use crate::ids::{MethodId, NodeId};
 
@@ -80,19 +83,20 @@ struct CoverageStore {
 }
 
 /// The execution tree skeleton. See the module documentation.
-#[derive(Default, Clone)]
+#[derive(Clone)]
 pub struct ExecutionTree {
-    flags: Vec<u8>,
-    parent: Vec<u32>,
-    first_child: Vec<u32>,
-    last_child: Vec<u32>,
-    next_sibling: Vec<u32>,
-    method: Vec<u32>,
-    size: Vec<u32>,
+    flags: Column<u8>,
+    parent: Column<u32>,
+    first_child: Column<u32>,
+    last_child: Column<u32>,
+    next_sibling: Column<u32>,
+    method: Column<u32>,
+    size: Column<u32>,
     by_method: HashMap<MethodId, Vec<NodeId>>,
     coverage: [Option<CoverageStore>; 2],
     count: usize,
     sealed: bool,
+    resident_nodes: Option<usize>,
 }
 
 fn kind_code(kind: NodeKind) -> u8 {
@@ -104,9 +108,9 @@ fn kind_code(kind: NodeKind) -> u8 {
     }
 }
 
-fn link(links: &[u32], node: NodeId) -> Option<NodeId> {
+fn link(links: &Column<u32>, node: NodeId) -> Option<NodeId> {
     match links.get(node.0 as usize) {
-        Some(&l) if l != NONE => Some(NodeId(l)),
+        Some(l) if l != NONE => Some(NodeId(l)),
         _ => None,
     }
 }
@@ -120,9 +124,59 @@ fn code_kind(code: u8) -> NodeKind {
     }
 }
 
+impl Default for ExecutionTree {
+    fn default() -> Self {
+        ExecutionTree {
+            flags: Column::new(ABSENT),
+            parent: Column::new(NONE),
+            first_child: Column::new(NONE),
+            last_child: Column::new(NONE),
+            next_sibling: Column::new(NONE),
+            method: Column::new(NONE),
+            size: Column::new(0),
+            by_method: HashMap::new(),
+            coverage: [None, None],
+            count: 0,
+            sealed: false,
+            resident_nodes: None,
+        }
+    }
+}
+
 impl ExecutionTree {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The persistence bound: keep about `nodes` nodes of the skeleton in memory (the most
+    /// recently changed pages: the running calls and their neighbours) and spill the others to a
+    /// scratch file; `None` keeps everything.
+    pub fn set_resident_nodes(&mut self, nodes: Option<usize>) {
+        self.resident_nodes = nodes;
+        self.flags.set_resident_entries(nodes);
+        self.parent.set_resident_entries(nodes);
+        self.first_child.set_resident_entries(nodes);
+        self.last_child.set_resident_entries(nodes);
+        self.next_sibling.set_resident_entries(nodes);
+        self.method.set_resident_entries(nodes);
+        self.size.set_resident_entries(nodes);
+    }
+
+    /// The persistence bound set by [`Self::set_resident_nodes`]; structures indexed by node
+    /// (the suspicious set) follow it too.
+    pub fn resident_nodes(&self) -> Option<usize> {
+        self.resident_nodes
+    }
+
+    /// Pages of the skeleton's columns written out to the scratch file.
+    pub fn spilled_pages(&self) -> usize {
+        self.flags.spilled_pages()
+            + self.parent.spilled_pages()
+            + self.first_child.spilled_pages()
+            + self.last_child.spilled_pages()
+            + self.next_sibling.spilled_pages()
+            + self.method.spilled_pages()
+            + self.size.spilled_pages()
     }
 
     /// Builds a tree from headers in recording order (convenience for tests and tools).
@@ -159,7 +213,7 @@ impl ExecutionTree {
             if self.is_complete(h.id) {
                 return Ok(Change::Unchanged);
             }
-            self.flags[id] |= COMPLETE;
+            self.flags.update(id, |f| *f |= COMPLETE);
             return Ok(Change::Completed);
         }
         let parent = match (h.parent, h.kind) {
@@ -183,34 +237,37 @@ impl ExecutionTree {
         };
         if id >= self.flags.len() {
             let n = id + 1;
-            self.flags.resize(n, ABSENT);
-            self.parent.resize(n, NONE);
-            self.first_child.resize(n, NONE);
-            self.last_child.resize(n, NONE);
-            self.next_sibling.resize(n, NONE);
-            self.method.resize(n, NONE);
-            self.size.resize(n, 0);
+            self.flags.grow(n);
+            self.parent.grow(n);
+            self.first_child.grow(n);
+            self.last_child.grow(n);
+            self.next_sibling.grow(n);
+            self.method.grow(n);
+            self.size.grow(n);
         }
-        self.flags[id] = kind_code(h.kind) | if h.is_complete() { COMPLETE } else { 0 };
-        self.parent[id] = parent;
-        self.method[id] = h.method.map_or(NONE, |m| m.0);
-        self.size[id] = 1;
+        self.flags.set(
+            id,
+            kind_code(h.kind) | if h.is_complete() { COMPLETE } else { 0 },
+        );
+        self.parent.set(id, parent);
+        self.method.set(id, h.method.map_or(NONE, |m| m.0));
+        self.size.set(id, 1);
         if let Some(m) = h.method {
             self.by_method.entry(m).or_default().push(h.id);
         }
         if parent != NONE {
             let p = parent as usize;
-            if self.last_child[p] == NONE {
-                self.first_child[p] = h.id.0;
+            let last = self.last_child.at(p);
+            if last == NONE {
+                self.first_child.set(p, h.id.0);
             } else {
-                let last = self.last_child[p] as usize;
-                self.next_sibling[last] = h.id.0;
+                self.next_sibling.set(last as usize, h.id.0);
             }
-            self.last_child[p] = h.id.0;
+            self.last_child.set(p, h.id.0);
             let mut a = parent;
             while a != NONE {
-                self.size[a as usize] += 1;
-                a = self.parent[a as usize];
+                self.size.update(a as usize, |s| *s += 1);
+                a = self.parent.at(a as usize);
             }
         }
         self.count += 1;
@@ -277,13 +334,11 @@ impl ExecutionTree {
     }
 
     pub fn contains(&self, node: NodeId) -> bool {
-        self.flags
-            .get(node.0 as usize)
-            .is_some_and(|&f| f != ABSENT)
+        self.flags.get(node.0 as usize).is_some_and(|f| f != ABSENT)
     }
 
     fn code_kind(&self, i: usize) -> NodeKind {
-        code_kind(self.flags[i])
+        code_kind(self.flags.at(i))
     }
 
     /// The node's kind. The node must be in the tree (check ids from outside with `contains`);
@@ -291,26 +346,26 @@ impl ExecutionTree {
     pub fn kind(&self, node: NodeId) -> NodeKind {
         self.flags
             .get(node.0 as usize)
-            .filter(|&&f| f != ABSENT)
-            .map_or(NodeKind::External, |&f| code_kind(f))
+            .filter(|&f| f != ABSENT)
+            .map_or(NodeKind::External, code_kind)
     }
 
     pub fn is_complete(&self, node: NodeId) -> bool {
         self.flags
             .get(node.0 as usize)
-            .is_some_and(|&f| f & COMPLETE != 0)
+            .is_some_and(|f| f & COMPLETE != 0)
     }
 
     pub fn method(&self, node: NodeId) -> Option<MethodId> {
         match self.method.get(node.0 as usize) {
-            Some(&m) if m != NONE => Some(MethodId(m)),
+            Some(m) if m != NONE => Some(MethodId(m)),
             _ => None,
         }
     }
 
     pub fn parent(&self, node: NodeId) -> Option<NodeId> {
         match self.parent.get(node.0 as usize) {
-            Some(&p) if p != NONE => Some(NodeId(p)),
+            Some(p) if p != NONE => Some(NodeId(p)),
             _ => None,
         }
     }
@@ -334,7 +389,7 @@ impl ExecutionTree {
 
     /// Number of nodes in the subtree rooted at `node`, itself included.
     pub fn subtree_size(&self, node: NodeId) -> u32 {
-        self.size.get(node.0 as usize).copied().unwrap_or(0)
+        self.size.get(node.0 as usize).unwrap_or(0)
     }
 
     /// Every call of `method` recorded so far, in recording order.
@@ -372,7 +427,7 @@ impl ExecutionTree {
             if x < a.0 {
                 return false;
             }
-            x = self.parent[x as usize];
+            x = self.parent.at(x as usize);
         }
         false
     }

@@ -1,6 +1,7 @@
 //! Execution trees: the nodes the recorder produces and the in-memory skeleton the strategies
 //! walk.
 
+pub(crate) mod column;
 mod execution;
 mod node;
 pub mod synthetic;

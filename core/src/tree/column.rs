@@ -1,0 +1,356 @@
+//! A growable array of plain values kept in fixed pages, of which only a bounded number stay in
+//! memory: the others are written to an unlinked scratch file and read back when needed. This is
+//! the VET paper's *persistence bound* applied to the per-node arrays of the execution tree and
+//! the suspicious set, so that their memory stays bounded however long the run.
+//!
+//! Why pages rather than one `Vec`: a `Vec` that doubles holds up to twice what it needs and,
+//! while it grows, the old and the new buffer at once; pages grow by 64 Ki entries at a time.
+//!
+//! Mutation (`&mut self`) brings a spilled page back into memory and may spill the least recently
+//! mutated one. Reads (`&self`) of a spilled page go through a small cache of read-only copies
+//! behind a mutex, so a reader never changes what is resident and the column stays `Sync`.
+
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::sync::Mutex;
+
+/// Entries per page (a power of two).
+const PAGE_BITS: u32 = 16;
+pub const PAGE: usize = 1 << PAGE_BITS;
+
+/// Spilled pages whose read-only copies a column keeps for readers.
+const READ_CACHE: usize = 8;
+
+/// A value a column can hold: plain, fixed-size, with a byte encoding for the scratch file.
+pub trait Cell: Copy + Send + 'static {
+    const BYTES: usize;
+    fn encode(self, out: &mut [u8]);
+    fn decode(bytes: &[u8]) -> Self;
+}
+
+macro_rules! number_cell {
+    ($t:ty) => {
+        impl Cell for $t {
+            const BYTES: usize = std::mem::size_of::<$t>();
+            fn encode(self, out: &mut [u8]) {
+                out.copy_from_slice(&self.to_le_bytes());
+            }
+            fn decode(bytes: &[u8]) -> Self {
+                let mut b = [0u8; std::mem::size_of::<$t>()];
+                b.copy_from_slice(bytes);
+                <$t>::from_le_bytes(b)
+            }
+        }
+    };
+}
+number_cell!(u8);
+number_cell!(u32);
+number_cell!(f64);
+
+impl Cell for bool {
+    const BYTES: usize = 1;
+    fn encode(self, out: &mut [u8]) {
+        out[0] = self as u8;
+    }
+    fn decode(bytes: &[u8]) -> Self {
+        bytes[0] != 0
+    }
+}
+
+/// A page that cannot be written to or read from the scratch file. The column keeps the page in
+/// memory when writing fails, so nothing is lost; failing to read back a page written by this
+/// process means the disk failed under it.
+fn read_failed(e: std::io::Error) -> ! {
+    panic!(
+        "hindsight: cannot read back a page of the execution tree from its scratch file ({e}); \
+         the temporary directory's disk failed during the session"
+    )
+}
+
+pub struct Column<T: Cell> {
+    pages: Vec<Option<Box<[T]>>>,
+    /// Per page: when it was last mutated (a tick of `clock`), for choosing what to spill.
+    used: Vec<u64>,
+    clock: u64,
+    len: usize,
+    fill: T,
+    /// Pages allowed in memory; `usize::MAX` means no bound.
+    resident_limit: usize,
+    resident: usize,
+    scratch: Option<File>,
+    reads: Mutex<Vec<(usize, Box<[T]>)>>,
+}
+
+impl<T: Cell> Column<T> {
+    /// An empty column whose new entries hold `fill`.
+    pub fn new(fill: T) -> Self {
+        Column {
+            pages: Vec::new(),
+            used: Vec::new(),
+            clock: 0,
+            len: 0,
+            fill,
+            resident_limit: usize::MAX,
+            resident: 0,
+            scratch: None,
+            reads: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Keeps at most about `entries` entries in memory (at least two pages); the rest spill.
+    pub fn set_resident_entries(&mut self, entries: Option<usize>) {
+        self.resident_limit = entries.map_or(usize::MAX, |e| e.div_ceil(PAGE).max(2));
+        self.enforce_limit(usize::MAX);
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Pages currently written out to the scratch file.
+    pub fn spilled_pages(&self) -> usize {
+        self.pages.len() - self.resident
+    }
+
+    /// Grows to `n` entries (new ones hold the fill value); never shrinks.
+    pub fn grow(&mut self, n: usize) {
+        if n <= self.len {
+            return;
+        }
+        let pages = n.div_ceil(PAGE);
+        while self.pages.len() < pages {
+            self.pages
+                .push(Some(vec![self.fill; PAGE].into_boxed_slice()));
+            self.used.push(self.clock);
+            self.resident += 1;
+            let newest = self.pages.len() - 1;
+            self.enforce_limit(newest);
+        }
+        self.len = n;
+    }
+
+    /// Empties the column and grows it back to `n` entries of `fill`.
+    pub fn reset(&mut self, n: usize, fill: T) {
+        self.pages.clear();
+        self.used.clear();
+        self.resident = 0;
+        self.len = 0;
+        self.fill = fill;
+        self.reads.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.grow(n);
+    }
+
+    /// The entry at `i`, or `None` past the end.
+    pub fn get(&self, i: usize) -> Option<T> {
+        if i >= self.len {
+            return None;
+        }
+        let (p, o) = (i >> PAGE_BITS, i & (PAGE - 1));
+        match &self.pages[p] {
+            Some(page) => Some(page[o]),
+            None => Some(self.read_spilled(p, o)),
+        }
+    }
+
+    /// The entry at `i`; `i` must be below `len`.
+    pub fn at(&self, i: usize) -> T {
+        match self.get(i) {
+            Some(v) => v,
+            None => panic!("column index {i} out of bounds (len {})", self.len),
+        }
+    }
+
+    /// Sets the entry at `i`; `i` must be below `len`.
+    pub fn set(&mut self, i: usize, v: T) {
+        let (p, o) = (i >> PAGE_BITS, i & (PAGE - 1));
+        self.page_mut(p)[o] = v;
+    }
+
+    /// Changes the entry at `i` in place; `i` must be below `len`.
+    pub fn update(&mut self, i: usize, f: impl FnOnce(&mut T)) {
+        let (p, o) = (i >> PAGE_BITS, i & (PAGE - 1));
+        f(&mut self.page_mut(p)[o]);
+    }
+
+    fn page_mut(&mut self, p: usize) -> &mut [T] {
+        assert!(p < self.pages.len(), "column page {p} out of bounds");
+        self.clock += 1;
+        self.used[p] = self.clock;
+        if self.pages[p].is_none() {
+            let page = self.load(p).unwrap_or_else(|e| read_failed(e));
+            self.pages[p] = Some(page);
+            self.resident += 1;
+            self.forget_read_copy(p);
+            self.enforce_limit(p);
+        }
+        match &mut self.pages[p] {
+            Some(page) => page,
+            None => unreachable!("page {p} was just made resident"),
+        }
+    }
+
+    /// Spills least recently mutated pages, never `keep`, until the limit holds.
+    fn enforce_limit(&mut self, keep: usize) {
+        while self.resident > self.resident_limit {
+            let victim = (0..self.pages.len())
+                .filter(|&p| p != keep && self.pages[p].is_some())
+                .min_by_key(|&p| self.used[p]);
+            let Some(victim) = victim else { return };
+            if self.spill(victim).is_err() {
+                // The page stays in memory: over the bound rather than lost. Stop trying until
+                // the next growth.
+                return;
+            }
+        }
+    }
+
+    fn spill(&mut self, p: usize) -> std::io::Result<()> {
+        let Some(page) = self.pages[p].as_ref() else {
+            return Ok(());
+        };
+        let mut bytes = vec![0u8; PAGE * T::BYTES];
+        for (v, chunk) in page.iter().zip(bytes.chunks_exact_mut(T::BYTES)) {
+            v.encode(chunk);
+        }
+        if self.scratch.is_none() {
+            self.scratch = Some(tempfile::tempfile()?);
+        }
+        if let Some(file) = &self.scratch {
+            file.write_all_at(&bytes, (p * PAGE * T::BYTES) as u64)?;
+        }
+        self.pages[p] = None;
+        self.resident -= 1;
+        Ok(())
+    }
+
+    fn load(&self, p: usize) -> std::io::Result<Box<[T]>> {
+        let mut bytes = vec![0u8; PAGE * T::BYTES];
+        match &self.scratch {
+            Some(file) => file.read_exact_at(&mut bytes, (p * PAGE * T::BYTES) as u64)?,
+            None => return Err(std::io::Error::other("no scratch file")),
+        }
+        Ok(bytes.chunks_exact(T::BYTES).map(T::decode).collect())
+    }
+
+    fn read_spilled(&self, p: usize, o: usize) -> T {
+        let mut reads = self.reads.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(k) = reads.iter().position(|(q, _)| *q == p) {
+            let entry = reads.remove(k);
+            let v = entry.1[o];
+            reads.push(entry);
+            return v;
+        }
+        let page = self.load(p).unwrap_or_else(|e| read_failed(e));
+        let v = page[o];
+        if reads.len() >= READ_CACHE {
+            reads.remove(0);
+        }
+        reads.push((p, page));
+        v
+    }
+
+    fn forget_read_copy(&mut self, p: usize) {
+        self.reads
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|(q, _)| *q != p);
+    }
+}
+
+impl<T: Cell> Clone for Column<T> {
+    /// A clone holds every page in memory and keeps the bound of the original.
+    fn clone(&self) -> Self {
+        let mut c = Column::new(self.fill);
+        c.grow(self.len);
+        for i in 0..self.len {
+            c.set(i, self.at(i));
+        }
+        c.set_resident_entries(
+            (self.resident_limit != usize::MAX).then(|| self.resident_limit * PAGE),
+        );
+        c
+    }
+}
+
+impl<T: Cell> Default for Column<T>
+where
+    T: Default,
+{
+    fn default() -> Self {
+        Column::new(T::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grows_by_pages_and_keeps_values() {
+        let mut c = Column::new(7u32);
+        c.grow(3);
+        assert_eq!((c.len(), c.get(2), c.get(3)), (3, Some(7), None));
+        c.set(1, 42);
+        c.grow(PAGE + 5);
+        assert_eq!((c.at(1), c.at(PAGE + 4)), (42, 7));
+        assert_eq!(c.spilled_pages(), 0);
+    }
+
+    #[test]
+    fn a_bounded_column_spills_and_reads_back_every_value() {
+        let mut c = Column::new(0u32);
+        c.set_resident_entries(Some(2 * PAGE));
+        let n = 6 * PAGE + 123;
+        c.grow(n);
+        for i in 0..n {
+            c.set(i, (i as u32).wrapping_mul(2_654_435_761));
+        }
+        assert!(c.resident <= 2, "{} pages resident", c.resident);
+        assert_eq!(c.spilled_pages(), 5);
+        // Reads of spilled pages do not make them resident.
+        for i in (0..n).step_by(997) {
+            assert_eq!(c.at(i), (i as u32).wrapping_mul(2_654_435_761));
+        }
+        assert_eq!(c.spilled_pages(), 5);
+        // Mutating a spilled page brings it back, and the bound still holds.
+        c.update(5, |v| *v = 1);
+        assert_eq!(c.at(5), 1);
+        assert!(c.resident <= 2);
+        assert_eq!(
+            c.at(PAGE * 3 + 1),
+            ((PAGE * 3 + 1) as u32).wrapping_mul(2_654_435_761)
+        );
+    }
+
+    #[test]
+    fn reads_see_the_latest_write_after_a_page_went_back_and_forth() {
+        let mut c = Column::new(0.0f64);
+        c.set_resident_entries(Some(PAGE));
+        c.grow(4 * PAGE);
+        c.set(10, 1.5);
+        c.set(3 * PAGE, 2.5); // spills page 0 (the least recently mutated)
+        assert_eq!(c.at(10), 1.5); // through the read cache
+        c.set(10, 3.5); // page 0 resident again; its read copy is dropped
+        c.set(3 * PAGE + 1, 4.5);
+        assert_eq!(
+            (c.at(10), c.at(3 * PAGE), c.at(3 * PAGE + 1)),
+            (3.5, 2.5, 4.5)
+        );
+    }
+
+    #[test]
+    fn reset_and_clone_keep_the_bound() {
+        let mut c = Column::new(false);
+        c.set_resident_entries(Some(PAGE));
+        c.grow(5 * PAGE);
+        c.set(PAGE + 2, true);
+        let d = c.clone();
+        assert!(d.at(PAGE + 2) && !d.at(PAGE + 3));
+        assert!(d.resident <= 2);
+        c.reset(3, true);
+        assert_eq!(
+            (c.len(), c.at(0), c.at(2), c.spilled_pages()),
+            (3, true, true, 0)
+        );
+    }
+}
