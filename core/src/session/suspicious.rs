@@ -85,7 +85,40 @@ pub struct SuspiciousSet {
 
 impl SuspiciousSet {
     pub fn new(tree: ExecutionTree, policy: TrustPolicy, weighting: Weighting) -> Self {
-        let coverage = match weighting {
+        let mut set = SuspiciousSet {
+            tree,
+            policy,
+            marks: Vec::new(),
+            trust: Vec::new(),
+            region: Vec::new(),
+            out: Vec::new(),
+            weight: Vec::new(),
+            coverage: None,
+        };
+        set.set_weighting(weighting);
+        set
+    }
+
+    pub fn tree(&self) -> &ExecutionTree {
+        &self.tree
+    }
+
+    /// The aggregate maintained besides the suspicious-node count.
+    pub fn weighting(&self) -> Weighting {
+        self.coverage
+            .as_ref()
+            .map_or(Weighting::Count, |c| Weighting::Coverage {
+                kind: c.kind,
+                p: c.p,
+            })
+    }
+
+    /// Maintains another aggregate from now on. Forgets every answer (like [`rebuild`], which it
+    /// runs): the caller replays them.
+    ///
+    /// [`rebuild`]: Self::rebuild
+    pub fn set_weighting(&mut self, weighting: Weighting) {
+        self.coverage = match weighting {
             Weighting::Count => None,
             Weighting::Coverage { kind, p } => Some(CoverageWeights {
                 kind,
@@ -95,22 +128,7 @@ impl SuspiciousSet {
                 total: Vec::new(),
             }),
         };
-        let mut set = SuspiciousSet {
-            tree,
-            policy,
-            marks: Vec::new(),
-            trust: Vec::new(),
-            region: Vec::new(),
-            out: Vec::new(),
-            weight: Vec::new(),
-            coverage,
-        };
-        set.rebuild();
-        set
-    }
-
-    pub fn tree(&self) -> &ExecutionTree {
-        &self.tree
+        self.rebuild();
     }
 
     /// Forgets every answer and recomputes all aggregates from the tree: O(nodes).
