@@ -40,6 +40,7 @@ public class HindsightLaunchDelegate extends JavaLaunchDelegate {
             Path trace = Files.createTempDirectory("hindsight-run-").resolve("run.htrace");
             NativeSession session = NativeSession.startLive(trace, configuration.getName());
             LIVE_SOCKET.set(session.socketPath());
+            applyStrategy(session);
             Sessions.open(session);
         } catch (HindsightException | IOException e) {
             Activator.getDefault().getLog().log(new Status(IStatus.ERROR, Activator.PLUGIN_ID,
@@ -49,6 +50,15 @@ public class HindsightLaunchDelegate extends JavaLaunchDelegate {
             super.launch(configuration, mode, launch, monitor);
         } finally {
             LIVE_SOCKET.remove();
+        }
+    }
+
+    /** The preferences' strategy; a strategy the core refuses leaves its default and is logged. */
+    static void applyStrategy(NativeSession session) {
+        try {
+            hindsight.eclipse.preferences.PreferenceConstants.applyStrategy(session);
+        } catch (HindsightException e) {
+            Activator.log("applying the preferences' strategy", e);
         }
     }
 
