@@ -104,10 +104,15 @@ pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nOpenTrace<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     path: JString<'l>,
+    trust: JString<'l>,
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let path = string(env, &path)?;
-        Ok(registry::insert(BridgeSession::open(Path::new(&path))?))
+        let trust = optional_string(env, &trust)?.unwrap_or_default();
+        Ok(registry::insert(BridgeSession::open(
+            Path::new(&path),
+            &trust,
+        )?))
     })
 }
 
@@ -116,12 +121,15 @@ pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nStartLive<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     trace: JString<'l>,
+    trust: JString<'l>,
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let trace = string(env, &trace)?;
-        Ok(registry::insert(BridgeSession::start_live(Path::new(
-            &trace,
-        ))?))
+        let trust = optional_string(env, &trust)?.unwrap_or_default();
+        Ok(registry::insert(BridgeSession::start_live(
+            Path::new(&trace),
+            &trust,
+        )?))
     })
 }
 

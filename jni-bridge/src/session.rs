@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use hindsight_core::debugger::{DebugError, DebugOptions, Debugger, LiveDebugger, LiveOptions};
+use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
 use hindsight_core::omniscient::{
     children_of, history, node_events, node_state, origin, Children, EventPage, History, NodeState,
@@ -102,9 +103,19 @@ fn parse_path(text: &str) -> BridgeResult<VarPath> {
 }
 
 impl BridgeSession {
-    /// A session over a trace written by `hindsight record`.
-    pub fn open(trace: &Path) -> BridgeResult<BridgeSession> {
-        let debugger = Debugger::open(trace, DebugOptions::default())?;
+    /// The options of a new session: methods matching `trust` (`java.*, pkg.Class.method`)
+    /// are trusted from the start.
+    fn options(trust: &str) -> DebugOptions {
+        DebugOptions {
+            trust: GlobSet::parse(trust),
+            ..DebugOptions::default()
+        }
+    }
+
+    /// A session over a trace written by `hindsight record`; methods matching `trust` are
+    /// never asked about.
+    pub fn open(trace: &Path, trust: &str) -> BridgeResult<BridgeSession> {
+        let debugger = Debugger::open(trace, Self::options(trust))?;
         Ok(BridgeSession {
             kind: Kind::Trace {
                 debugger: Box::new(debugger),
@@ -114,15 +125,15 @@ impl BridgeSession {
     }
 
     /// Starts listening for the agent; the first JVM that connects is recorded into `trace`
-    /// and fills the session while it runs.
-    pub fn start_live(trace: &Path) -> BridgeResult<BridgeSession> {
+    /// and fills the session while it runs. Methods matching `trust` are never asked about.
+    pub fn start_live(trace: &Path, trust: &str) -> BridgeResult<BridgeSession> {
         let (sink, feed) = recording::feed(recording::DEFAULT_FEED_CAPACITY);
         let live = LiveRecording::start(trace, WriterConfig::default(), sink.for_first_jvm())?;
         let socket = live.socket_path().to_path_buf();
         let debugger = LiveDebugger::new(
             feed,
             &recording::trace_path_for(trace, 0),
-            DebugOptions::default(),
+            Self::options(trust),
             LiveOptions::default(),
         )?;
         Ok(BridgeSession {

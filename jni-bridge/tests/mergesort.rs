@@ -39,10 +39,10 @@ fn oracle(method: &str, merges_seen: &mut u32) -> &'static str {
     }
 }
 
-/// A live session over a run of MergeSort that has ended.
-fn recorded_mergesort(dir: &Path) -> BridgeSession {
+/// A live session over a run of MergeSort that has ended; methods matching `trust` trusted.
+fn recorded_mergesort(dir: &Path, trust: &str) -> BridgeSession {
     let jar = java(dir);
-    let session = BridgeSession::start_live(&dir.join("run.htrace")).unwrap();
+    let session = BridgeSession::start_live(&dir.join("run.htrace"), trust).unwrap();
     let socket = session.socket_path().unwrap().to_path_buf();
     let out = Command::new("java")
         .arg(format!(
@@ -67,7 +67,7 @@ fn recorded_mergesort(dir: &Path) -> BridgeSession {
 #[test]
 fn live_mergesort_session_finds_the_bug_in_merge() {
     let dir = tempfile::tempdir().unwrap();
-    let mut session = recorded_mergesort(dir.path());
+    let mut session = recorded_mergesort(dir.path(), "");
     let mut merges = 0;
     let mut asked = Vec::new();
     let buggy = loop {
@@ -126,7 +126,7 @@ fn live_mergesort_session_finds_the_bug_in_merge() {
 
 #[test]
 fn a_missing_trace_is_an_error_with_its_path() {
-    let err = match BridgeSession::open(Path::new("/nonexistent/run.htrace")) {
+    let err = match BridgeSession::open(Path::new("/nonexistent/run.htrace"), "") {
         Ok(_) => panic!("opened a missing trace"),
         Err(e) => e.to_string(),
     };
@@ -142,7 +142,7 @@ fn a_closed_handle_is_an_error() {
 #[test]
 fn a_live_session_before_its_first_event_has_an_empty_root() {
     let dir = tempfile::tempdir().unwrap();
-    let mut session = BridgeSession::start_live(&dir.path().join("run.htrace")).unwrap();
+    let mut session = BridgeSession::start_live(&dir.path().join("run.htrace"), "").unwrap();
     let page = session.children(0, 0, 10).unwrap();
     assert_eq!((page.total, page.nodes.len()), (0, 0));
     assert_eq!(session.next_question().unwrap().kind, "none");
@@ -173,7 +173,7 @@ fn next_asked(session: &mut BridgeSession) -> Option<(i64, String)> {
 #[test]
 fn live_session_switches_strategy_trusts_methods_reveals_and_expands() {
     let dir = tempfile::tempdir().unwrap();
-    let mut session = recorded_mergesort(dir.path());
+    let mut session = recorded_mergesort(dir.path(), "");
     session.set_strategy("top-down", f64::NAN).unwrap();
     let (main, method) = next_asked(&mut session).unwrap();
     assert_eq!(method, "MergeSort.main");
@@ -252,5 +252,30 @@ fn live_session_switches_strategy_trusts_methods_reveals_and_expands() {
         .unwrap_err()
         .to_string()
         .contains("negative"));
+    session.close();
+}
+
+#[test]
+fn methods_matching_the_trust_patterns_are_never_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = recorded_mergesort(dir.path(), "java.*, MergeSort.distribute");
+    session.set_strategy("top-down", f64::NAN).unwrap();
+    let mut merges = 0;
+    let mut asked = Vec::new();
+    while let Some((node, method)) = next_asked(&mut session) {
+        let answer = oracle(&method, &mut merges);
+        asked.push(format!("{method} {answer}"));
+        session.answer(node, answer).unwrap();
+    }
+    assert_eq!(
+        asked,
+        [
+            "MergeSort.main invalid",
+            "MergeSort.sort invalid",
+            "MergeSort.merge valid",
+            "MergeSort.merge valid",
+            "MergeSort.merge invalid"
+        ]
+    );
     session.close();
 }

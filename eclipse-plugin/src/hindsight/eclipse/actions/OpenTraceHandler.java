@@ -33,7 +33,8 @@ public class OpenTraceHandler extends AbstractHandler {
     /** Opens {@code trace}, telling the user in a dialog when it cannot be read. */
     public static boolean open(Shell shell, Path trace) {
         try {
-            NativeSession session = NativeSession.open(trace);
+            NativeSession session = NativeSession.open(trace,
+                    PreferenceConstants.store().getString(PreferenceConstants.TRUSTED_PACKAGES));
             try {
                 PreferenceConstants.applyStrategy(session);
             } catch (HindsightException e) {

@@ -50,9 +50,18 @@ public final class NativeSession implements TraceSession {
 
     /** Opens a trace written by {@code hindsight record}. */
     public static NativeSession open(Path trace) throws HindsightException {
+        return open(trace, "");
+    }
+
+    /**
+     * Opens a trace written by {@code hindsight record}; methods matching {@code trust}
+     * ({@code java.*, pkg.Class.method}) are never asked about.
+     */
+    public static NativeSession open(Path trace, String trust) throws HindsightException {
         load();
         try {
-            return new NativeSession(nOpenTrace(trace.toAbsolutePath().toString()), trace.getFileName().toString());
+            return new NativeSession(nOpenTrace(trace.toAbsolutePath().toString(), trust),
+                    trace.getFileName().toString());
         } catch (UnsatisfiedLinkError e) {
             throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
         }
@@ -63,9 +72,14 @@ public final class NativeSession implements TraceSession {
      * (the file may be given a {@code -N} suffix for further JVMs) and fills the session while it runs.
      */
     public static NativeSession startLive(Path trace, String name) throws HindsightException {
+        return startLive(trace, name, "");
+    }
+
+    /** {@link #startLive(Path, String)} with the methods matching {@code trust} never asked about. */
+    public static NativeSession startLive(Path trace, String name, String trust) throws HindsightException {
         load();
         try {
-            return new NativeSession(nStartLive(trace.toAbsolutePath().toString()), name);
+            return new NativeSession(nStartLive(trace.toAbsolutePath().toString(), trust), name);
         } catch (UnsatisfiedLinkError e) {
             throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
         }
@@ -261,9 +275,9 @@ public final class NativeSession implements TraceSession {
     // The bridge. Names start with n so that they never overload the interface's methods
     // (javac -h would then mangle the argument types into the symbol names).
 
-    private static native long nOpenTrace(String path) throws HindsightException;
+    private static native long nOpenTrace(String path, String trust) throws HindsightException;
 
-    private static native long nStartLive(String trace) throws HindsightException;
+    private static native long nStartLive(String trace, String trust) throws HindsightException;
 
     private static native String nSocketPath(long handle) throws HindsightException;
 
