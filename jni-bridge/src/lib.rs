@@ -11,7 +11,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use jni::objects::{JClass, JObjectArray, JString};
-use jni::sys::{jint, jlong, jstring};
+use jni::sys::{jdouble, jint, jlong, jstring};
 use jni::JNIEnv;
 use serde::Serialize;
 
@@ -104,10 +104,15 @@ pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nOpenTrace<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     path: JString<'l>,
+    trust: JString<'l>,
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let path = string(env, &path)?;
-        Ok(registry::insert(BridgeSession::open(Path::new(&path))?))
+        let trust = optional_string(env, &trust)?.unwrap_or_default();
+        Ok(registry::insert(BridgeSession::open(
+            Path::new(&path),
+            &trust,
+        )?))
     })
 }
 
@@ -116,12 +121,15 @@ pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nStartLive<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     trace: JString<'l>,
+    trust: JString<'l>,
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let trace = string(env, &trace)?;
-        Ok(registry::insert(BridgeSession::start_live(Path::new(
-            &trace,
-        ))?))
+        let trust = optional_string(env, &trust)?.unwrap_or_default();
+        Ok(registry::insert(BridgeSession::start_live(
+            Path::new(&trace),
+            &trust,
+        )?))
     })
 }
 
@@ -254,10 +262,42 @@ pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nSetStrategy<'l
     _class: JClass<'l>,
     handle: jlong,
     name: JString<'l>,
+    p: jdouble,
 ) {
     guard(&mut env, (), |env| {
         let name = string(env, &name)?;
-        Ok(registry::with(handle, |s| s.set_strategy(&name))?)
+        Ok(registry::with(handle, |s| s.set_strategy(&name, p))?)
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nPathTo<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    node: jlong,
+) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        query(env, handle, |s| s.path_to(node))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nVariableChildren<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    path: JString<'l>,
+    entry: jlong,
+    at: jlong,
+    offset: jint,
+    limit: jint,
+) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let path = string(env, &path)?;
+        query(env, handle, |s| {
+            s.variable_children(&path, entry, at, offset, limit)
+        })
     })
 }
 

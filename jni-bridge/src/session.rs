@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use hindsight_core::debugger::{DebugError, DebugOptions, Debugger, LiveDebugger, LiveOptions};
+use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
 use hindsight_core::omniscient::{
-    history, node_events, node_state, origin, EventPage, History, NodeState, OmniError,
-    RenderLimits, ValueOrigin, VarPath,
+    children_of, history, node_events, node_state, origin, Children, EventPage, History, NodeState,
+    OmniError, RenderLimits, ValueOrigin, VarPath,
 };
 use hindsight_core::recording::{self, LiveRecording};
 use hindsight_core::session::{Answer, Session, Step, Verdict};
@@ -34,8 +35,6 @@ pub enum BridgeError {
     BadHandle(i64),
     #[error("node {0} is not in the execution tree (yet)")]
     UnknownNode(u64),
-    #[error("no call of {0} is in the execution tree: nothing to trust")]
-    UnknownMethod(String),
     #[error("the trace cannot be read yet: the program has not sent any event")]
     NotReadable,
     #[error("{0}")]
@@ -66,6 +65,14 @@ pub struct ChildPage {
     pub nodes: Vec<CallNode>,
 }
 
+/// One step of the way from the root to a node (`TraceSession.pathTo`): the node and its
+/// position among its parent's children.
+#[derive(Debug, Serialize)]
+pub struct PathStep {
+    pub id: u32,
+    pub index: u32,
+}
+
 /// What to ask next (`Question`): `kind` is `ask`, `buggy` or `none`.
 #[derive(Debug, Serialize)]
 pub struct NextQuestion {
@@ -76,8 +83,6 @@ pub struct NextQuestion {
 enum Kind {
     Trace {
         debugger: Box<Debugger>,
-        trace: PathBuf,
-        options: DebugOptions,
     },
     Live {
         debugger: Box<LiveDebugger>,
@@ -98,30 +103,37 @@ fn parse_path(text: &str) -> BridgeResult<VarPath> {
 }
 
 impl BridgeSession {
-    /// A session over a trace written by `hindsight record`.
-    pub fn open(trace: &Path) -> BridgeResult<BridgeSession> {
-        let options = DebugOptions::default();
-        let debugger = Debugger::open(trace, options.clone())?;
+    /// The options of a new session: methods matching `trust` (`java.*, pkg.Class.method`)
+    /// are trusted from the start.
+    fn options(trust: &str) -> DebugOptions {
+        DebugOptions {
+            trust: GlobSet::parse(trust),
+            ..DebugOptions::default()
+        }
+    }
+
+    /// A session over a trace written by `hindsight record`; methods matching `trust` are
+    /// never asked about.
+    pub fn open(trace: &Path, trust: &str) -> BridgeResult<BridgeSession> {
+        let debugger = Debugger::open(trace, Self::options(trust))?;
         Ok(BridgeSession {
             kind: Kind::Trace {
                 debugger: Box::new(debugger),
-                trace: trace.to_path_buf(),
-                options,
             },
             limits: RenderLimits::default(),
         })
     }
 
     /// Starts listening for the agent; the first JVM that connects is recorded into `trace`
-    /// and fills the session while it runs.
-    pub fn start_live(trace: &Path) -> BridgeResult<BridgeSession> {
+    /// and fills the session while it runs. Methods matching `trust` are never asked about.
+    pub fn start_live(trace: &Path, trust: &str) -> BridgeResult<BridgeSession> {
         let (sink, feed) = recording::feed(recording::DEFAULT_FEED_CAPACITY);
         let live = LiveRecording::start(trace, WriterConfig::default(), sink.for_first_jvm())?;
         let socket = live.socket_path().to_path_buf();
         let debugger = LiveDebugger::new(
             feed,
             &recording::trace_path_for(trace, 0),
-            DebugOptions::default(),
+            Self::options(trust),
             LiveOptions::default(),
         )?;
         Ok(BridgeSession {
@@ -177,13 +189,20 @@ impl BridgeSession {
         let kind = tree.kind(id);
         let complete = tree.is_complete(id);
         let child_count = tree.children(id).count() as u32;
-        let answer = self
-            .session()
-            .answers()
-            .iter()
-            .rev()
-            .find(|(n, _)| *n == id)
-            .map(|(_, a)| a.to_string());
+        // Trust is about the method: every call of a method trusted by an answer shows it.
+        let trusted = tree
+            .method(id)
+            .is_some_and(|m| self.session().is_trusted_by_answer(m));
+        let answer = if trusted {
+            Some(Answer::Trusted.to_string())
+        } else {
+            self.session()
+                .answers()
+                .iter()
+                .rev()
+                .find(|(n, a)| *n == id && *a != Answer::Trusted)
+                .map(|(_, a)| a.to_string())
+        };
         let (entry, exit) = match self.reader().ok().map(|r| r.node(id)) {
             Some(Ok(Some(row))) => (
                 row.header.entry,
@@ -335,52 +354,74 @@ impl BridgeSession {
         Ok(NextQuestion { kind, node })
     }
 
-    /// Chooses the strategy; the answers given so far are kept (finished traces only: a live
-    /// session's tree is still growing inside the strategy).
-    pub fn set_strategy(&mut self, name: &str) -> BridgeResult<()> {
+    /// Chooses the strategy, at any time in finished and live sessions alike; the answers
+    /// given so far are kept. `p` is the coverage strategies' factor (their default when not a
+    /// number).
+    pub fn set_strategy(&mut self, name: &str, p: f64) -> BridgeResult<()> {
         let strategy =
             StrategyName::from_str(name).map_err(|e| BridgeError::Invalid(e.to_string()))?;
+        let p = (!p.is_nan() && strategy.default_p().is_some()).then_some(p);
+        self.pump()?;
         match &mut self.kind {
-            Kind::Trace {
-                debugger,
-                trace,
-                options,
-            } => {
-                let answers = debugger.session().answers().to_vec();
-                let mut changed = options.clone();
-                changed.strategy = strategy;
-                changed.p = None;
-                let mut fresh = Debugger::open(trace, changed.clone())?;
-                for (n, a) in answers {
-                    fresh.answer(n, a)?;
-                }
-                **debugger = fresh;
-                *options = changed;
-                Ok(())
-            }
-            Kind::Live { .. } => Err(BridgeError::Invalid(
-                "the strategy of a live session cannot be changed yet: choose it in the \
-                 preferences before launching, or open the recorded trace"
-                    .into(),
-            )),
+            Kind::Trace { debugger, .. } => debugger.set_strategy(strategy, p)?,
+            Kind::Live { debugger, .. } => debugger.set_strategy(strategy, p)?,
         }
+        Ok(())
     }
 
-    /// Trusts every call of `method` (qualified name): answers `trusted` about one of its calls.
+    /// Trusts every call of `method` (qualified name, every overload): the calls recorded so far
+    /// and, in a live session, those still to come.
     pub fn trust(&mut self, method: &str) -> BridgeResult<()> {
         self.pump()?;
-        let calls: Vec<NodeId> = self
+        match &mut self.kind {
+            Kind::Trace { debugger, .. } => debugger.trust(method)?,
+            Kind::Live { debugger, .. } => debugger.trust(method)?,
+        };
+        Ok(())
+    }
+
+    /// The way from the root to `node`: each node with its position among its parent's
+    /// children, the root first, `node` last.
+    pub fn path_to(&mut self, node: i64) -> BridgeResult<Vec<PathStep>> {
+        self.pump()?;
+        let id = self.node_id(node)?;
+        Ok(self
             .session()
             .tree()
-            .iter()
-            .filter(|&n| self.session().tree().kind(n).is_call())
-            .collect();
-        for n in calls {
-            if self.method_of(n)?.as_deref() == Some(method) {
-                return self.answer(n.0 as i64, "trusted");
-            }
-        }
-        Err(BridgeError::UnknownMethod(method.to_string()))
+            .path_from_root(id)
+            .into_iter()
+            .map(|(n, index)| PathStep { id: n.0, index })
+            .collect())
+    }
+
+    /// Fields or elements `offset..offset + limit` of the object or array `path` refers to at
+    /// `at`, each compared with the same slot at `entry` (the Node view's lower bound).
+    pub fn variable_children(
+        &mut self,
+        path: &str,
+        entry: i64,
+        at: i64,
+        offset: i32,
+        limit: i32,
+    ) -> BridgeResult<Children> {
+        self.pump()?;
+        let path = parse_path(path)?;
+        let ts = |t: i64, what: &str| {
+            u64::try_from(t)
+                .map_err(|_| BridgeError::Invalid(format!("{what} timestamp {t} is negative")))
+        };
+        let (entry, at) = (ts(entry, "entry")?, ts(at, "upper bound")?);
+        let (offset, limit) = (offset.max(0) as u32, limit.max(0) as u32);
+        let limits = self.limits;
+        Ok(children_of(
+            self.reader()?,
+            &path,
+            entry,
+            at,
+            offset,
+            limit,
+            limits,
+        )?)
     }
 
     /// Stops accepting agents; a running program keeps being recorded until it ends.

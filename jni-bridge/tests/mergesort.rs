@@ -39,11 +39,10 @@ fn oracle(method: &str, merges_seen: &mut u32) -> &'static str {
     }
 }
 
-#[test]
-fn live_mergesort_session_finds_the_bug_in_merge() {
-    let dir = tempfile::tempdir().unwrap();
-    let jar = java(dir.path());
-    let mut session = BridgeSession::start_live(&dir.path().join("run.htrace")).unwrap();
+/// A live session over a run of MergeSort that has ended; methods matching `trust` trusted.
+fn recorded_mergesort(dir: &Path, trust: &str) -> BridgeSession {
+    let jar = java(dir);
+    let session = BridgeSession::start_live(&dir.join("run.htrace"), trust).unwrap();
     let socket = session.socket_path().unwrap().to_path_buf();
     let out = Command::new("java")
         .arg(format!(
@@ -52,7 +51,7 @@ fn live_mergesort_session_finds_the_bug_in_merge() {
             socket.display()
         ))
         .arg("-cp")
-        .arg(dir.path())
+        .arg(dir)
         .arg("MergeSort")
         .output()
         .expect("running java");
@@ -62,7 +61,13 @@ fn live_mergesort_session_finds_the_bug_in_merge() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[1, 4, 9, 7]");
+    session
+}
 
+#[test]
+fn live_mergesort_session_finds_the_bug_in_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = recorded_mergesort(dir.path(), "");
     let mut merges = 0;
     let mut asked = Vec::new();
     let buggy = loop {
@@ -121,7 +126,7 @@ fn live_mergesort_session_finds_the_bug_in_merge() {
 
 #[test]
 fn a_missing_trace_is_an_error_with_its_path() {
-    let err = match BridgeSession::open(Path::new("/nonexistent/run.htrace")) {
+    let err = match BridgeSession::open(Path::new("/nonexistent/run.htrace"), "") {
         Ok(_) => panic!("opened a missing trace"),
         Err(e) => e.to_string(),
     };
@@ -137,13 +142,140 @@ fn a_closed_handle_is_an_error() {
 #[test]
 fn a_live_session_before_its_first_event_has_an_empty_root() {
     let dir = tempfile::tempdir().unwrap();
-    let mut session = BridgeSession::start_live(&dir.path().join("run.htrace")).unwrap();
+    let mut session = BridgeSession::start_live(&dir.path().join("run.htrace"), "").unwrap();
     let page = session.children(0, 0, 10).unwrap();
     assert_eq!((page.total, page.nodes.len()), (0, 0));
     assert_eq!(session.next_question().unwrap().kind, "none");
     assert!(
         session.children(5, 0, 10).is_err(),
         "node 5 does not exist yet"
+    );
+    session.close();
+}
+
+/// Asks until the session asks something (the recording's last headers may still be on their
+/// way); the node and its method.
+fn next_asked(session: &mut BridgeSession) -> Option<(i64, String)> {
+    for _ in 0..500 {
+        let q = session.next_question().unwrap();
+        match q.kind {
+            "ask" => {
+                let node = q.node.unwrap();
+                return Some((node.id as i64, node.method.unwrap()));
+            }
+            "buggy" => return None,
+            _ => std::thread::sleep(std::time::Duration::from_millis(10)),
+        }
+    }
+    panic!("no question within 5 s");
+}
+
+#[test]
+fn live_session_switches_strategy_trusts_methods_reveals_and_expands() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = recorded_mergesort(dir.path(), "");
+    session.set_strategy("top-down", f64::NAN).unwrap();
+    let (main, method) = next_asked(&mut session).unwrap();
+    assert_eq!(method, "MergeSort.main");
+    session.answer(main, "invalid").unwrap();
+    // Another strategy in the live session, then top-down again: main's answer is kept, so
+    // top-down goes on below it.
+    session.set_strategy("edge-coverage", 0.4).unwrap();
+    session.set_strategy("heaviest-first", f64::NAN).unwrap();
+    session.set_strategy("top-down", f64::NAN).unwrap();
+    let (sort, method) = next_asked(&mut session).unwrap();
+    assert_eq!(
+        method, "MergeSort.sort",
+        "main's answer survived the switches"
+    );
+    assert!(session.set_strategy("no-such-strategy", f64::NAN).is_err());
+
+    // Trusting distribute trusts both its calls: the tree shows both trusted.
+    session.trust("MergeSort.distribute").unwrap();
+    let calls = session.children(sort, 0, 100).unwrap().nodes;
+    let answers = |name: &str| -> Vec<Option<String>> {
+        calls
+            .iter()
+            .filter(|n| n.method.as_deref() == Some(name))
+            .map(|n| n.answer.clone())
+            .collect()
+    };
+    assert_eq!(
+        answers("MergeSort.distribute"),
+        vec![Some("trusted".to_string()); 2]
+    );
+    assert_eq!(answers("MergeSort.merge"), vec![None, None, None]);
+    assert!(
+        session.trust("MergeSort.distribute").is_err(),
+        "trusted already"
+    );
+    assert!(session.trust("MergeSort.nothing").is_err());
+    session.answer(sort, "invalid").unwrap();
+    let mut asked = Vec::new();
+    while let Some((n, m)) = next_asked(&mut session) {
+        asked.push(m.clone());
+        session
+            .answer(n, if asked.len() == 3 { "invalid" } else { "valid" })
+            .unwrap();
+    }
+    assert_eq!(asked, ["MergeSort.merge"; 3], "distribute is never asked");
+
+    // The way to the last merge, from the root.
+    let last_merge = calls.last().unwrap();
+    let path = session.path_to(last_merge.id as i64).unwrap();
+    assert_eq!(path.first().map(|p| p.id), Some(0));
+    assert_eq!(path.last().map(|p| p.id), Some(last_merge.id));
+    assert_eq!(path.last().map(|p| p.index), Some(calls.len() as u32 - 1));
+    for pair in path.windows(2) {
+        let page = session
+            .children(pair[0].id as i64, pair[1].index as i32, 1)
+            .unwrap();
+        assert_eq!(page.nodes[0].id, pair[1].id, "step {:?}", pair[1]);
+    }
+    assert!(session.path_to(1_000_000).is_err());
+
+    // c of the last merge, a page of its elements at a time, compared with its entry.
+    let c = format!("{}:c", last_merge.id);
+    let page = session
+        .variable_children(&c, last_merge.entry as i64, last_merge.exit as i64, 1, 2)
+        .unwrap();
+    assert_eq!(page.size, Some(4));
+    assert_eq!(page.offset, 1);
+    let shown: Vec<(&str, Option<&str>)> = page
+        .children
+        .iter()
+        .map(|v| (v.name.as_str(), v.value.as_deref()))
+        .collect();
+    assert_eq!(shown, [("[1]", Some("4")), ("[2]", Some("9"))]);
+    assert!(session
+        .variable_children(&c, 5, -1, 0, 10)
+        .unwrap_err()
+        .to_string()
+        .contains("negative"));
+    session.close();
+}
+
+#[test]
+fn methods_matching_the_trust_patterns_are_never_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = recorded_mergesort(dir.path(), "java.*, MergeSort.distribute");
+    session.set_strategy("top-down", f64::NAN).unwrap();
+    let mut merges = 0;
+    let mut asked = Vec::new();
+    while let Some((node, method)) = next_asked(&mut session) {
+        let answer = oracle(&method, &mut merges);
+        asked.push(format!("{method} {answer}"));
+        session.answer(node, answer).unwrap();
+    }
+    assert_eq!(
+        asked,
+        [
+            "MergeSort.main invalid",
+            "MergeSort.sort invalid",
+            "MergeSort.merge valid",
+            "MergeSort.merge valid",
+            "MergeSort.merge invalid"
+        ]
     );
     session.close();
 }

@@ -85,6 +85,8 @@ pub fn run(layout: &Layout, artifacts: &Artifacts, limit: Duration) -> Result<()
         );
     }
 
+    let trace = record_trace(layout, &tests_dir.join("resources/MergeSort.java"), &out)?;
+
     let xvfb = Xvfb::start()?;
     println!(
         "eclipse-test: starting the workbench on display {} (limit {} s)",
@@ -97,6 +99,10 @@ pub fn run(layout: &Layout, artifacts: &Artifacts, limit: Duration) -> Result<()
         .arg(format!(
             "-Dhindsight.uitest.out={}",
             std::path::absolute(&out)?.display()
+        ))
+        .arg(format!(
+            "-Dhindsight.uitest.trace={}",
+            std::path::absolute(&trace)?.display()
         ))
         .arg("-jar")
         .arg(p2::launcher(&eclipse)?)
@@ -132,6 +138,46 @@ pub fn run(layout: &Layout, artifacts: &Artifacts, limit: Duration) -> Result<()
         );
     }
     Ok(())
+}
+
+/// Records MergeSort with the `hindsight` command line (`hindsight record`), for the UI test's
+/// Open Trace step: `target/{release,debug}/hindsight`, whichever is newer.
+fn record_trace(layout: &Layout, source: &Path, out: &Path) -> Result<std::path::PathBuf> {
+    let cli = ["release", "debug"]
+        .iter()
+        .map(|profile| layout.target.join(profile).join("hindsight"))
+        .filter(|p| p.is_file())
+        .max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())
+        .with_context(|| {
+            format!(
+                "no hindsight command line in {}/{{release,debug}}: build it first \
+                 (cargo build -p hindsight-cli)",
+                layout.target.display()
+            )
+        })?;
+    let classes = out.join("build/mergesort-classes");
+    let mut javac = Command::new("javac");
+    javac.args(["-g", "-d"]).arg(&classes).arg(source);
+    process::output(javac, "compiling MergeSort.java for the recorded trace")?;
+    let trace = out.join("mergesort.htrace");
+    println!(
+        "eclipse-test: recording MergeSort into {} with {}",
+        trace.display(),
+        cli.display()
+    );
+    let mut record = Command::new(&cli);
+    record
+        .arg("record")
+        .arg("-o")
+        .arg(&trace)
+        .args(["--", "java", "-cp"])
+        .arg(&classes)
+        .arg("MergeSort");
+    process::output(record, "hindsight record of MergeSort")?;
+    if !trace.is_file() {
+        bail!("hindsight record wrote no trace at {}", trace.display());
+    }
+    Ok(trace)
 }
 
 /// The failure count of a `N passed, M failed` line.

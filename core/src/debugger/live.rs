@@ -21,7 +21,7 @@ use serde::Serialize;
 use crate::ids::{MethodId, NodeId};
 use crate::recording::{Feed, Taken};
 use crate::session::{Answer, Session, Step, TrustPolicy, Verdict, Walk};
-use crate::strategy;
+use crate::strategy::{self, StrategyName};
 use crate::trace::store::TraceReader;
 use crate::tree::{ExecutionTree, NodeHeader};
 
@@ -297,12 +297,17 @@ impl LiveDebugger {
     /// Waits until `node` is complete in the trace (and with it everything the question shows),
     /// asking the recorder to commit now.
     pub fn wait_visible(&mut self, node: NodeId) -> Result<(), DebugError> {
+        self.wait_committed(node, true)
+    }
+
+    /// Waits until `node` (complete, if `complete`) is in the trace, asking for a commit.
+    fn wait_committed(&mut self, node: NodeId, complete: bool) -> Result<(), DebugError> {
         loop {
             self.open_reader()?;
             if let Some(reader) = &self.reader {
                 if reader
                     .node(node)?
-                    .is_some_and(|row| row.header.exit.is_some())
+                    .is_some_and(|row| !complete || row.header.exit.is_some())
                 {
                     return Ok(());
                 }
@@ -437,6 +442,33 @@ impl LiveDebugger {
         Ok(self.session.answer(node, answer)?)
     }
 
+    pub fn strategy_name(&self) -> StrategyName {
+        self.options.strategy
+    }
+
+    /// Asks the next questions with another strategy, while the program runs or after; the
+    /// answers given so far are kept.
+    pub fn set_strategy(&mut self, name: StrategyName, p: Option<f64>) -> Result<(), DebugError> {
+        self.session.set_strategy(strategy::create(name, p)?);
+        self.options.strategy = name;
+        self.options.p = p;
+        Ok(())
+    }
+
+    /// Trusts every call of the method `qualified` (`pkg.Class.method`, all its overloads): the
+    /// calls recorded so far and those still to come.
+    pub fn trust(&mut self, qualified: &str) -> Result<Vec<NodeId>, DebugError> {
+        self.pump()?;
+        // The definitions of every method called so far are committed with the last node.
+        if let Some(last) = self.session.tree().id_bound().checked_sub(1) {
+            self.wait_committed(NodeId(last as u32), false)?;
+        }
+        let Some(reader) = &self.reader else {
+            return Err(DebugError::NoCallOf(qualified.to_string()));
+        };
+        super::trust_named(&mut self.session, reader, qualified)
+    }
+
     pub fn undo(&mut self) -> Result<(NodeId, Answer), DebugError> {
         Ok(self.session.undo()?)
     }
@@ -542,6 +574,10 @@ mod tests {
 
         client.write_all(&whole[prefix.len()..]).unwrap();
         drop(client);
+        // Until main's completion is taken in, top-down may look through it to h.
+        while !d.is_sealed() {
+            d.pump_waiting(Some(Duration::from_millis(20))).unwrap();
+        }
         // main is complete now: top-down asks it; then, g being trusted by its pattern, h.
         let Step::Ask(main) = d.next_step().unwrap() else {
             panic!("main is askable")
@@ -580,5 +616,72 @@ mod tests {
             6,
             "root, thread, main, f, g, h"
         );
+    }
+
+    #[test]
+    fn the_strategy_changes_and_methods_are_trusted_while_the_program_runs() {
+        let (prefix, whole) = streams();
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("live.htrace");
+        let (sink, feed) = feed(16);
+        let live =
+            LiveRecording::start(&trace, WriterConfig::default(), sink.for_first_jvm()).unwrap();
+        let mut client = UnixStream::connect(live.socket_path()).unwrap();
+        client.write_all(&prefix).unwrap();
+        let options = DebugOptions::default();
+        let mut d = LiveDebugger::new(feed, &trace, options, LiveOptions::default()).unwrap();
+        let Step::Ask(f) = d.next_step().unwrap() else {
+            panic!("f is complete and askable")
+        };
+        d.set_strategy(StrategyName::HeaviestFirst, None).unwrap();
+        d.answer(f, Answer::Valid).unwrap();
+        // A coverage strategy rebuilds the set: the answer about f is replayed.
+        d.set_strategy(StrategyName::EdgeCoverage, Some(0.4))
+            .unwrap();
+        assert!(!d.is_sealed(), "switched while main runs");
+        assert_eq!(d.strategy_name(), StrategyName::EdgeCoverage);
+        assert_eq!(d.session().answers(), &[(f, Answer::Valid)]);
+        assert_eq!(d.step().unwrap(), Step::Waiting, "main is still running");
+        d.set_strategy(StrategyName::DivideAndQuery, None).unwrap();
+        assert_eq!(d.session().strategy().name(), StrategyName::DivideAndQuery);
+        // f was answered already: trusting its method still works, through that call.
+        assert_eq!(d.trust("p.Main.f").unwrap(), vec![f]);
+        assert!(matches!(
+            d.trust("p.Main.f"),
+            Err(DebugError::AlreadyTrusted(_))
+        ));
+        assert!(
+            matches!(d.trust("p.Main.g"), Err(DebugError::NoCallOf(_))),
+            "g has not been called yet"
+        );
+
+        client.write_all(&whole[prefix.len()..]).unwrap();
+        drop(client);
+        while !d.is_sealed() {
+            d.pump_waiting(Some(Duration::from_millis(20))).unwrap();
+        }
+        let g = d.trust("p.Main.g").unwrap()[0];
+        let mut asked = Vec::new();
+        let verdict = loop {
+            match d.next_step().unwrap() {
+                Step::Ask(n) => {
+                    let method = d.method_of(n).unwrap().unwrap();
+                    asked.push(method.clone());
+                    d.answer(n, Answer::Invalid).unwrap();
+                }
+                Step::Done(v) => break v,
+                Step::Waiting => unreachable!("sealed"),
+            }
+        };
+        assert!(
+            !asked.iter().any(|m| m == "p.Main.f" || m == "p.Main.g"),
+            "trusted methods are never asked: {asked:?}"
+        );
+        assert!(d.session().suspicious().is_trusted(g));
+        let Verdict::Bug { node } = verdict else {
+            panic!("{verdict:?}")
+        };
+        assert_eq!(d.method_of(node).unwrap().as_deref(), Some("p.Main.h"));
+        live.finish().unwrap();
     }
 }

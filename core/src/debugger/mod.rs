@@ -37,6 +37,36 @@ pub enum DebugError {
     Session(#[from] SessionError),
     #[error(transparent)]
     Question(#[from] QuestionError),
+    #[error("no call of `{0}` is in the execution tree (yet): nothing to trust; give the qualified name, e.g. pkg.Class.method")]
+    NoCallOf(String),
+    #[error("`{0}` is trusted already")]
+    AlreadyTrusted(String),
+}
+
+/// Trusts every call of the methods named `qualified` (every overload that has a call): see
+/// [`Session::trust`]. Returns the calls the answers were logged against.
+fn trust_named(
+    session: &mut Session,
+    reader: &TraceReader,
+    qualified: &str,
+) -> Result<Vec<NodeId>, DebugError> {
+    let methods: Vec<MethodId> = names::methods_named(reader, qualified)?
+        .into_iter()
+        .filter(|&m| !session.tree().calls_of(m).is_empty())
+        .collect();
+    if methods.is_empty() {
+        return Err(DebugError::NoCallOf(qualified.to_string()));
+    }
+    let mut logged = Vec::new();
+    for m in methods {
+        if !session.is_trusted_by_answer(m) {
+            logged.push(session.trust(m)?);
+        }
+    }
+    if logged.is_empty() {
+        return Err(DebugError::AlreadyTrusted(qualified.to_string()));
+    }
+    Ok(logged)
 }
 
 /// How a debugging session is set up.
@@ -129,6 +159,20 @@ impl Debugger {
 
     pub fn strategy_name(&self) -> StrategyName {
         self.options.strategy
+    }
+
+    /// Asks the next questions with another strategy (`p` for the coverage ones, their default
+    /// when `None`); the answers given so far are kept.
+    pub fn set_strategy(&mut self, name: StrategyName, p: Option<f64>) -> Result<(), DebugError> {
+        self.session.set_strategy(strategy::create(name, p)?);
+        self.options.strategy = name;
+        self.options.p = p;
+        Ok(())
+    }
+
+    /// Trusts every call of the method `qualified` (`pkg.Class.method`, all its overloads).
+    pub fn trust(&mut self, qualified: &str) -> Result<Vec<NodeId>, DebugError> {
+        trust_named(&mut self.session, &self.reader, qualified)
     }
 
     /// The next question, or the verdict.

@@ -43,6 +43,14 @@ impl MethodNames {
     }
 }
 
+/// The methods named `qualified` (`pkg.Class.method`, every overload), as the trace defines them.
+pub fn methods_named(reader: &TraceReader, qualified: &str) -> StoreResult<Vec<MethodId>> {
+    match qualified.rsplit_once('.') {
+        Some((class, method)) => reader.methods_named(class, method),
+        None => Ok(Vec::new()),
+    }
+}
+
 fn lookup(reader: &TraceReader, id: MethodId) -> StoreResult<Option<MethodName>> {
     let Some(def) = reader.method(id)? else {
         return Ok(None);

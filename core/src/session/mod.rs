@@ -17,7 +17,7 @@ pub use trust::TrustPolicy;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::ids::NodeId;
+use crate::ids::{MethodId, NodeId};
 use crate::strategy::Strategy;
 use crate::tree::{CoverageKind, ExecutionTree, NodeHeader, TreeError};
 
@@ -50,6 +50,8 @@ pub enum SessionError {
     NotAskable { node: NodeId, reason: &'static str },
     #[error("there is no answer to undo")]
     NothingToUndo,
+    #[error("method {0} has no call in the execution tree (yet): nothing to trust")]
+    NoCallOf(MethodId),
     #[error(transparent)]
     Tree(#[from] TreeError),
 }
@@ -83,6 +85,20 @@ impl Session {
 
     pub fn strategy(&self) -> &dyn Strategy {
         self.strategy.as_ref()
+    }
+
+    /// Asks the next questions with another strategy, at any time (also while the tree grows).
+    /// The answers given so far are kept; when the new strategy needs another aggregate, the set
+    /// is rebuilt with it and the answers replayed.
+    pub fn set_strategy(&mut self, strategy: Box<dyn Strategy>) {
+        let weighting = strategy.weighting();
+        self.strategy = strategy;
+        if weighting != self.set.weighting() {
+            self.set.set_weighting(weighting);
+            for &(node, answer) in &self.log {
+                self.set.apply(node, answer);
+            }
+        }
     }
 
     /// The answers given so far, oldest first.
@@ -145,13 +161,22 @@ impl Session {
     }
 
     /// Why `node` cannot be answered now, if it cannot.
-    fn check_askable(&self, node: NodeId) -> Result<(), &'static str> {
+    fn check_askable(&self, node: NodeId, answer: Answer) -> Result<(), &'static str> {
         let tree = self.set.tree();
         if !tree.contains(node) {
             return Err("it is not in the tree");
         }
         if !tree.kind(node).is_call() {
             return Err("root and thread nodes are never asked");
+        }
+        if answer == Answer::Trusted {
+            // Trust is about the method: any call of it stands for all of them, answered,
+            // running or outside the region alike.
+            return if self.set.is_trusted(node) {
+                Err("its method is trusted already")
+            } else {
+                Ok(())
+            };
         }
         if !tree.is_complete(node) {
             return Err("it has not returned yet");
@@ -171,11 +196,30 @@ impl Session {
     /// Records an answer about `node` (usually the node `step` asked, but any suspicious,
     /// unanswered node may be answered; a don't-know may be replaced).
     pub fn answer(&mut self, node: NodeId, answer: Answer) -> Result<(), SessionError> {
-        self.check_askable(node)
+        self.check_askable(node, answer)
             .map_err(|reason| SessionError::NotAskable { node, reason })?;
         self.set.apply(node, answer);
         self.log.push((node, answer));
         Ok(())
+    }
+
+    /// Trusts every call of `method`, those in the tree and those still to arrive: the answer
+    /// `trusted`, logged against its first call (so undo takes it back like any answer).
+    /// Returns that call.
+    pub fn trust(&mut self, method: MethodId) -> Result<NodeId, SessionError> {
+        let node = *self
+            .set
+            .tree()
+            .calls_of(method)
+            .first()
+            .ok_or(SessionError::NoCallOf(method))?;
+        self.answer(node, Answer::Trusted)?;
+        Ok(node)
+    }
+
+    /// Whether every call of `method` is trusted by an answer.
+    pub fn is_trusted_by_answer(&self, method: MethodId) -> bool {
+        self.set.trusted_by_answer(method)
     }
 
     /// Takes back the last answer, restoring the state before it exactly (trust included).

@@ -86,7 +86,44 @@ pub struct SuspiciousSet {
 
 impl SuspiciousSet {
     pub fn new(tree: ExecutionTree, policy: TrustPolicy, weighting: Weighting) -> Self {
-        let coverage = match weighting {
+        let mut set = SuspiciousSet {
+            tree,
+            policy,
+            marks: Column::new(UNMARKED),
+            trust: Vec::new(),
+            region: Vec::new(),
+            out: Column::new(false),
+            weight: Column::new(0),
+            coverage: None,
+        };
+        let bound = set.tree.resident_nodes();
+        set.marks.set_resident_entries(bound);
+        set.out.set_resident_entries(bound);
+        set.weight.set_resident_entries(bound);
+        set.set_weighting(weighting);
+        set
+    }
+
+    pub fn tree(&self) -> &ExecutionTree {
+        &self.tree
+    }
+
+    /// The aggregate maintained besides the suspicious-node count.
+    pub fn weighting(&self) -> Weighting {
+        self.coverage
+            .as_ref()
+            .map_or(Weighting::Count, |c| Weighting::Coverage {
+                kind: c.kind,
+                p: c.p,
+            })
+    }
+
+    /// Maintains another aggregate from now on. Forgets every answer (like [`rebuild`], which it
+    /// runs): the caller replays them.
+    ///
+    /// [`rebuild`]: Self::rebuild
+    pub fn set_weighting(&mut self, weighting: Weighting) {
+        self.coverage = match weighting {
             Weighting::Count => None,
             Weighting::Coverage { kind, p } => Some(CoverageWeights {
                 kind,
@@ -96,26 +133,12 @@ impl SuspiciousSet {
                 total: Column::new(0.0),
             }),
         };
-        let mut set = SuspiciousSet {
-            tree,
-            policy,
-            marks: Column::new(UNMARKED),
-            trust: Vec::new(),
-            region: Vec::new(),
-            out: Column::new(false),
-            weight: Column::new(0),
-            coverage,
-        };
-        let bound = set.tree.resident_nodes();
-        set.marks.set_resident_entries(bound);
-        set.out.set_resident_entries(bound);
-        set.weight.set_resident_entries(bound);
-        if let Some(c) = &mut set.coverage {
+        let bound = self.tree.resident_nodes();
+        if let Some(c) = &mut self.coverage {
             c.own.set_resident_entries(bound);
             c.total.set_resident_entries(bound);
         }
-        set.rebuild();
-        set
+        self.rebuild();
     }
 
     /// Pages of the per-node columns (tree and suspicious set) written to scratch files.
@@ -128,10 +151,6 @@ impl SuspiciousSet {
                 .coverage
                 .as_ref()
                 .map_or(0, |c| c.own.spilled_pages() + c.total.spilled_pages())
-    }
-
-    pub fn tree(&self) -> &ExecutionTree {
-        &self.tree
     }
 
     /// Forgets every answer and recomputes all aggregates from the tree: O(nodes).

@@ -479,3 +479,151 @@ fn a_session_under_the_persistence_bound_asks_what_an_unbounded_one_asks() {
         assert_eq!(bounded_verdict, free_verdict, "{name}");
     }
 }
+
+#[test]
+fn the_strategy_changes_mid_session_and_keeps_the_answers() {
+    let (tree, nodes) = mergesort();
+    let (main, sort, last_merge) = (nodes[0], nodes[1], nodes[6]);
+    let mut s = session(tree, StrategyName::TopDown);
+    assert_eq!(s.step(), Step::Ask(main));
+    s.answer(main, Answer::Invalid).unwrap();
+    assert_eq!(s.step(), Step::Ask(sort), "top-down goes on with sort");
+    // Edge coverage needs another aggregate: the set is rebuilt and main's answer replayed.
+    s.set_strategy(strategy::create(StrategyName::EdgeCoverage, None).unwrap());
+    assert_eq!(s.strategy().name(), StrategyName::EdgeCoverage);
+    assert_eq!(s.answers(), &[(main, Answer::Invalid)]);
+    assert_eq!(s.suspicious().region_root(), main);
+    // The region, main's subtree: main 1 + sort 5 + distribute 7 + 7 + merge 8 + 8 + 10 edges.
+    assert_eq!(s.suspicious().coverage_total(), 46.0);
+    BruteForce::new(&s, &HashSet::new()).check(&s, Some((CoverageKind::Edge, 0.5)));
+    assert_eq!(s.step(), Step::Ask(last_merge));
+    s.answer(last_merge, Answer::Invalid).unwrap();
+    // Back to a count strategy: still the same two answers, so the verdict stands.
+    s.set_strategy(strategy::create(StrategyName::DivideAndQuery, None).unwrap());
+    assert_eq!(s.answers().len(), 2);
+    assert_eq!(s.step(), Step::Done(Verdict::Bug { node: last_merge }));
+    s.undo().unwrap();
+    assert_eq!(s.suspicious().region_root(), main, "undo after a switch");
+}
+
+#[test]
+fn switching_strategies_while_the_tree_grows_keeps_the_aggregates_exact() {
+    let names = [
+        StrategyName::TopDown,
+        StrategyName::EdgeCoverage,
+        StrategyName::HeaviestFirst,
+        StrategyName::DefUseCoverage,
+        StrategyName::DivideAndQuery,
+    ];
+    for seed in 0..6u64 {
+        let mut events = Vec::new();
+        random_recording(
+            seed,
+            &Shape {
+                calls: 120,
+                methods: 7,
+                ..Shape::default()
+            },
+            |e| events.push(e),
+        );
+        let mut s = session(ExecutionTree::new(), StrategyName::TopDown);
+        let mut rng = Rng::new(seed ^ 0x5EED);
+        let none = HashSet::new();
+        let mut switches = 0;
+        for e in events {
+            match e {
+                Event::Header(h) => s.push(&h).unwrap(),
+                Event::Coverage(n, k, es) => s.set_coverage(n, k, &es).unwrap(),
+            }
+            if rng.chance(0.05) {
+                let before = s.answers().to_vec();
+                let name = names[switches % names.len()];
+                s.set_strategy(strategy::create(name, None).unwrap());
+                switches += 1;
+                assert_eq!(s.answers(), &before[..], "seed {seed}: answers kept");
+                assert_eq!(s.strategy().name(), name);
+            }
+            if rng.chance(0.1) {
+                if let Step::Ask(n) = s.step() {
+                    let answer = if rng.chance(0.7) {
+                        Answer::Valid
+                    } else {
+                        Answer::Invalid
+                    };
+                    s.answer(n, answer).unwrap();
+                }
+            }
+            let cov = match s.suspicious().weighting() {
+                Weighting::Count => None,
+                Weighting::Coverage { kind, p } => Some((kind, p)),
+            };
+            BruteForce::new(&s, &none).check(&s, cov);
+        }
+        assert!(switches > 0, "seed {seed}: never switched");
+    }
+}
+
+#[test]
+fn trusting_a_method_trusts_its_answered_running_and_future_calls() {
+    // root, thread, main (running) -> [a1 (method 2, done), b (method 2, running), later c
+    // (method 2) and d (method 1)]: method 2 is trusted through a1, already answered valid.
+    let routine = |id, method, complete| {
+        header(
+            id,
+            Some(NodeId(2)),
+            NodeKind::Routine,
+            Some(method),
+            complete,
+        )
+    };
+    let mut s = session(ExecutionTree::new(), StrategyName::TopDown);
+    s.push(&header(0, None, NodeKind::Root, None, false))
+        .unwrap();
+    s.push(&header(1, Some(NodeId(0)), NodeKind::Thread, None, false))
+        .unwrap();
+    s.push(&header(
+        2,
+        Some(NodeId(1)),
+        NodeKind::Routine,
+        Some(0),
+        false,
+    ))
+    .unwrap();
+    let (a1, b, c, d) = (NodeId(3), NodeId(4), NodeId(5), NodeId(6));
+    s.push(&routine(3, 2, true)).unwrap();
+    s.push(&routine(4, 2, false)).unwrap();
+    s.answer(a1, Answer::Valid).unwrap();
+    // An answered call stands for its method as well as any other.
+    assert_eq!(s.trust(MethodId(2)), Ok(a1));
+    assert!(s.is_trusted_by_answer(MethodId(2)));
+    assert!(s.suspicious().is_trusted(b), "the running call");
+    assert_eq!(
+        s.trust(MethodId(2)),
+        Err(SessionError::NotAskable {
+            node: a1,
+            reason: "its method is trusted already"
+        })
+    );
+    assert_eq!(
+        s.trust(MethodId(9)),
+        Err(SessionError::NoCallOf(MethodId(9)))
+    );
+    // The running call completes and more calls arrive: only d, of another method, is asked.
+    s.push(&routine(4, 2, true)).unwrap();
+    s.push(&routine(5, 2, true)).unwrap();
+    s.push(&routine(6, 1, true)).unwrap();
+    for x in [a1, b, c] {
+        assert!(
+            !s.suspicious().is_suspicious(x),
+            "call {x} of the trusted method"
+        );
+    }
+    assert_eq!(s.step(), Step::Ask(d));
+    let none = HashSet::new();
+    BruteForce::new(&s, &none).check(&s, None);
+    // Undo takes the trust back from every call.
+    s.undo().unwrap();
+    assert!(!s.is_trusted_by_answer(MethodId(2)));
+    assert!(s.suspicious().is_suspicious(b) && s.suspicious().is_suspicious(c));
+    BruteForce::new(&s, &none).check(&s, None);
+}

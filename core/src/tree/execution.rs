@@ -387,6 +387,33 @@ impl ExecutionTree {
         std::iter::successors(self.first_child(node), move |&c| self.next_sibling(c))
     }
 
+    /// The nodes from the root down to `node`, both included, each with its position among
+    /// its parent's children (0 for the root): what a lazy UI tree needs to expand the way to a
+    /// deep node. Empty when `node` is not in the tree. Costs the depth plus the siblings
+    /// before each node on the way.
+    pub fn path_from_root(&self, node: NodeId) -> Vec<(NodeId, u32)> {
+        if !self.contains(node) {
+            return Vec::new();
+        }
+        let mut path = Vec::new();
+        let mut x = node;
+        loop {
+            match self.parent(x) {
+                Some(p) => {
+                    let index = self.children(p).take_while(|&c| c != x).count();
+                    path.push((x, index as u32));
+                    x = p;
+                }
+                None => {
+                    path.push((x, 0));
+                    break;
+                }
+            }
+        }
+        path.reverse();
+        path
+    }
+
     /// Number of nodes in the subtree rooted at `node`, itself included.
     pub fn subtree_size(&self, node: NodeId) -> u32 {
         self.size.get(node.0 as usize).unwrap_or(0)

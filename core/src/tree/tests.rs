@@ -203,3 +203,34 @@ fn accessors_on_absent_nodes_do_not_panic() {
     assert_eq!(tree.preorder(absent).count(), 0);
     assert!(tree.coverage(absent, CoverageKind::Edge).is_empty());
 }
+
+#[test]
+fn the_path_from_the_root_gives_each_nodes_position_among_its_siblings() {
+    let mut b = TreeBuilder::new();
+    let t = b.thread();
+    let main = b.call(t, 0);
+    let x = b.call(main, 1);
+    let y = b.call(x, 2);
+    let z = b.call(main, 3);
+    let w = b.call(z, 4);
+    let v = b.call(z, 5);
+    let tree = b.build();
+    let path = tree.path_from_root(v);
+    assert_eq!(
+        path,
+        vec![(NodeId::ROOT, 0), (t, 0), (main, 0), (z, 1), (v, 1)]
+    );
+    assert_eq!(tree.path_from_root(y).last(), Some(&(y, 0)));
+    assert_eq!(tree.path_from_root(w)[3], (z, 1));
+    assert_eq!(tree.path_from_root(NodeId::ROOT), vec![(NodeId::ROOT, 0)]);
+    assert!(tree.path_from_root(NodeId(99)).is_empty());
+    // Every step is a child of the one before, at the position it says.
+    for node in tree.iter() {
+        let path = tree.path_from_root(node);
+        for pair in path.windows(2) {
+            let (parent, (child, index)) = (pair[0].0, pair[1]);
+            assert_eq!(tree.children(parent).nth(index as usize), Some(child));
+        }
+        assert_eq!(path.last().map(|p| p.0), Some(node));
+    }
+}

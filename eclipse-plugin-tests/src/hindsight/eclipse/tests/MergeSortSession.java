@@ -7,9 +7,11 @@ import hindsight.eclipse.core.HindsightException;
 import hindsight.eclipse.core.HistoryEntry;
 import hindsight.eclipse.core.NodeState;
 import hindsight.eclipse.core.Origin;
+import hindsight.eclipse.core.PathStep;
 import hindsight.eclipse.core.Question;
 import hindsight.eclipse.core.TraceEvent;
 import hindsight.eclipse.core.TraceSession;
+import hindsight.eclipse.core.VariablePage;
 import hindsight.eclipse.core.VariableValue;
 import hindsight.eclipse.core.VariableValue.Change;
 import java.util.ArrayDeque;
@@ -114,7 +116,55 @@ final class MergeSortSession implements TraceSession {
                 new VariableValue("la", "la", "0", "2", Change.CHANGED, List.of()),
                 new VariableValue("lb", "lb", "0", "2", Change.CHANGED, List.of()),
                 new VariableValue("c", "c", "int[4]", "int[4]", Change.CONTENTS_CHANGED, elements),
-                new VariableValue("lc", "lc", "0", "2", Change.CHANGED, List.of())));
+                new VariableValue("lc", "lc", "0", "2", Change.CHANGED, List.of()),
+                new VariableValue("big", "big", "List#7", "List#7", Change.NONE, BIG, List.of())));
+    }
+
+    /** Elements of the long list {@code big}, read only on expansion, in pages. */
+    static final int BIG = 250;
+
+    /**
+     * The contents of {@code big}: element i is a node of a linked list whose {@code next} fields
+     * go on forever, so expansion can be checked at any depth.
+     */
+    @Override
+    public VariablePage variableChildren(String path, long entry, long at, int offset, int limit)
+            throws HindsightException {
+        open();
+        log.add("variableChildren " + path + " " + offset + " " + limit);
+        List<VariableValue> page = new ArrayList<>();
+        if (path.equals("big")) {
+            for (int i = offset; i < Math.min(BIG, offset + limit); i++) {
+                page.add(new VariableValue("big[" + i + "]", "[" + i + "]", "Node#" + i, "Node#" + i, Change.NONE, 1,
+                        List.of()));
+            }
+            return new VariablePage(BIG, offset, page);
+        }
+        if (path.startsWith("big[") && offset == 0 && limit > 0) {
+            int depth = path.split("\\.next", -1).length;
+            page.add(new VariableValue(path + ".next", "next", "Node#" + depth, "Node#" + depth, Change.NONE, 1,
+                    List.of()));
+            return new VariablePage(1, 0, page);
+        }
+        throw new HindsightException("no variable " + path + " with children " + offset + ".." + (offset + limit));
+    }
+
+    @Override
+    public List<PathStep> pathTo(long id) throws HindsightException {
+        open();
+        node(id);
+        List<PathStep> path = new ArrayList<>();
+        long x = id;
+        while (x != ROOT) {
+            long child = x;
+            Map.Entry<Long, List<Long>> parent = children.entrySet().stream()
+                    .filter(e -> e.getValue().contains(child)).findFirst()
+                    .orElseThrow(() -> new HindsightException("node " + child + " has no parent"));
+            path.add(0, new PathStep(child, parent.getValue().indexOf(child)));
+            x = parent.getKey();
+        }
+        path.add(0, new PathStep(ROOT, 0));
+        return path;
     }
 
     @Override
@@ -176,7 +226,7 @@ final class MergeSortSession implements TraceSession {
     }
 
     @Override
-    public void setStrategy(String name) throws HindsightException {
+    public void setStrategy(String name, double p) throws HindsightException {
         open();
         log.add("strategy " + name);
     }

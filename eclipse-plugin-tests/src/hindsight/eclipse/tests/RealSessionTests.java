@@ -1,5 +1,6 @@
 package hindsight.eclipse.tests;
 
+import hindsight.eclipse.actions.OpenTraceHandler;
 import hindsight.eclipse.core.CallNode;
 import hindsight.eclipse.core.NativeSession;
 import hindsight.eclipse.core.Question;
@@ -9,6 +10,7 @@ import hindsight.eclipse.launch.HindsightLaunchShortcut;
 import hindsight.eclipse.views.ComputationTreeView;
 import hindsight.eclipse.views.NodeView;
 import hindsight.eclipse.views.VariableHistoryView;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.core.resources.IFile;
@@ -19,6 +21,7 @@ import org.eclipse.jface.action.IAction;
 import org.eclipse.jface.text.ITextSelection;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.swt.SWT;
+import org.eclipse.swt.graphics.RGB;
 import org.eclipse.swt.widgets.Event;
 import org.eclipse.swt.widgets.Table;
 import org.eclipse.swt.widgets.TableItem;
@@ -26,6 +29,7 @@ import org.eclipse.swt.widgets.TreeItem;
 import org.eclipse.ui.IEditorPart;
 import org.eclipse.ui.IWorkbenchPage;
 import org.eclipse.ui.PlatformUI;
+import org.eclipse.ui.commands.ICommandService;
 import org.eclipse.ui.texteditor.ITextEditor;
 
 /**
@@ -42,9 +46,79 @@ public class RealSessionTests {
     List<Harness.Step> steps() {
         return List.of(
                 new Harness.Step("real: shortcut records MergeSort into a live session", this::launch),
-                new Harness.Step("real: answers find the bug in merge", this::answers),
+                new Harness.Step("real: the strategy changes in the live session, answers kept", this::strategies),
+                new Harness.Step("real: answers find the bug in merge, each question revealed", this::answers),
                 new Harness.Step("real: c[2] of the buggy merge has four changes 1, 1, 7, 9", this::history),
-                new Harness.Step("real: the last change shows c[lb++] = a[la++] in the editor", this::editor));
+                new Harness.Step("real: the last change shows c[lb++] = a[la++] in the editor", this::editor),
+                new Harness.Step("real: open trace shows the hindsight CLI's MergeSort trace", this::openTrace),
+                new Harness.Step("real: trusting distribute trusts and colours both its calls", this::trust));
+    }
+
+    private static final RGB INVALID = new RGB(250, 200, 200);
+    private static final RGB TRUSTED = new RGB(250, 240, 180);
+
+    /** Chooses a strategy from the view's menu, as a click on its radio item does. */
+    private void chooseStrategy(String name) {
+        IAction chosen = null;
+        for (IAction a : tree.actions()) {
+            if (a.getId().startsWith(ComputationTreeView.STRATEGY_ACTION)) {
+                boolean it = a.getId().equals(ComputationTreeView.STRATEGY_ACTION + name);
+                a.setChecked(it);
+                chosen = it ? a : chosen;
+            }
+        }
+        Check.notNull(chosen, "strategy action " + name).run();
+    }
+
+    private IAction action(String id) {
+        for (IAction a : tree.actions()) {
+            if (id.equals(a.getId())) {
+                return a;
+            }
+        }
+        throw new Check.Failure("no action " + id + " in the Computation Tree");
+    }
+
+    /** The node selected in the Computation Tree, or -1. */
+    private long selectedId() {
+        return tree.viewer().getStructuredSelection().getFirstElement() instanceof CallNode n ? n.id() : -1;
+    }
+
+    /** The session's question must be the node the view selected by itself (revealed however deep). */
+    private Question askedAndSelected(Harness h, TraceSession s) throws Exception {
+        Question q = s.nextQuestion();
+        Check.notNull(q.node(), "a question or a verdict: " + q.kind());
+        h.waitUntil(() -> selectedId() == q.node().id(), 2000);
+        Check.equal(q.node().id(), selectedId(), "the question " + q.node().label() + " is selected in the tree");
+        return q;
+    }
+
+    private void strategies(Harness h) throws Exception {
+        TraceSession s = Sessions.current();
+        Check.isTrue(action(ComputationTreeView.STRATEGY_ACTION + "edge-coverage").isChecked(),
+                "the live session started with the preferences' strategy, edge coverage");
+        chooseStrategy("top-down");
+        h.settle(300);
+        Check.isTrue(!tree.getContentDescription().startsWith("choosing"), tree.getContentDescription());
+        Question q = askedAndSelected(h, s);
+        Check.equal("MergeSort.main", q.node().method(), "top-down asks main first");
+        long main = q.node().id();
+        run("hindsight.eclipse.answer.invalid");
+        dialogue.add("MergeSort.main invalid");
+        h.settle(300);
+        chooseStrategy("heaviest-first");
+        h.settle(300);
+        Check.isTrue(tree.getContentDescription().startsWith("Is this call right?"),
+                "heaviest first asks in the live session: " + tree.getContentDescription());
+        Question heaviest = askedAndSelected(h, s);
+        Check.isTrue(heaviest.node().id() != main, "main is answered: not asked again");
+        TreeItem mainItem = Check.notNull(find(h, main), "main in the tree");
+        Check.equal(INVALID, mainItem.getBackground(0).getRGB(), "main stays red after the switch");
+        h.screenshot("real strategy heaviest-first keeps main invalid");
+        chooseStrategy("top-down");
+        h.settle(300);
+        Question back = askedAndSelected(h, s);
+        Check.equal("MergeSort.sort", back.node().method(), "top-down again goes on below main, whose answer was kept");
     }
 
     private static IWorkbenchPage page() {
@@ -82,7 +156,8 @@ public class RealSessionTests {
         TraceSession s = Sessions.current();
         int merges = 0;
         for (int i = 0; i < 20; i++) {
-            Question q = s.nextQuestion();
+            // After each answer the view selects the next question itself: answer what it selected.
+            Question q = askedAndSelected(h, s);
             if (q.kind() == Question.Kind.BUGGY) {
                 buggy = find(h, q.node().id());
                 break;
@@ -93,9 +168,6 @@ public class RealSessionTests {
             }
             String answer = oracle(q.node(), merges);
             dialogue.add(q.node().method() + " " + answer);
-            TreeItem item = Check.notNull(find(h, q.node().id()), "the asked node " + q.node().id() + " in the tree");
-            select(item);
-            h.settle(200);
             run(answer.equals("valid") ? "hindsight.eclipse.answer.valid" : "hindsight.eclipse.answer.invalid");
             h.settle(300);
             h.screenshot("real answer " + dialogue.size() + " " + answer);
@@ -109,13 +181,7 @@ public class RealSessionTests {
     }
 
     private void run(String actionId) {
-        for (IAction a : tree.actions()) {
-            if (actionId.equals(a.getId())) {
-                a.run();
-                return;
-            }
-        }
-        throw new Check.Failure("no action " + actionId + " in the Computation Tree");
+        action(actionId).run();
     }
 
     /** The tree item of node {@code id}, expanding the branches on the way as a user would. */
@@ -197,6 +263,71 @@ public class RealSessionTests {
             values.add(i.getText(0));
         }
         Check.equal(List.of("1", "1", "7", "9"), values, "history of c[2]");
+    }
+
+    private void openTrace(Harness h) throws Exception {
+        String trace = Check.notNull(System.getProperty("hindsight.uitest.trace"),
+                "-Dhindsight.uitest.trace (recorded by cargo xtask eclipse-test with hindsight record)");
+        ICommandService commands = PlatformUI.getWorkbench().getService(ICommandService.class);
+        Check.isTrue(commands.getCommand(OpenTraceHandler.COMMAND_ID).isDefined(), "the Open Trace command");
+        page().showView(ComputationTreeView.ID);
+        TraceSession live = Sessions.current();
+        // What the command does once its file dialog returns the path.
+        Check.isTrue(OpenTraceHandler.open(page().getWorkbenchWindow().getShell(), Path.of(trace)),
+                "Open Trace opened " + trace);
+        TraceSession s = Sessions.current();
+        Check.isTrue(s instanceof NativeSession && s != live, "a new native session: " + s);
+        Check.equal("mergesort.htrace", s.name(), "the session's name");
+        Check.isTrue(h.waitUntil(() -> tree.getContentDescription().startsWith("Is this call right?"), 10_000),
+                "the trace's first question: " + tree.getContentDescription());
+        // The tree: run -> thread -> main -> sort among its calls.
+        TreeItem run = tree.viewer().getTree().getItem(0);
+        run.getText();
+        Check.equal("run", run.getText(), "the root");
+        List<String> calls = new ArrayList<>();
+        for (CallNode n : s.children(s.children(s.children(0, 0, 10).nodes().get(0).id(), 0, 10).nodes().get(0).id(),
+                0, 10).nodes()) {
+            calls.add(n.method());
+        }
+        Check.isTrue(calls.contains("MergeSort.sort"), "main's calls: " + calls);
+        // The first question (edge coverage, the preferences' default) is deep: revealed anyway.
+        Question q = askedAndSelected(h, s);
+        Check.isTrue(s.pathTo(q.node().id()).size() >= 4, "the question is below run, thread and main");
+    }
+
+    private void trust(Harness h) throws Exception {
+        TraceSession s = Sessions.current();
+        chooseStrategy("top-down");
+        h.settle(300);
+        Check.equal("MergeSort.main", askedAndSelected(h, s).node().method(), "top-down asks main");
+        run("hindsight.eclipse.answer.invalid");
+        h.settle(300);
+        Question sort = askedAndSelected(h, s);
+        Check.equal("MergeSort.sort", sort.node().method(), "then sort");
+        run("hindsight.eclipse.answer.invalid");
+        h.settle(300);
+        Question distribute = askedAndSelected(h, s);
+        Check.equal("MergeSort.distribute", distribute.node().method(), "then the first distribute");
+        run("hindsight.eclipse.answer.trusted");
+        h.settle(500);
+        TreeItem sortItem = Check.notNull(find(h, sort.node().id()), "sort in the tree");
+        List<String> colours = new ArrayList<>();
+        h.waitUntil(() -> {
+            colours.clear();
+            for (TreeItem c : sortItem.getItems()) {
+                c.getText();
+                if (c.getData() instanceof CallNode n) {
+                    RGB bg = c.getBackground(0).getRGB();
+                    colours.add(n.method() + (TRUSTED.equals(bg) ? " trusted" : ""));
+                }
+            }
+            return colours.stream().filter(x -> x.endsWith(" trusted")).count() >= 2;
+        }, 5000);
+        Check.equal(List.of("MergeSort.distribute trusted", "MergeSort.merge", "MergeSort.merge",
+                "MergeSort.distribute trusted", "MergeSort.merge"), colours, "the calls of sort, trusted in yellow");
+        Question next = askedAndSelected(h, s);
+        Check.equal("MergeSort.merge", next.node().method(), "distribute is not asked any more");
+        h.screenshot("real trusted distribute");
     }
 
     private void editor(Harness h) throws Exception {

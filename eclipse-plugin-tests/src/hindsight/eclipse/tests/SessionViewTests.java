@@ -42,6 +42,7 @@ public class SessionViewTests {
                 new Harness.Step("answer invalid colours the node and finds the bug", this::answer),
                 new Harness.Step("node view and event list follow the selection", this::nodeAndEvents),
                 new Harness.Step("show in history lists the four changes of c[2]", this::history),
+                new Harness.Step("node view pages a long list and expands it to any depth", this::deepVariables),
                 new Harness.Step("closing the session empties the views", this::close));
     }
 
@@ -135,7 +136,7 @@ public class SessionViewTests {
         select(lastMerge());
         h.settle(500);
         Tree vars = nodeView.viewer().getTree();
-        Check.equal(4, vars.getItemCount(), "variables of the last merge");
+        Check.equal(5, vars.getItemCount(), "variables of the last merge");
         Check.equal("la", vars.getItem(0).getText(0), "first variable");
         Check.equal(RED, vars.getItem(0).getForeground(2).getRGB(), "changed value in red");
         TreeItem c = vars.getItem(2);
@@ -171,6 +172,43 @@ public class SessionViewTests {
         }
         Check.equal(List.of("1", "1", "7", "9"), values, "history of c[2]");
         Check.equal("History of c[2]", view.getContentDescription(), "history title");
+    }
+
+    private void deepVariables(Harness h) throws Exception {
+        Tree vars = nodeView.viewer().getTree();
+        TreeItem big = vars.getItem(4);
+        Check.equal("big", big.getText(0), "the long list");
+        Check.isTrue(session.log.stream().noneMatch(l -> l.startsWith("variableChildren")),
+                "nothing read before expanding: " + session.log);
+        nodeView.viewer().setExpandedState(big.getData(), true);
+        h.settle(200);
+        List<String> ranges = new ArrayList<>();
+        for (TreeItem r : big.getItems()) {
+            ranges.add(r.getText(0));
+        }
+        Check.equal(List.of("[0..99]", "[100..199]", "[200..249]"), ranges, "pages of big");
+        Check.isTrue(session.log.stream().noneMatch(l -> l.startsWith("variableChildren")),
+                "no element read before a page is opened: " + session.log);
+        TreeItem last = big.getItem(2);
+        nodeView.viewer().setExpandedState(last.getData(), true);
+        h.settle(200);
+        Check.equal(50, last.getItemCount(), "elements of the last page");
+        Check.isTrue(session.log.contains("variableChildren big 200 50"), "one read of the page: " + session.log);
+        TreeItem item = last.getItem(3);
+        Check.equal("[203]", item.getText(0), "an element of the last page");
+        // Down the linked list: every level is read when it is opened.
+        for (int depth = 1; depth <= 4; depth++) {
+            nodeView.viewer().setExpandedState(item.getData(), true);
+            h.settle(150);
+            Check.equal(1, item.getItemCount(), "one field at depth " + depth);
+            item = item.getItem(0);
+            Check.equal("next", item.getText(0), "field at depth " + depth);
+            Check.equal("Node#" + depth, item.getText(2), "value at depth " + depth);
+        }
+        Check.isTrue(session.log.contains("variableChildren big[203].next.next.next 0 1"),
+                "the fourth level read by its path: " + session.log);
+        vars.showItem(item);
+        h.settle(200);
     }
 
     private void close(Harness h) throws Exception {

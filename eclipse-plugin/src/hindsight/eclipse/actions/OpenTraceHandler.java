@@ -3,6 +3,7 @@ package hindsight.eclipse.actions;
 import hindsight.eclipse.core.HindsightException;
 import hindsight.eclipse.core.NativeSession;
 import hindsight.eclipse.core.Sessions;
+import hindsight.eclipse.preferences.PreferenceConstants;
 import java.nio.file.Path;
 import org.eclipse.core.commands.AbstractHandler;
 import org.eclipse.core.commands.ExecutionEvent;
@@ -32,7 +33,14 @@ public class OpenTraceHandler extends AbstractHandler {
     /** Opens {@code trace}, telling the user in a dialog when it cannot be read. */
     public static boolean open(Shell shell, Path trace) {
         try {
-            Sessions.open(NativeSession.open(trace));
+            NativeSession session = NativeSession.open(trace,
+                    PreferenceConstants.store().getString(PreferenceConstants.TRUSTED_PACKAGES));
+            try {
+                PreferenceConstants.applyStrategy(session);
+            } catch (HindsightException e) {
+                hindsight.eclipse.Activator.log("applying the preferences' strategy", e);
+            }
+            Sessions.open(session);
             return true;
         } catch (HindsightException e) {
             MessageDialog.openError(shell, "Hindsight", "Cannot open " + trace + ": " + e.getMessage());

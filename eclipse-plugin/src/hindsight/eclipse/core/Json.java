@@ -203,6 +203,14 @@ public final class Json {
         return o instanceof List ? (List<Object>) o : List.of();
     }
 
+    @SuppressWarnings("unchecked")
+    static List<Object> array(Object o) {
+        if (!(o instanceof List)) {
+            throw new IllegalArgumentException("expected a JSON array, got " + o);
+        }
+        return (List<Object>) o;
+    }
+
     static String str(Map<String, Object> m, String key) {
         Object o = m.get(key);
         return o == null ? null : o.toString();

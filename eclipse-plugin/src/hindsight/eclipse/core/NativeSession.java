@@ -50,9 +50,18 @@ public final class NativeSession implements TraceSession {
 
     /** Opens a trace written by {@code hindsight record}. */
     public static NativeSession open(Path trace) throws HindsightException {
+        return open(trace, "");
+    }
+
+    /**
+     * Opens a trace written by {@code hindsight record}; methods matching {@code trust}
+     * ({@code java.*, pkg.Class.method}) are never asked about.
+     */
+    public static NativeSession open(Path trace, String trust) throws HindsightException {
         load();
         try {
-            return new NativeSession(nOpenTrace(trace.toAbsolutePath().toString()), trace.getFileName().toString());
+            return new NativeSession(nOpenTrace(trace.toAbsolutePath().toString(), trust),
+                    trace.getFileName().toString());
         } catch (UnsatisfiedLinkError e) {
             throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
         }
@@ -63,9 +72,14 @@ public final class NativeSession implements TraceSession {
      * (the file may be given a {@code -N} suffix for further JVMs) and fills the session while it runs.
      */
     public static NativeSession startLive(Path trace, String name) throws HindsightException {
+        return startLive(trace, name, "");
+    }
+
+    /** {@link #startLive(Path, String)} with the methods matching {@code trust} never asked about. */
+    public static NativeSession startLive(Path trace, String name, String trust) throws HindsightException {
         load();
         try {
-            return new NativeSession(nStartLive(trace.toAbsolutePath().toString()), name);
+            return new NativeSession(nStartLive(trace.toAbsolutePath().toString(), trust), name);
         } catch (UnsatisfiedLinkError e) {
             throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
         }
@@ -127,24 +141,34 @@ public final class NativeSession implements TraceSession {
 
     @Override
     public NodeState nodeState(long node, long at) throws HindsightException {
-        // First the variables, then again with every object or array expanded one level, so that
-        // the Node view can show elements such as c[2].
+        // The variables only: the Node view reads their fields and elements when expanded.
         Map<String, Object> m = Json.obj(parse(nNodeState(handle, node, at, new String[0])));
-        List<String> expand = new ArrayList<>();
-        for (Object o : Json.list(m, "variables")) {
-            Map<String, Object> v = Json.obj(o);
-            if (Json.num(v, "size", 0) > 0) {
-                expand.add(Json.str(v, "path"));
-            }
-        }
-        if (!expand.isEmpty()) {
-            m = Json.obj(parse(nNodeState(handle, node, at, expand.toArray(new String[0]))));
-        }
         List<VariableValue> vars = new ArrayList<>();
         for (Object o : Json.list(m, "variables")) {
             vars.add(variable(Json.obj(o)));
         }
         return new NodeState(Json.num(m, "node", node), Json.num(m, "entry_ts", 0), Json.num(m, "at", at), vars);
+    }
+
+    @Override
+    public VariablePage variableChildren(String path, long entry, long at, int offset, int limit)
+            throws HindsightException {
+        Map<String, Object> m = Json.obj(parse(nVariableChildren(handle, path, entry, at, offset, limit)));
+        List<VariableValue> children = new ArrayList<>();
+        for (Object o : Json.list(m, "children")) {
+            children.add(variable(Json.obj(o)));
+        }
+        return new VariablePage((int) Json.num(m, "size", -1), (int) Json.num(m, "offset", offset), children);
+    }
+
+    @Override
+    public List<PathStep> pathTo(long node) throws HindsightException {
+        List<PathStep> path = new ArrayList<>();
+        for (Object o : Json.array(parse(nPathTo(handle, node)))) {
+            Map<String, Object> step = Json.obj(o);
+            path.add(new PathStep(Json.num(step, "id", -1), (int) Json.num(step, "index", 0)));
+        }
+        return path;
     }
 
     static VariableValue variable(Map<String, Object> m) {
@@ -156,7 +180,7 @@ public final class NativeSession implements TraceSession {
         VariableValue.Change change = "changed".equals(mark) ? VariableValue.Change.CHANGED
                 : "contents-changed".equals(mark) ? VariableValue.Change.CONTENTS_CHANGED : VariableValue.Change.NONE;
         return new VariableValue(Json.str(m, "path"), Json.str(m, "name"), orUndefined(Json.str(m, "entry")),
-                orUndefined(Json.str(m, "value")), change, children);
+                orUndefined(Json.str(m, "value")), change, (int) Json.num(m, "size", 0), children);
     }
 
     private static String orUndefined(String s) {
@@ -226,8 +250,8 @@ public final class NativeSession implements TraceSession {
     }
 
     @Override
-    public void setStrategy(String strategy) throws HindsightException {
-        nSetStrategy(handle, strategy);
+    public void setStrategy(String strategy, double p) throws HindsightException {
+        nSetStrategy(handle, strategy, p);
     }
 
     @Override
@@ -251,9 +275,9 @@ public final class NativeSession implements TraceSession {
     // The bridge. Names start with n so that they never overload the interface's methods
     // (javac -h would then mangle the argument types into the symbol names).
 
-    private static native long nOpenTrace(String path) throws HindsightException;
+    private static native long nOpenTrace(String path, String trust) throws HindsightException;
 
-    private static native long nStartLive(String trace) throws HindsightException;
+    private static native long nStartLive(String trace, String trust) throws HindsightException;
 
     private static native String nSocketPath(long handle) throws HindsightException;
 
@@ -274,9 +298,14 @@ public final class NativeSession implements TraceSession {
 
     private static native String nNextQuestion(long handle) throws HindsightException;
 
-    private static native void nSetStrategy(long handle, String name) throws HindsightException;
+    private static native void nSetStrategy(long handle, String name, double p) throws HindsightException;
 
     private static native void nTrust(long handle, String method) throws HindsightException;
+
+    private static native String nPathTo(long handle, long node) throws HindsightException;
+
+    private static native String nVariableChildren(long handle, String path, long entry, long at, int offset,
+            int limit) throws HindsightException;
 
     private static native void nClose(long handle) throws HindsightException;
 }

@@ -37,11 +37,33 @@ public interface TraceSession extends AutoCloseable {
     /** The node to ask about next, the buggy node once found, or nothing to ask yet. */
     Question nextQuestion() throws HindsightException;
 
-    /** Chooses the strategy by its name (see {@link Strategies}). */
-    void setStrategy(String name) throws HindsightException;
+    /**
+     * Chooses the strategy by its name (see {@link Strategies}), at any time, also while a live
+     * recording runs; the answers given so far are kept. {@code p} is the factor of the coverage
+     * strategies ({@code Double.NaN}: their default).
+     */
+    void setStrategy(String name, double p) throws HindsightException;
 
-    /** Trusts every call of {@code method} (qualified name, e.g. {@code java.util.List.add}). */
+    /** {@link #setStrategy(String, double)} with the strategy's default p. */
+    default void setStrategy(String name) throws HindsightException {
+        setStrategy(name, Double.NaN);
+    }
+
+    /**
+     * Trusts every call of {@code method} (qualified name, e.g. {@code pkg.Sorter.swap}, every
+     * overload): the calls recorded so far and, while recording, those still to come.
+     */
     void trust(String method) throws HindsightException;
+
+    /** The way from the root (first) to {@code node} (last), to reveal a deep node in a lazy tree. */
+    List<PathStep> pathTo(long node) throws HindsightException;
+
+    /**
+     * Fields or elements {@code offset .. offset + limit} of the object or array the variable at
+     * {@code path} refers to at {@code at}, each compared with the same slot at {@code entry}.
+     */
+    VariablePage variableChildren(String path, long entry, long at, int offset, int limit)
+            throws HindsightException;
 
     /** The trace's display name (file or launch). */
     default String name() {

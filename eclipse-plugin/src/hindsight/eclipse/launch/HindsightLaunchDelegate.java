@@ -8,6 +8,7 @@ import hindsight.eclipse.Activator;
 import hindsight.eclipse.core.HindsightException;
 import hindsight.eclipse.core.NativeSession;
 import hindsight.eclipse.core.Sessions;
+import hindsight.eclipse.preferences.PreferenceConstants;
 import org.eclipse.core.runtime.CoreException;
 import org.eclipse.core.runtime.IProgressMonitor;
 import org.eclipse.core.runtime.IStatus;
@@ -38,8 +39,10 @@ public class HindsightLaunchDelegate extends JavaLaunchDelegate {
             throws CoreException {
         try {
             Path trace = Files.createTempDirectory("hindsight-run-").resolve("run.htrace");
-            NativeSession session = NativeSession.startLive(trace, configuration.getName());
+            NativeSession session = NativeSession.startLive(trace, configuration.getName(),
+                    PreferenceConstants.store().getString(PreferenceConstants.TRUSTED_PACKAGES));
             LIVE_SOCKET.set(session.socketPath());
+            applyStrategy(session);
             Sessions.open(session);
         } catch (HindsightException | IOException e) {
             Activator.getDefault().getLog().log(new Status(IStatus.ERROR, Activator.PLUGIN_ID,
@@ -49,6 +52,15 @@ public class HindsightLaunchDelegate extends JavaLaunchDelegate {
             super.launch(configuration, mode, launch, monitor);
         } finally {
             LIVE_SOCKET.remove();
+        }
+    }
+
+    /** The preferences' strategy; a strategy the core refuses leaves its default and is logged. */
+    static void applyStrategy(NativeSession session) {
+        try {
+            PreferenceConstants.applyStrategy(session);
+        } catch (HindsightException e) {
+            Activator.log("applying the preferences' strategy", e);
         }
     }
 

@@ -32,6 +32,22 @@ public final class PreferenceConstants {
     private PreferenceConstants() {
     }
 
+    /** The p the preferences give {@code strategy}: NaN (its default) for a strategy without p. */
+    public static double p(String strategy) {
+        return switch (strategy) {
+            case "edge-coverage" -> store().getDouble(P_EDGES);
+            case "def-use-coverage" -> store().getDouble(P_DEF_USE);
+            default -> Double.NaN;
+        };
+    }
+
+    /** Gives {@code session} the strategy (and p) of the preferences. */
+    public static void applyStrategy(hindsight.eclipse.core.TraceSession session)
+            throws hindsight.eclipse.core.HindsightException {
+        String strategy = store().getString(STRATEGY);
+        session.setStrategy(strategy, p(strategy));
+    }
+
     /** The plugin's preference store. */
     public static IPreferenceStore store() {
         return Activator.getDefault().getPreferenceStore();

@@ -3,6 +3,7 @@ package hindsight.eclipse.views;
 import hindsight.eclipse.core.Answer;
 import hindsight.eclipse.core.CallNode;
 import hindsight.eclipse.core.HindsightException;
+import hindsight.eclipse.core.PathStep;
 import hindsight.eclipse.core.Question;
 import hindsight.eclipse.core.Strategies;
 import hindsight.eclipse.core.TraceSession;
@@ -13,14 +14,18 @@ import org.eclipse.jface.action.Action;
 import org.eclipse.jface.action.IAction;
 import org.eclipse.jface.action.IMenuManager;
 import org.eclipse.jface.action.IToolBarManager;
+import org.eclipse.jface.util.IPropertyChangeListener;
 import org.eclipse.jface.viewers.IColorProvider;
 import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.viewers.LabelProvider;
+import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.jface.viewers.TreeViewer;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.graphics.Color;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Control;
+import org.eclipse.swt.widgets.Tree;
+import org.eclipse.swt.widgets.TreeItem;
 
 /** The execution tree, with the answer and undo actions and the strategy menu. */
 public class ComputationTreeView extends SessionView {
@@ -71,14 +76,45 @@ public class ComputationTreeView extends SessionView {
                 @Override
                 public void run() {
                     if (isChecked()) {
-                        withSession("choosing the strategy", t -> t.setStrategy(s[0]));
+                        // Live sessions too: the core keeps the answers and asks the next
+                        // question with the new strategy.
+                        withSession("choosing the strategy",
+                                t -> t.setStrategy(s[0], PreferenceConstants.p(s[0])));
                     }
                 }
             };
-            choose.setId("hindsight.eclipse.strategy." + s[0]);
-            choose.setChecked(s[0].equals(PreferenceConstants.store().getString(PreferenceConstants.STRATEGY)));
+            choose.setId(STRATEGY_ACTION + s[0]);
             sessionActions.add(choose);
+            strategyActions.add(choose);
             menu.add(choose);
+        }
+        checkStrategy(PreferenceConstants.store().getString(PreferenceConstants.STRATEGY));
+        PreferenceConstants.store().addPropertyChangeListener(preferences);
+    }
+
+    /** The prefix of the strategy actions' ids; the strategy's name follows. */
+    public static final String STRATEGY_ACTION = "hindsight.eclipse.strategy.";
+
+    private final List<IAction> strategyActions = new ArrayList<>();
+
+    /** A new strategy in the preferences applies to the open session at once. */
+    private final IPropertyChangeListener preferences = event -> {
+        if (!PreferenceConstants.STRATEGY.equals(event.getProperty()) || viewer.getControl().isDisposed()) {
+            return;
+        }
+        String strategy = String.valueOf(event.getNewValue());
+        viewer.getControl().getDisplay().asyncExec(() -> {
+            if (viewer.getControl().isDisposed()) {
+                return;
+            }
+            checkStrategy(strategy);
+            withSession("choosing the strategy", t -> t.setStrategy(strategy, PreferenceConstants.p(strategy)));
+        });
+    };
+
+    private void checkStrategy(String strategy) {
+        for (IAction a : strategyActions) {
+            a.setChecked(a.getId().equals(STRATEGY_ACTION + strategy));
         }
     }
 
@@ -120,6 +156,9 @@ public class ComputationTreeView extends SessionView {
     }
 
     private void showQuestion(Question q) {
+        if (q.node() != null) {
+            reveal(q.node().id());
+        }
         switch (q.kind()) {
             case ASK -> setContentDescription("Is this call right? " + q.node().label());
             case BUGGY -> setContentDescription("Bug found in " + q.node().method() + ": " + q.node().label());
@@ -156,6 +195,50 @@ public class ComputationTreeView extends SessionView {
         });
     }
 
+    /**
+     * Expands the way from the root to node {@code id} (the core gives each step's position among
+     * its siblings, so only the items on the way are read), then selects and shows it; the other
+     * views follow the selection.
+     */
+    public void reveal(long id) {
+        TraceSession s = session();
+        Tree tree = viewer.getTree();
+        if (s == null || tree.getItemCount() == 0) {
+            return;
+        }
+        try {
+            List<PathStep> path = s.pathTo(id);
+            TreeItem item = tree.getItem(0);
+            for (int k = 1; k < path.size(); k++) {
+                Object data = materialized(item);
+                if (data == null) {
+                    return;
+                }
+                viewer.setExpandedState(data, true);
+                int index = path.get(k).index();
+                if (index >= item.getItemCount()) {
+                    return;
+                }
+                item = item.getItem(index);
+            }
+            if (materialized(item) instanceof CallNode n && n.id() == id) {
+                viewer.setSelection(new StructuredSelection(n), true);
+                tree.showItem(item);
+            }
+        } catch (HindsightException e) {
+            showError("revealing node " + id, e);
+        }
+    }
+
+    /**
+     * The element of a virtual item: reading its text makes SWT ask the content provider for an
+     * item not read yet or cleared since (after an answer).
+     */
+    private static Object materialized(TreeItem item) {
+        item.getText();
+        return item.getData();
+    }
+
     @Override
     protected void sessionChanged(TraceSession session) {
         for (IAction a : sessionActions) {
@@ -165,6 +248,8 @@ public class ComputationTreeView extends SessionView {
             viewer.setInput(null);
             return;
         }
+        // A new session starts with the preferences' strategy (the launch and Open Trace give it).
+        checkStrategy(PreferenceConstants.store().getString(PreferenceConstants.STRATEGY));
         try {
             viewer.setInput(new CallTreeContentProvider.Input(session, session.root()));
             showQuestion(session.nextQuestion());
@@ -179,11 +264,20 @@ public class ComputationTreeView extends SessionView {
     }
 
     @Override
+    public void dispose() {
+        PreferenceConstants.store().removePropertyChangeListener(preferences);
+        super.dispose();
+    }
+
+    @Override
     public void setFocus() {
         viewer.getControl().setFocus();
     }
 
-    /** Colours a node by its answer: valid green, invalid red, trusted yellow, otherwise white. */
+    /**
+     * Colours a node by its answer: valid green, invalid red, trusted yellow (every call of a
+     * trusted method: the core reports it on each), otherwise white.
+     */
     static final class CallLabelProvider extends LabelProvider implements IColorProvider {
         private static final Color VALID = new Color(200, 240, 200);
         private static final Color INVALID = new Color(250, 200, 200);

@@ -2,10 +2,13 @@ package hindsight.eclipse.views;
 
 import hindsight.eclipse.core.CallNode;
 import hindsight.eclipse.core.HindsightException;
+import hindsight.eclipse.core.NodeState;
 import hindsight.eclipse.core.Origin;
 import hindsight.eclipse.core.TraceEvent;
 import hindsight.eclipse.core.TraceSession;
 import hindsight.eclipse.core.VariableValue;
+import java.util.ArrayList;
+import java.util.List;
 import org.eclipse.jface.action.Action;
 import org.eclipse.jface.action.IAction;
 import org.eclipse.jface.action.MenuManager;
@@ -33,6 +36,8 @@ public class NodeView extends SessionView {
     private TreeViewer viewer;
     private MenuManager menu;
     private CallNode node;
+    /** The state shown: its bounds are those of every expansion. */
+    private NodeState state;
     private final ISelectionListener listener = (part, selection) -> {
         if (selection instanceof IStructuredSelection s) {
             Object first = s.getFirstElement();
@@ -48,28 +53,9 @@ public class NodeView extends SessionView {
     @Override
     protected Control createContent(Composite parent) {
         viewer = new TreeViewer(parent, SWT.SINGLE | SWT.FULL_SELECTION);
-        viewer.setContentProvider(new ITreeContentProvider() {
-            @Override
-            public Object[] getElements(Object input) {
-                return input instanceof hindsight.eclipse.core.NodeState st ? st.variables().toArray() : new Object[0];
-            }
-
-            @Override
-            public Object[] getChildren(Object e) {
-                return e instanceof VariableValue v ? v.children().toArray() : new Object[0];
-            }
-
-            @Override
-            public Object getParent(Object e) {
-                return null;
-            }
-
-            @Override
-            public boolean hasChildren(Object e) {
-                return e instanceof VariableValue v && !v.children().isEmpty();
-            }
-        });
-        Columns.add(viewer, "Variable", 160, VariableValue.class, VariableValue::name, null, null);
+        viewer.setContentProvider(new VariableContentProvider());
+        Columns.add(viewer, "Variable", 160, Object.class,
+                e -> e instanceof VariableValue v ? v.name() : e instanceof Range r ? r.label() : "", null, null);
         Columns.add(viewer, "Old value", 200, VariableValue.class, VariableValue::oldValue, null, null);
         Columns.add(viewer, "New value", 200, VariableValue.class, VariableValue::newValue,
                 v -> v.change() == VariableValue.Change.CHANGED ? Columns.RED : null,
@@ -122,6 +108,82 @@ public class NodeView extends SessionView {
         viewer.getControl().setMenu(menu.createContextMenu(viewer.getControl()));
     }
 
+    /** Fields or elements read per request, and the most ranges one level of a long array shows. */
+    public static final int PAGE = 100;
+
+    /**
+     * Elements {@code from .. to} (exclusive) of the array or collection at {@code path}: a long
+     * one expands into ranges of at most {@link #PAGE} elements (ranges of ranges beyond
+     * {@code PAGE * PAGE}), so that only the page opened is read.
+     */
+    public record Range(String path, int from, int to) {
+        String label() {
+            return "[" + from + ".." + (to - 1) + "]";
+        }
+    }
+
+    /**
+     * Reads the fields and elements of a variable when it is expanded, at any depth, by its path
+     * (the core resolves the path at the upper bound and compares each slot with the lower bound).
+     */
+    private final class VariableContentProvider implements ITreeContentProvider {
+        @Override
+        public Object[] getElements(Object input) {
+            return input instanceof NodeState st ? st.variables().toArray() : new Object[0];
+        }
+
+        @Override
+        public Object[] getChildren(Object e) {
+            if (e instanceof VariableValue v) {
+                if (!v.children().isEmpty()) {
+                    return v.children().toArray();
+                }
+                return v.size() > 0 ? range(v.path(), 0, v.size()) : new Object[0];
+            }
+            return e instanceof Range r ? range(r.path(), r.from(), r.to()) : new Object[0];
+        }
+
+        /** The elements from..to themselves when they fit in a page, otherwise ranges of them. */
+        private Object[] range(String path, int from, int to) {
+            int count = to - from;
+            if (count <= PAGE) {
+                return page(path, from, count);
+            }
+            long width = PAGE;
+            while ((count + width - 1) / width > PAGE) {
+                width *= PAGE;
+            }
+            List<Range> ranges = new ArrayList<>();
+            for (long start = from; start < to; start += width) {
+                ranges.add(new Range(path, (int) start, (int) Math.min(to, start + width)));
+            }
+            return ranges.toArray();
+        }
+
+        private Object[] page(String path, int offset, int limit) {
+            TraceSession s = session();
+            if (s == null || state == null) {
+                return new Object[0];
+            }
+            try {
+                return s.variableChildren(path, state.from(), state.at(), offset, limit).children().toArray();
+            } catch (HindsightException x) {
+                showError("reading the contents of " + path, x);
+                return new Object[0];
+            }
+        }
+
+        @Override
+        public Object getParent(Object e) {
+            return null;
+        }
+
+        @Override
+        public boolean hasChildren(Object e) {
+            return e instanceof Range || e instanceof VariableValue v && (v.size() > 0 || !v.children().isEmpty());
+        }
+    }
+
     /** The context menu's action with {@code id}, or null. */
     public IAction action(String id) {
         var item = menu.find(id);
@@ -139,7 +201,8 @@ public class NodeView extends SessionView {
             return;
         }
         try {
-            viewer.setInput(s.nodeState(node.id(), at));
+            state = s.nodeState(node.id(), at);
+            viewer.setInput(state);
         } catch (HindsightException e) {
             showError("reading the state of node " + node.id(), e);
         }
@@ -148,6 +211,7 @@ public class NodeView extends SessionView {
     @Override
     protected void sessionChanged(TraceSession session) {
         node = null;
+        state = null;
         viewer.setInput(null);
     }
 
