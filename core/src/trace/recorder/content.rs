@@ -30,8 +30,7 @@ impl Contents {
         object: ObjectId,
         kind: ContentKind,
         values: &[Value],
-        ts: Timestamp,
-        by: StackEntry,
+        (ts, by): (Timestamp, StackEntry),
     ) -> Result<(), StoreError> {
         let slots: &[Value] = match kind {
             ContentKind::Text => &values[..values.len().min(1)],

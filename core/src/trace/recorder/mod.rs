@@ -534,8 +534,7 @@ impl<S: NodeSink> Recorder<S> {
                     *object,
                     *kind,
                     values,
-                    ts,
-                    by,
+                    (ts, by),
                 )?;
             }
             EventKind::String { .. } => {}

@@ -438,7 +438,7 @@ fn values_match_a_model_across_many_segments() {
         let (node, wline) = if rng.below(3) == 0 {
             let child = NodeId(next_node);
             next_node += 1;
-            let arg = Value::Int(step as i32);
+            let arg = Value::Int(step);
             let call = s.call(t, set, &[arg]);
             let local = Variable::Local {
                 node: child,
