@@ -251,6 +251,94 @@ fn mergesort_walk_through_of_the_jhyde_paper() {
     );
 }
 
+/// `hindsight origin --json` of `path` at `at`: the write.
+fn origin_write(trace: &Path, path: &str, at: &str) -> Value {
+    let o = hindsight_json(&["origin", s(trace), path, "--at", at, "--json"]);
+    assert_eq!(o["path"], path, "{o:#}");
+    o["write"].clone()
+}
+
+#[test]
+fn origin_inputs_lead_back_to_where_a_wrong_value_came_from() {
+    let work = tempfile::tempdir().unwrap();
+    let src = repo().join("tests/programs/mergesort/buggy");
+    let trace = record(&src, "mergesort.MergeSort", &[], work.path(), "mergesort");
+    let merges = calls(&trace, "mergesort.MergeSort.merge");
+    let last = merges.last().unwrap();
+    let node = last["id"].as_u64().unwrap().to_string();
+    let exit = last["exit"].as_u64().unwrap().to_string();
+
+    // The wrong c[2] = 9 at the last merge's exit, written on the buggy line 12.
+    let w = origin_write(&trace, &format!("{node}:c[2]"), &exit);
+    assert_eq!(
+        (w["line"].as_u64(), w["inputs_from"].as_str()),
+        (Some(12), Some("reads"))
+    );
+    let input = |w: &Value, path: &str| -> Value {
+        w["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["path"] == path)
+            .cloned()
+            .unwrap_or_else(|| panic!("no input {path} in {w:#}"))
+    };
+    // The index it wrote at is lb = 2 (it should have been lc): lb came from line 10's b[lb++].
+    let lb = input(&w, &format!("{node}:lb"));
+    assert_eq!(lb["value"], "2");
+    let back = origin_write(&trace, &format!("{node}:lb"), &lb["at"].to_string());
+    assert_eq!(
+        (
+            back["node"].as_u64().unwrap().to_string(),
+            back["line"].as_u64()
+        ),
+        (node.clone(), Some(10))
+    );
+    assert_eq!(
+        back["source"],
+        Value::Null,
+        "no --source-path, no source line"
+    );
+
+    // The value 9 itself: follow the element read by each statement back to the array
+    // initialiser in main.
+    let mut chain = Vec::new();
+    let mut w = w;
+    loop {
+        chain.push((
+            w["method"].as_str().unwrap().to_string(),
+            w["line"].as_u64().unwrap(),
+        ));
+        assert_eq!(w["inputs_from"], "reads", "{w:#}");
+        let Some(element) = w["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["path"].as_str().unwrap().ends_with(']') && i["value"] == "9")
+            .cloned()
+        else {
+            break;
+        };
+        w = origin_write(
+            &trace,
+            element["path"].as_str().unwrap(),
+            &element["at"].to_string(),
+        );
+        assert!(chain.len() < 10, "{chain:?}");
+    }
+    let m = |name: &str, line: u64| (format!("mergesort.MergeSort.{name}"), line);
+    assert_eq!(
+        chain,
+        [
+            m("merge", 12),
+            m("distribute", 21),
+            m("merge", 14),
+            m("distribute", 23),
+            m("main", 38),
+        ]
+    );
+}
+
 #[test]
 fn node_state_in_the_middle_of_a_call_and_bad_paths() {
     let work = tempfile::tempdir().unwrap();

@@ -7,7 +7,9 @@
 //! writes an element of a 2000-element array and a field of one of 500 objects, on numbered
 //! lines. Then prints the median and the 90th percentile of: a cold open, the state of a random
 //! step or chunk at a random moment, a page of 100 events of a random chunk, the history of a
-//! random array element and of a random field (a page of 20 changes, and all of them), and the origin of a random element's value.
+//! random array element and of a random field (a page of 20 changes, and all of them), and the
+//! origin of a random element's value. TRACE defaults to
+//! `$TMPDIR/hindsight-omniscient-EVENTS-vFORMAT.htrace`.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -136,7 +138,11 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(10_000_000);
     let path = args.get(1).map(PathBuf::from).unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("hindsight-omniscient-{events}.htrace"))
+        // The format version in the name: a trace of an older format is not reused.
+        std::env::temp_dir().join(format!(
+            "hindsight-omniscient-{events}-v{}.htrace",
+            hindsight_core::trace::store::schema::FORMAT_VERSION
+        ))
     });
     if !path.exists() {
         build(events, &path);
@@ -215,7 +221,7 @@ fn main() {
             .total;
     });
     println!("    ({} changes per element on average)", entries / runs);
-    measure("history of an array element, all", 11, |_| {
+    measure("history of an array element, all", 21, |_| {
         let p = data.child(hindsight_core::omniscient::Step::Index(
             rng.below(u64::from(ARRAY)) as u32,
         ));
@@ -230,6 +236,10 @@ fn main() {
             .total;
     });
     println!("    ({} changes per field on average)", entries / runs);
+    measure("history of a field, all", 21, |_| {
+        let p = VarPath::parse(&format!("obj:{}.value", first_cell + rng.below(OBJECTS))).unwrap();
+        history(&reader, &p, None, 0, None, limits).unwrap();
+    });
     let source = |_: &str, _: &str| Some("\n".repeat(30) + "        data[i] = c * 7 + k;\n");
     let last = info.last_ts;
     measure("origin of an element's value", runs, |_| {

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use hindsight_core::omniscient::{origin, RenderLimits, VarPath};
+use hindsight_core::omniscient::{origin, InputSource, RenderLimits, VarPath};
 use hindsight_core::trace::store::TraceReader;
 
 use crate::{output, source};
@@ -22,7 +22,7 @@ pub struct Args {
     /// Directories holding the program's sources (separated like PATH)
     #[arg(long, value_name = "DIRS")]
     pub source_path: Option<String>,
-    /// Print JSON: {"write": {"timestamp", "node", "method", "file", "line", "source", "inputs": [{"path", "value"}]}}
+    /// Print JSON: {"write": {"timestamp", "node", "method", "file", "line", "source", "inputs": [{"path", "value", "at"}], "inputs_from"}}
     #[arg(long)]
     pub json: bool,
 }
@@ -61,11 +61,21 @@ pub fn run(args: Args) -> Result<u8> {
     if let Some(s) = &w.source {
         println!("    {s}");
     }
+    match w.inputs_from {
+        InputSource::Reads => {
+            println!("  it read (each is the next step back: origin PATH --at AT):")
+        }
+        InputSource::SourceLine => {
+            println!("  no recorded reads for this method; inputs guessed from the source line:")
+        }
+        InputSource::None => println!("  no recorded reads and no source: inputs unknown"),
+    }
     for i in &w.inputs {
         println!(
-            "  read {} = {}",
+            "    {} = {}  --at {}",
             i.path,
-            i.value.as_deref().unwrap_or("(unknown)")
+            i.value.as_deref().unwrap_or("(unknown)"),
+            i.at
         );
     }
     Ok(0)

@@ -9,7 +9,6 @@ use super::names::Names;
 use super::path::VarPath;
 use super::render::{render_value, RenderLimits};
 use super::resolve::{default_time, resolve};
-use super::site::write_site;
 use super::Variable;
 use crate::ids::{NodeId, Timestamp};
 use crate::trace::store::TraceReader;
@@ -43,8 +42,9 @@ pub struct History {
 /// The changes `offset..offset + limit` (all when `limit` is `None`) of the variable `path`
 /// names at `at` (by default a local's node's exit, or the end of the run), in time order.
 ///
-/// Values and timestamps come from the change index; the writer of each listed change costs a
-/// block decode, so long histories are best read in pages.
+/// Everything comes from the change index, which keeps the writing node and line beside each
+/// write: a full history reads the variable's index pages and one node row per writing node,
+/// never the event blocks.
 pub fn history(
     reader: &TraceReader,
     path: &VarPath,
@@ -68,27 +68,16 @@ pub fn history(
         .take(limit.unwrap_or(usize::MAX))
     {
         let value = render_value(reader, &w.value, w.ts, limits)?;
-        let mut entry = HistoryEntry {
+        let (method, file) = names.node_place(w.node)?;
+        entries.push(HistoryEntry {
             value,
             timestamp: w.ts,
-            node: None,
-            method: None,
-            file: None,
-            line: None,
-            thread: None,
-        };
-        if let Some(site) = write_site(reader, variable, w.ts)? {
-            let (method, file) = names.node_place(site.node)?;
-            entry = HistoryEntry {
-                node: Some(site.node),
-                method,
-                file,
-                line: (site.line > 0).then_some(site.line),
-                thread: Some(names.thread(site.thread)?),
-                ..entry
-            };
-        }
-        entries.push(entry);
+            node: Some(w.node),
+            method,
+            file,
+            line: (w.line > 0).then_some(w.line),
+            thread: names.node_thread(w.node)?,
+        });
     }
     Ok(History {
         path: path.to_string(),

@@ -31,7 +31,7 @@ pub use error::{OmniError, OmniResult};
 pub use events::{node_events, EventMark, EventPage, EventRow};
 pub use heap::{simple_class_name, Heap, HeapError, HeapResult, ObjectInfo};
 pub use history::{history, History, HistoryEntry};
-pub use inputs::{write_inputs, Input};
+pub use inputs::{line_inputs, read_inputs, Input, InputSource};
 pub use origin::{origin, SourceLookup, ValueOrigin, WriteOrigin};
 pub use path::{PathRoot, PathSyntaxError, Step, VarPath};
 pub use render::{render_value, RenderLimits};
@@ -44,3 +44,5 @@ pub(crate) mod testing;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_origin;

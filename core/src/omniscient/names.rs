@@ -15,7 +15,8 @@ pub struct Names<'r> {
     threads: Option<HashMap<ThreadId, String>>,
     fields: HashMap<FieldId, String>,
     classes: HashMap<ClassId, String>,
-    node_methods: HashMap<NodeId, Option<MethodId>>,
+    /// A node's method and thread.
+    nodes: HashMap<NodeId, (Option<MethodId>, Option<ThreadId>)>,
 }
 
 impl<'r> Names<'r> {
@@ -26,7 +27,7 @@ impl<'r> Names<'r> {
             threads: None,
             fields: HashMap::new(),
             classes: HashMap::new(),
-            node_methods: HashMap::new(),
+            nodes: HashMap::new(),
         }
     }
 
@@ -46,14 +47,30 @@ impl<'r> Names<'r> {
             .map_or_else(|| format!("#{id}"), |m| m.short.clone()))
     }
 
+    /// A node's method and thread, read once.
+    fn node(&mut self, node: NodeId) -> StoreResult<(Option<MethodId>, Option<ThreadId>)> {
+        if let Some(n) = self.nodes.get(&node) {
+            return Ok(*n);
+        }
+        let n = self
+            .reader
+            .node(node)?
+            .map_or((None, None), |r| (r.header.method, r.header.thread));
+        self.nodes.insert(node, n);
+        Ok(n)
+    }
+
     /// The method a node calls (none for the root and thread nodes).
     pub fn node_method(&mut self, node: NodeId) -> StoreResult<Option<MethodId>> {
-        if let Some(m) = self.node_methods.get(&node) {
-            return Ok(*m);
+        Ok(self.node(node)?.0)
+    }
+
+    /// The name of the thread a node runs in (none for the root).
+    pub fn node_thread(&mut self, node: NodeId) -> StoreResult<Option<String>> {
+        match self.node(node)?.1 {
+            Some(t) => Ok(Some(self.thread(t)?)),
+            None => Ok(None),
         }
-        let m = self.reader.node(node)?.and_then(|r| r.header.method);
-        self.node_methods.insert(node, m);
-        Ok(m)
     }
 
     /// The qualified method and source file of a node's method.

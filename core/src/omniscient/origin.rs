@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::OmniResult;
-use super::inputs::{write_inputs, Input};
+use super::inputs::{line_inputs, read_inputs, Input, InputSource};
 use super::names::Names;
 use super::path::VarPath;
 use super::render::{render_value, RenderLimits};
@@ -26,9 +26,14 @@ pub struct WriteOrigin {
     pub line: Option<u32>,
     /// The text of that source line, when the source was found.
     pub source: Option<String>,
-    /// When the writing statement began: the inputs' values are taken there.
+    /// When the writing statement began.
     pub statement_ts: Timestamp,
+    /// What the statement read, in the order it read them; `origin(input.path, input.at)` is
+    /// the next step back.
     pub inputs: Vec<Input>,
+    /// Where `inputs` come from: the recorded reads, or the source line for methods without a
+    /// block table.
+    pub inputs_from: InputSource,
     /// For an argument, the call that received it.
     pub callee: Option<NodeId>,
 }
@@ -70,7 +75,7 @@ pub fn origin(
     let Some(w) = reader.last_write(resolved.variable, at)? else {
         return Ok(out);
     };
-    let Some(site) = write_site(reader, resolved.variable, w.ts)? else {
+    let Some(site) = write_site(reader, &w)? else {
         return Ok(out);
     };
     let mut names = Names::new(reader);
@@ -82,10 +87,19 @@ pub fn origin(
         }
         _ => None,
     };
-    let statement_ts = statement_start(reader, &site)?;
-    let inputs = match &text {
-        Some(t) => write_inputs(reader, site.node, statement_ts, t, limits)?,
-        None => Vec::new(),
+    let (statement_ts, inputs, inputs_from) = match read_inputs(reader, &site, limits)? {
+        Some((start, inputs)) => (start, inputs, InputSource::Reads),
+        None => {
+            let start = statement_start(reader, &site)?;
+            match &text {
+                Some(t) => (
+                    start,
+                    line_inputs(reader, site.node, start, t, limits)?,
+                    InputSource::SourceLine,
+                ),
+                None => (start, Vec::new(), InputSource::None),
+            }
+        }
     };
     out.write = Some(WriteOrigin {
         timestamp: w.ts,
@@ -96,6 +110,7 @@ pub fn origin(
         source: text.map(|t| t.trim().to_string()),
         statement_ts,
         inputs,
+        inputs_from,
         callee: site.callee,
     });
     Ok(out)

@@ -1,10 +1,10 @@
-//! Where a write happened: the event at its timestamp, the node and line that executed it, and
-//! the statement's start (the line event before it), found by walking the thread's events back.
+//! Where a write happened: the event at its timestamp, the node and line that executed it (from
+//! the change index), and the statement's start (the line event before it), found by walking
+//! the thread's events back.
 
 use super::error::OmniResult;
-use super::Variable;
 use crate::ids::{NodeId, ThreadId, Timestamp};
-use crate::trace::store::{BlockEvent, TraceReader};
+use crate::trace::store::{BlockEvent, TraceReader, Write};
 use crate::trace::wire::Event;
 
 /// Timestamps walked back looking for a node's own event: a statement has few events, but a
@@ -25,48 +25,25 @@ pub struct WriteSite {
     pub callee: Option<NodeId>,
 }
 
-/// The site of the write of `loc` at `ts`; `None` when no event of the trace is at `ts`.
-pub fn write_site(
-    reader: &TraceReader,
-    loc: Variable,
-    ts: Timestamp,
-) -> OmniResult<Option<WriteSite>> {
-    let found = match loc {
-        Variable::Local { node, .. } => match reader.node(node)?.and_then(|r| r.header.thread) {
-            Some(thread) => reader.thread_event_at(thread, ts)?.map(|e| (thread, e)),
-            None => None,
-        },
-        _ => match reader.event_at(ts)? {
-            Some(e) => reader.thread_event_at(e.thread, ts)?.map(|b| (e.thread, b)),
-            None => None,
-        },
-    };
-    let Some((thread, e)) = found else {
+/// The site of a write of the change index: its writer (node and line) comes with it; the
+/// event is read from the writer's thread. `None` when no event of the trace is at its
+/// timestamp.
+pub fn write_site(reader: &TraceReader, w: &Write) -> OmniResult<Option<WriteSite>> {
+    let Some(thread) = reader.node(w.node)?.and_then(|r| r.header.thread) else {
         return Ok(None);
     };
-    if e.event.kind.is_call() {
-        // An argument: the caller's code at its current line wrote it.
-        let caller = reader
-            .node(e.node)?
-            .and_then(|r| r.header.parent)
-            .unwrap_or(NodeId::ROOT);
-        let line = own_event_before(reader, thread, caller, ts, |_| true)?.map_or(0, |b| b.line);
-        return Ok(Some(WriteSite {
-            ts,
-            thread,
-            node: caller,
-            line,
-            event: e.event,
-            callee: Some(e.node),
-        }));
-    }
+    let Some(e) = reader.thread_event_at(thread, w.ts)? else {
+        return Ok(None);
+    };
+    // An argument is written by the `CALL` event, which belongs to the called node.
+    let callee = e.event.kind.is_call().then_some(e.node);
     Ok(Some(WriteSite {
-        ts,
+        ts: w.ts,
         thread,
-        node: e.node,
-        line: e.line,
+        node: w.node,
+        line: w.line,
         event: e.event,
-        callee: None,
+        callee,
     }))
 }
 

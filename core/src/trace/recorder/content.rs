@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::coverage::{HeapKey, Shared};
 use crate::ids::{ObjectId, Timestamp};
-use crate::trace::store::{StoreError, TraceWriter, Variable, LENGTH_SLOT};
+use crate::trace::store::{StackEntry, StoreError, TraceWriter, Variable, LENGTH_SLOT};
 use crate::trace::wire::{ContentKind, Value};
 
 /// The last content of each object, bounded: past `MAX_VALUES` values in all, the map is
@@ -30,7 +30,7 @@ impl Contents {
         object: ObjectId,
         kind: ContentKind,
         values: &[Value],
-        ts: Timestamp,
+        (ts, by): (Timestamp, StackEntry),
     ) -> Result<(), StoreError> {
         let slots: &[Value] = match kind {
             ContentKind::Text => &values[..values.len().min(1)],
@@ -52,6 +52,7 @@ impl Contents {
                     },
                     ts,
                     *v,
+                    by,
                 );
                 coverage.writers.forget(HeapKey::Element(object, index));
             }
@@ -64,6 +65,7 @@ impl Contents {
                 },
                 ts,
                 Value::Int(slots.len() as i32),
+                by,
             );
         }
         if self.values + slots.len() > MAX_VALUES {

@@ -54,7 +54,7 @@ const MAX_STORED_WARNINGS: u64 = 1000;
 struct OpenCall {
     row: NodeRow,
     /// `FIELD_WRITE_UNINIT`s waiting for `THIS` to know their object.
-    uninit: Vec<(FieldId, Timestamp, Value)>,
+    uninit: Vec<(FieldId, Timestamp, Value, StackEntry)>,
     /// Coverage of a call of a method with a block table.
     cov: Option<FrameCoverage>,
 }
@@ -256,6 +256,12 @@ impl<S: NodeSink> Recorder<S> {
         let ts = ev.ts;
         st.last_ts = ts;
         let top = st.stack.last().map_or(st.header.id, |e| e.node);
+        // The code making this event's writes: the top node at its current line.
+        let by = st
+            .stack
+            .last()
+            .copied()
+            .unwrap_or(StackEntry { node: top, line: 0 });
         let depth = (st.stack.len() - 1) as u32;
         let in_routine = st
             .open
@@ -296,6 +302,7 @@ impl<S: NodeSink> Recorder<S> {
                             },
                             ts,
                             *v,
+                            by,
                         );
                     }
                 }
@@ -381,6 +388,7 @@ impl<S: NodeSink> Recorder<S> {
                         },
                         ts,
                         *value,
+                        by,
                     );
                 } else {
                     self.warn(Some(ts), &format!("LOCAL at timestamp {ts} in thread {thread} outside any instrumented call"))?;
@@ -399,12 +407,13 @@ impl<S: NodeSink> Recorder<S> {
                     },
                     ts,
                     *value,
+                    by,
                 );
             }
             EventKind::StaticWrite { field, value } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
                 self.store
-                    .write(Variable::Static { field: *field }, ts, *value);
+                    .write(Variable::Static { field: *field }, ts, *value, by);
             }
             EventKind::ArrayWrite {
                 array,
@@ -419,6 +428,7 @@ impl<S: NodeSink> Recorder<S> {
                     },
                     ts,
                     *value,
+                    by,
                 );
             }
             EventKind::NewObject {
@@ -451,6 +461,7 @@ impl<S: NodeSink> Recorder<S> {
                             },
                             ts,
                             *v,
+                            by,
                         );
                     }
                 }
@@ -462,8 +473,9 @@ impl<S: NodeSink> Recorder<S> {
                         Variable::Local { node: top, var: 0 },
                         ts,
                         Value::Object(*object),
+                        by,
                     );
-                    for (field, wts, value) in call.uninit.drain(..) {
+                    for (field, wts, value, wby) in call.uninit.drain(..) {
                         self.store.write(
                             Variable::Field {
                                 object: *object,
@@ -471,6 +483,7 @@ impl<S: NodeSink> Recorder<S> {
                             },
                             wts,
                             value,
+                            wby,
                         );
                     }
                 }
@@ -478,7 +491,7 @@ impl<S: NodeSink> Recorder<S> {
             EventKind::FieldWriteUninit { field, value } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
                 match st.open.last_mut().filter(|_| in_routine) {
-                    Some(call) => call.uninit.push((*field, ts, *value)),
+                    Some(call) => call.uninit.push((*field, ts, *value, by)),
                     None => self.warn(Some(ts), &format!("FIELD_WRITE_UNINIT at timestamp {ts} in thread {thread} outside a constructor"))?,
                 }
             }
@@ -521,7 +534,7 @@ impl<S: NodeSink> Recorder<S> {
                     *object,
                     *kind,
                     values,
-                    ts,
+                    (ts, by),
                 )?;
             }
             EventKind::String { .. } => {}

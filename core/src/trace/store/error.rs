@@ -6,7 +6,7 @@ use std::path::PathBuf;
 pub enum StoreError {
     #[error("{path}: not a Hindsight trace ({detail})")]
     NotATrace { path: PathBuf, detail: String },
-    #[error("{path}: trace format version {found}, this Hindsight reads version {supported}; record the run again or use a matching hindsight")]
+    #[error("{path}: trace format version {found}, this Hindsight reads version {supported}; {}", version_hint(*found, *supported))]
     WrongVersion {
         path: PathBuf,
         found: i64,
@@ -58,3 +58,12 @@ impl StoreError {
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
+
+/// What to do about a trace of another format version.
+fn version_hint(found: i64, supported: i64) -> &'static str {
+    if found < supported {
+        "the trace was written by an older Hindsight: record the run again with this one"
+    } else {
+        "the trace was written by a newer Hindsight: open it with that version"
+    }
+}

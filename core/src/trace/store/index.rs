@@ -7,9 +7,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::block::StackEntry;
 use crate::ids::{FieldId, NodeId, ObjectId, Timestamp};
 use crate::trace::wire::{
-    put_value, put_varint, read_value, ByteReader, ParseResult, Value, VarId,
+    put_svarint, put_value, put_varint, read_value, ByteReader, ParseResult, Value, VarId,
 };
 
 /// A variable: something a write event changes.
@@ -86,11 +87,16 @@ impl Key {
     }
 }
 
-/// One change of a variable.
+/// One change of a variable, with the code that made it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Write {
     pub ts: Timestamp,
     pub value: Value,
+    /// The node whose code wrote (for an argument, the caller; for content sent after a call
+    /// into uninstrumented code, the calling node).
+    pub node: NodeId,
+    /// The line that node was executing; 0 when unknown.
+    pub line: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -98,6 +104,60 @@ pub struct IndexEntry {
     pub key: Key,
     pub ts: Timestamp,
     pub value: Value,
+    /// The top of the writing thread's stack: the writing node and its line.
+    pub by: StackEntry,
+}
+
+impl From<&IndexEntry> for Write {
+    fn from(e: &IndexEntry) -> Write {
+        Write {
+            ts: e.ts,
+            value: e.value,
+            node: e.by.node,
+            line: e.by.line,
+        }
+    }
+}
+
+/// The reference the writer of a group's first entry is a delta from: for a local, its own
+/// node (most writes of a local are its call's); otherwise the previous entry's writer.
+fn group_node(key: Key, prev: NodeId) -> NodeId {
+    if key.kind == 3 {
+        NodeId(key.a as u32)
+    } else {
+        prev
+    }
+}
+
+/// `zigzag(line - prev line) << 1 | (node != prev node)`, then the node as a delta when it
+/// differs: a write by the same node on a nearby line costs one byte.
+fn put_by(raw: &mut Vec<u8>, by: StackEntry, prev: &mut StackEntry) {
+    let dline = i64::from(by.line) - i64::from(prev.line);
+    let zig = ((dline << 1) ^ (dline >> 63)) as u64;
+    let other = by.node != prev.node;
+    put_varint(raw, (zig << 1) | u64::from(other));
+    if other {
+        put_svarint(raw, i64::from(by.node.0) - i64::from(prev.node.0));
+    }
+    *prev = by;
+}
+
+fn read_by(r: &mut ByteReader, prev: &mut StackEntry) -> ParseResult<StackEntry> {
+    let code = r.varint()?;
+    let zig = code >> 1;
+    let dline = ((zig >> 1) as i64) ^ -((zig & 1) as i64);
+    let node = if code & 1 == 1 {
+        let d = r.svarint()?;
+        NodeId((i64::from(prev.node.0).wrapping_add(d)) as u32)
+    } else {
+        prev.node
+    };
+    let by = StackEntry {
+        node,
+        line: (i64::from(prev.line).wrapping_add(dline)) as u32,
+    };
+    *prev = by;
+    Ok(by)
 }
 
 /// A page ready for the `index_pages` table.
@@ -109,9 +169,10 @@ pub struct Page {
 /// Sorts `entries` and cuts them into pages of about `page_bytes` raw bytes.
 ///
 /// Page encoding (before LZ4): `base_ts:varint` (the segment's smallest timestamp) then groups of one key:
-/// `kind:u8 a:varint b:varint n:varint` and `n` times `dts:varint value`; `a` is a delta from the
+/// `kind:u8 a:varint b:varint n:varint` and `n` times `dts:varint value by`; `a` is a delta from the
 /// previous group's `a` when the kind is the same; the first `dts` of a group is relative to
-/// `base_ts`, the next ones to the previous entry.
+/// `base_ts`, the next ones to the previous entry. `by` is the writing node and line as deltas
+/// (see `put_by` and docs/trace-schema.md).
 pub fn build_pages(entries: &mut [IndexEntry], page_bytes: usize) -> Vec<Page> {
     // One u128 comparison instead of three: kind, a and b packed in key order.
     entries.sort_unstable_by_key(|e| (e.key.packed(), e.ts));
@@ -134,9 +195,16 @@ pub struct PageWriter {
     raw: Vec<u8>,
     start: Option<Vec<u8>>,
     prev: Option<Key>,
+    /// The writer of the page's last entry written (node 0, line 0 at a page's start).
+    prev_by: StackEntry,
     /// The open group: entries of one key not yet written.
     group: Vec<IndexEntry>,
 }
+
+const PAGE_START_BY: StackEntry = StackEntry {
+    node: NodeId(0),
+    line: 0,
+};
 
 /// Entries of one key per group at most, so that `n` stays a one- or two-byte varint.
 const MAX_GROUP: usize = 256;
@@ -150,6 +218,7 @@ impl PageWriter {
             raw: Vec::new(),
             start: None,
             prev: None,
+            prev_by: PAGE_START_BY,
             group: Vec::new(),
         }
     }
@@ -185,9 +254,11 @@ impl PageWriter {
         put_varint(raw, u64::from(key.b));
         put_varint(raw, self.group.len() as u64);
         let mut prev_ts = self.base_ts;
+        self.prev_by.node = group_node(key, self.prev_by.node);
         for e in &self.group {
             put_varint(raw, e.ts - prev_ts);
             put_value(raw, &e.value);
+            put_by(raw, e.by, &mut self.prev_by);
             prev_ts = e.ts;
         }
         self.prev = Some(key);
@@ -202,6 +273,7 @@ impl PageWriter {
         };
         self.raw.clear();
         self.prev = None;
+        self.prev_by = PAGE_START_BY;
         Some(page)
     }
 
@@ -223,6 +295,7 @@ pub fn decode_page(data: &[u8]) -> ParseResult<Vec<IndexEntry>> {
     let base_ts = r.varint()?;
     let mut out = Vec::new();
     let mut prev: Option<Key> = None;
+    let mut prev_by = PAGE_START_BY;
     while !r.is_empty() {
         let kind = r.u8()?;
         let a = r.varint()?;
@@ -235,15 +308,14 @@ pub fn decode_page(data: &[u8]) -> ParseResult<Vec<IndexEntry>> {
             a,
             b: r.varint32("index key")?,
         };
-        let n = r.count("group size", 2)?;
+        let n = r.count("group size", 3)?;
         let mut ts = base_ts;
+        prev_by.node = group_node(key, prev_by.node);
         for _ in 0..n {
             ts = ts.wrapping_add(r.varint()?);
-            out.push(IndexEntry {
-                key,
-                ts,
-                value: read_value(&mut r)?,
-            });
+            let value = read_value(&mut r)?;
+            let by = read_by(&mut r, &mut prev_by)?;
+            out.push(IndexEntry { key, ts, value, by });
         }
         prev = Some(key);
     }

@@ -410,12 +410,14 @@ fn values_match_a_model_across_many_segments() {
     let f = [s.field(cls, "x", "I", false), s.field(cls, "y", "J", false)];
     let st = s.field(cls, "COUNT", "I", true);
     let m = s.method(cls, "run", "()V", true, &["i"]);
+    let set = s.method(cls, "set", "(I)V", true, &["v", "w"]);
     let t = s.thread("main");
     s.call(t, m, &[]);
     let objs: Vec<ObjectId> = (0..5).map(|_| s.new_object(t, cls)).collect();
     let arr = s.new_array(t, arr_cls, 50, Some((0..50).map(Value::Long).collect()));
     let created = s.ts();
-    let mut model: HashMap<Variable, Vec<(Timestamp, Value)>> = HashMap::new();
+    // Per variable: its writes with the node and line that made them.
+    let mut model: HashMap<Variable, Vec<(Timestamp, Value, NodeId, u32)>> = HashMap::new();
     for i in 0..50 {
         model
             .entry(Variable::Element {
@@ -423,10 +425,32 @@ fn values_match_a_model_across_many_segments() {
                 index: i,
             })
             .or_default()
-            .push((created, Value::Long(i64::from(i))));
+            .push((created, Value::Long(i64::from(i)), NodeId(2), 0));
     }
+    let (run, mut next_node, mut line) = (NodeId(2), 3u32, 0u32);
     for step in 0..3000 {
         let v = Value::Int(rng.below(1000) as i32);
+        if rng.below(4) == 0 {
+            line = 1 + rng.below(500) as u32;
+            s.line(t, line);
+        }
+        // A third of the writes are made by a call of `set`, whose argument the caller wrote.
+        let (node, wline) = if rng.below(3) == 0 {
+            let child = NodeId(next_node);
+            next_node += 1;
+            let arg = Value::Int(step);
+            let call = s.call(t, set, &[arg]);
+            let local = Variable::Local {
+                node: child,
+                var: 0,
+            };
+            model.entry(local).or_default().push((call, arg, run, line));
+            let l = 1000 + rng.below(3000) as u32;
+            s.line(t, l);
+            (child, l)
+        } else {
+            (run, line)
+        };
         let (loc, ts) = match rng.below(4) {
             0 => {
                 let (o, fi) = (objs[rng.below(5) as usize], f[rng.below(2) as usize]);
@@ -460,15 +484,17 @@ fn values_match_a_model_across_many_segments() {
             ),
             _ => (
                 Variable::Local {
-                    node: NodeId(2),
-                    var: 0,
+                    node,
+                    var: u32::from(node != run),
                 },
-                s.local(t, 0, v),
+                s.local(t, u32::from(node != run), v),
             ),
         };
-        model.entry(loc).or_default().push((ts, v));
+        model.entry(loc).or_default().push((ts, v, node, wline));
+        if node != run {
+            s.ret(t, Value::Void);
+        }
         if step % 100 == 0 {
-            s.line(t, step);
             s.flush(t);
         }
     }
@@ -492,11 +518,11 @@ fn values_match_a_model_across_many_segments() {
     );
     let r = TraceReader::open(&path).unwrap();
     for (loc, writes) in &model {
-        let hist: Vec<(Timestamp, Value)> = r
+        let hist: Vec<(Timestamp, Value, NodeId, u32)> = r
             .history(*loc)
             .unwrap()
             .into_iter()
-            .map(|w| (w.ts, w.value))
+            .map(|w| (w.ts, w.value, w.node, w.line))
             .collect();
         assert_eq!(&hist, writes, "{loc:?}");
         for _ in 0..20 {
@@ -765,7 +791,19 @@ fn opening_what_is_not_a_good_trace_says_why_and_where() {
         .unwrap();
     let e = open_err(&old);
     assert!(
-        e.contains("old.htrace") && e.contains("format version 99"),
+        e.contains("old.htrace") && e.contains("format version 99") && e.contains("newer"),
+        "{e}"
+    );
+    // Version 2 had no writers in the change index.
+    rusqlite::Connection::open(&old)
+        .unwrap()
+        .execute("UPDATE meta SET value = 2 WHERE key = 'format_version'", [])
+        .unwrap();
+    let e = open_err(&old);
+    assert!(
+        e.contains("old.htrace")
+            && e.contains("format version 2, this Hindsight reads version 3")
+            && e.contains("record the run again"),
         "{e}"
     );
 

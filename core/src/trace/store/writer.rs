@@ -411,12 +411,14 @@ impl TraceWriter {
         Ok(())
     }
 
-    /// Records that `loc` got `value` at `ts`.
-    pub fn write(&mut self, loc: Variable, ts: Timestamp, value: Value) {
+    /// Records that `loc` got `value` at `ts`, written by the code `by` names (the top of the
+    /// writing thread's stack; for an argument, the caller).
+    pub fn write(&mut self, loc: Variable, ts: Timestamp, value: Value, by: StackEntry) {
         self.index.push(IndexEntry {
             key: loc.key(),
             ts,
             value,
+            by,
         });
     }
 

@@ -93,6 +93,80 @@ impl TraceReader {
             .map(|i| events[i].clone()))
     }
 
+    /// Walks the events of `thread` backwards from `ts` (inclusive) down to `floor`
+    /// (inclusive), newest first, skipping blocks whose events all lie deeper than `max_depth`
+    /// (the block holding `ts` is always read). `visit` returns `false` to stop.
+    pub fn walk_back(
+        &self,
+        thread: ThreadId,
+        ts: Timestamp,
+        floor: Timestamp,
+        max_depth: u32,
+        mut visit: impl FnMut(&BlockEvent) -> bool,
+    ) -> StoreResult<()> {
+        let mut visit_block = |id: i64| -> StoreResult<bool> {
+            for e in self.load_block(id)?.iter().rev() {
+                if e.event.ts > ts {
+                    continue;
+                }
+                if e.event.ts < floor || !visit(e) {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        };
+        let holding: Option<(i64, i64)> = self
+            .conn
+            .prepare_cached("SELECT id, first_ts FROM blocks WHERE thread = ?1 AND last_ts >= ?2 ORDER BY last_ts LIMIT 1")
+            .and_then(|mut s| s.query_row([i64::from(thread.0), ts as i64], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+            .map_err(self.err("finding an event block"))?;
+        // Blocks whose last event is before `below` come next.
+        let mut below = match holding {
+            Some((id, first)) if first as u64 <= ts => {
+                if !visit_block(id)? {
+                    return Ok(());
+                }
+                first
+            }
+            _ => ts.saturating_add(1).min(i64::MAX as u64) as i64,
+        };
+        loop {
+            let mut rows: Vec<(i64, i64)> = Vec::new();
+            {
+                let mut st = self
+                    .conn
+                    .prepare_cached(
+                        "SELECT id, first_ts FROM blocks WHERE thread = ?1 AND last_ts < ?2 AND last_ts >= ?3 AND min_depth <= ?4
+                         ORDER BY last_ts DESC LIMIT 16",
+                    )
+                    .map_err(self.err("finding event blocks"))?;
+                let found = st
+                    .query_map(
+                        [
+                            i64::from(thread.0),
+                            below,
+                            floor as i64,
+                            i64::from(max_depth),
+                        ],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .map_err(self.err("finding event blocks"))?;
+                for r in found {
+                    rows.push(r.map_err(self.err("finding event blocks"))?);
+                }
+            }
+            let Some(&(_, last_first)) = rows.last() else {
+                return Ok(());
+            };
+            for (id, _) in rows {
+                if !visit_block(id)? {
+                    return Ok(());
+                }
+            }
+            below = last_first;
+        }
+    }
+
     /// The event at `ts`, whichever thread it is in.
     pub fn event_at(&self, ts: Timestamp) -> StoreResult<Option<EventAt>> {
         for (thread, _) in self.threads()? {

@@ -136,10 +136,7 @@ impl TraceReader {
             let found = entries.iter().rev().find(|e| e.key == key && e.ts <= t);
             if let Some(e) = found {
                 if best.is_none_or(|b| e.ts > b.ts) {
-                    best = Some(Write {
-                        ts: e.ts,
-                        value: e.value,
-                    });
+                    best = Some(Write::from(e));
                 }
             }
         }
@@ -174,10 +171,7 @@ impl TraceReader {
             }
             for e in self.pages_between(seg.id, &lo, &hi)? {
                 if e.key == key {
-                    out.push(Write {
-                        ts: e.ts,
-                        value: e.value,
-                    });
+                    out.push(Write::from(&e));
                 }
             }
         }
@@ -388,10 +382,7 @@ impl TraceReader {
                 }
                 let slot = &mut best[(b - offset) as usize];
                 if slot.is_none_or(|w| e.ts > w.ts) {
-                    *slot = Some(Write {
-                        ts: e.ts,
-                        value: e.value,
-                    });
+                    *slot = Some(Write::from(&e));
                 }
             }
         }
@@ -436,15 +427,9 @@ impl TraceReader {
                 if e.key.kind != lo.kind || e.key.a != lo.a || e.ts > t {
                     continue;
                 }
-                let slot = best.entry(e.key.b).or_insert(Write {
-                    ts: e.ts,
-                    value: e.value,
-                });
+                let slot = best.entry(e.key.b).or_insert(Write::from(&e));
                 if e.ts > slot.ts {
-                    *slot = Write {
-                        ts: e.ts,
-                        value: e.value,
-                    };
+                    *slot = Write::from(&e);
                 }
             }
         }
@@ -491,15 +476,9 @@ impl TraceReader {
                 if e.key.kind != 1 || e.key.a != object.0 || e.ts > t {
                     continue;
                 }
-                let slot = best.entry(e.key.b).or_insert(Write {
-                    ts: e.ts,
-                    value: e.value,
-                });
+                let slot = best.entry(e.key.b).or_insert(Write::from(&e));
                 if e.ts > slot.ts {
-                    *slot = Write {
-                        ts: e.ts,
-                        value: e.value,
-                    };
+                    *slot = Write::from(&e);
                 }
             }
         }

@@ -1,25 +1,15 @@
-//! The inputs of a write: the values its statement read. The trace does not record reads yet
-//! (wire format version 2 adds read events), so today they are derived from the source line:
-//! the writing call's locals named on the line, and the `a[i]` / `x.f` reads on its right-hand
-//! side, with their values when the statement began.
+//! The fallback for writes of methods without a block table (no read events to go by): the
+//! inputs guessed from the source line, i.e. the writing call's locals named on the line and the
+//! `a[i]` / `x.f` reads on its right-hand side, with their values when the statement began.
 
-use serde::{Deserialize, Serialize};
-
-use super::error::OmniResult;
-use super::path::{Step, VarPath};
-use super::render::{render_value, RenderLimits};
-use super::resolve::{instance_field, local_var};
+use super::Input;
 use crate::ids::{NodeId, Timestamp};
+use crate::omniscient::error::OmniResult;
+use crate::omniscient::path::{Step, VarPath};
+use crate::omniscient::render::{render_value, RenderLimits};
+use crate::omniscient::resolve::{instance_field, local_var};
 use crate::trace::store::TraceReader;
 use crate::trace::wire::Value;
-
-/// A value the writing statement read.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Input {
-    pub path: String,
-    /// Rendered; `None` when unknown at that time.
-    pub value: Option<String>,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Tok {
@@ -210,7 +200,7 @@ fn int_of(v: Option<Value>) -> Option<i64> {
 /// The inputs of a statement of `node` on `source_line` that began at `at`: its locals named on
 /// the line and the elements and fields it reads, with their values at `at`. Names that are not
 /// locals of the node (methods, classes, fields) are skipped.
-pub fn write_inputs(
+pub fn line_inputs(
     reader: &TraceReader,
     node: NodeId,
     at: Timestamp,
@@ -232,6 +222,7 @@ pub fn write_inputs(
                     out.push(Input {
                         path: VarPath::local(node, &name).to_string(),
                         value: render(local(&name)?)?,
+                        at,
                     });
                 }
             }
@@ -250,6 +241,7 @@ pub fn write_inputs(
                 out.push(Input {
                     path: path.to_string(),
                     value: render(reader.element_at(array, i, at)?)?,
+                    at,
                 });
             }
             Read::Field(name, field) => {
@@ -263,6 +255,7 @@ pub fn write_inputs(
                 out.push(Input {
                     path: path.to_string(),
                     value: render(reader.field_at(object, f, at)?)?,
+                    at,
                 });
             }
         }
