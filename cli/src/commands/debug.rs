@@ -55,6 +55,10 @@ pub struct Args {
     /// Directories to find source files in, to show the buggy lines (separated by `:`)
     #[arg(long, value_name = "DIRS")]
     pub source_path: Option<String>,
+    /// The persistence bound: nodes of the execution tree kept in memory, the others spilled
+    /// to scratch files in the temporary directory (0: keep every node in memory)
+    #[arg(long, value_name = "NODES", default_value_t = hindsight_core::debugger::DEFAULT_RESIDENT_NODES)]
+    pub resident_nodes: usize,
     /// Print one JSON object on stdout; questions go to stderr, the program's output too
     #[arg(long)]
     pub json: bool,
@@ -349,6 +353,7 @@ pub fn run(args: Args) -> Result<u8> {
         strategy: args.strategy,
         p: args.p,
         trust: GlobSet::parse(&args.trust),
+        resident_nodes: (args.resident_nodes > 0).then_some(args.resident_nodes),
         ..Default::default()
     };
     let mut timing = Timing::default();

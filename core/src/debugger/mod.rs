@@ -52,7 +52,7 @@ fn trust_named(
 ) -> Result<Vec<NodeId>, DebugError> {
     let methods: Vec<MethodId> = names::methods_named(reader, qualified)?
         .into_iter()
-        .filter(|&m| !session.tree().calls_of(m).is_empty())
+        .filter(|&m| session.tree().calls_of(m).next().is_some())
         .collect();
     if methods.is_empty() {
         return Err(DebugError::NoCallOf(qualified.to_string()));

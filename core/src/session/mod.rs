@@ -207,11 +207,11 @@ impl Session {
     /// `trusted`, logged against its first call (so undo takes it back like any answer).
     /// Returns that call.
     pub fn trust(&mut self, method: MethodId) -> Result<NodeId, SessionError> {
-        let node = *self
+        let node = self
             .set
             .tree()
             .calls_of(method)
-            .first()
+            .next()
             .ok_or(SessionError::NoCallOf(method))?;
         self.answer(node, Answer::Trusted)?;
         Ok(node)

@@ -441,7 +441,7 @@ impl SuspiciousSet {
                 let Some(m) = self.tree.method(node) else {
                     return;
                 };
-                let calls = self.tree.calls_of(m).to_vec();
+                let calls: Vec<NodeId> = self.tree.calls_of(m).collect();
                 let batch = self.batch_pays(calls.len());
                 if !batch {
                     for b in calls {

@@ -3,7 +3,7 @@
 //!
 //! Struct-of-arrays indexed by node id (ids are dense and a parent is always recorded before its
 //! children, so `parent < child`): 25 bytes per node in paged columns ([`super::column`]), plus
-//! 4 bytes per node in the per-method index, plus coverage. With a persistence bound
+//! the per-method list of calls (4 more, also paged), plus coverage. With a persistence bound
 //! ([`ExecutionTree::set_resident_nodes`]) the columns keep only about that many nodes in
 //! memory and spill the rest to a scratch file. Children keep call order through first/last child and next-sibling
 //! links; subtree sizes are kept up to date on every insertion (one walk up the ancestors).
@@ -92,7 +92,9 @@ pub struct ExecutionTree {
     next_sibling: Column<u32>,
     method: Column<u32>,
     size: Column<u32>,
-    by_method: HashMap<MethodId, Vec<NodeId>>,
+    /// Per method: its first and last call; the calls in between are linked by `next_call`.
+    by_method: HashMap<MethodId, (u32, u32)>,
+    next_call: Column<u32>,
     coverage: [Option<CoverageStore>; 2],
     count: usize,
     sealed: bool,
@@ -135,6 +137,7 @@ impl Default for ExecutionTree {
             method: Column::new(NONE),
             size: Column::new(0),
             by_method: HashMap::new(),
+            next_call: Column::new(NONE),
             coverage: [None, None],
             count: 0,
             sealed: false,
@@ -160,6 +163,7 @@ impl ExecutionTree {
         self.next_sibling.set_resident_entries(nodes);
         self.method.set_resident_entries(nodes);
         self.size.set_resident_entries(nodes);
+        self.next_call.set_resident_entries(nodes);
     }
 
     /// The persistence bound set by [`Self::set_resident_nodes`]; structures indexed by node
@@ -177,6 +181,7 @@ impl ExecutionTree {
             + self.next_sibling.spilled_pages()
             + self.method.spilled_pages()
             + self.size.spilled_pages()
+            + self.next_call.spilled_pages()
     }
 
     /// Builds a tree from headers in recording order (convenience for tests and tools).
@@ -244,6 +249,7 @@ impl ExecutionTree {
             self.next_sibling.grow(n);
             self.method.grow(n);
             self.size.grow(n);
+            self.next_call.grow(n);
         }
         self.flags.set(
             id,
@@ -253,7 +259,15 @@ impl ExecutionTree {
         self.method.set(id, h.method.map_or(NONE, |m| m.0));
         self.size.set(id, 1);
         if let Some(m) = h.method {
-            self.by_method.entry(m).or_default().push(h.id);
+            match self.by_method.get_mut(&m) {
+                Some((_, last)) => {
+                    self.next_call.set(*last as usize, h.id.0);
+                    *last = h.id.0;
+                }
+                None => {
+                    self.by_method.insert(m, (h.id.0, h.id.0));
+                }
+            }
         }
         if parent != NONE {
             let p = parent as usize;
@@ -420,8 +434,9 @@ impl ExecutionTree {
     }
 
     /// Every call of `method` recorded so far, in recording order.
-    pub fn calls_of(&self, method: MethodId) -> &[NodeId] {
-        self.by_method.get(&method).map_or(&[], Vec::as_slice)
+    pub fn calls_of(&self, method: MethodId) -> impl Iterator<Item = NodeId> + '_ {
+        let first = self.by_method.get(&method).map(|&(first, _)| NodeId(first));
+        std::iter::successors(first, move |&c| link(&self.next_call, c))
     }
 
     /// The entities of `kind` that `node` covers itself (empty if none were set).
