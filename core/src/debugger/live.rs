@@ -449,10 +449,7 @@ impl LiveDebugger {
     /// Asks the next questions with another strategy, while the program runs or after; the
     /// answers given so far are kept.
     pub fn set_strategy(&mut self, name: StrategyName, p: Option<f64>) -> Result<(), DebugError> {
-        self.session.set_strategy(strategy::create(name, p)?);
-        self.options.strategy = name;
-        self.options.p = p;
-        Ok(())
+        super::switch_strategy(&mut self.session, &mut self.options, name, p)
     }
 
     /// Trusts every call of the method `qualified` (`pkg.Class.method`, all its overloads): the

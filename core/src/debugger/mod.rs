@@ -100,6 +100,19 @@ impl Default for DebugOptions {
     }
 }
 
+/// Gives `session` the strategy `name` and records it in `options`; the answers are kept.
+fn switch_strategy(
+    session: &mut Session,
+    options: &mut DebugOptions,
+    name: StrategyName,
+    p: Option<f64>,
+) -> Result<(), DebugError> {
+    session.set_strategy(strategy::create(name, p)?);
+    options.strategy = name;
+    options.p = p;
+    Ok(())
+}
+
 /// A session over a recorded trace.
 pub struct Debugger {
     reader: TraceReader,
@@ -164,10 +177,7 @@ impl Debugger {
     /// Asks the next questions with another strategy (`p` for the coverage ones, their default
     /// when `None`); the answers given so far are kept.
     pub fn set_strategy(&mut self, name: StrategyName, p: Option<f64>) -> Result<(), DebugError> {
-        self.session.set_strategy(strategy::create(name, p)?);
-        self.options.strategy = name;
-        self.options.p = p;
-        Ok(())
+        switch_strategy(&mut self.session, &mut self.options, name, p)
     }
 
     /// Trusts every call of the method `qualified` (`pkg.Class.method`, all its overloads).
