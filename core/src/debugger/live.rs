@@ -19,11 +19,11 @@ use super::{question, report, DebugError, DebugOptions, Question, QuestionError,
 use serde::Serialize;
 
 use crate::ids::{MethodId, NodeId};
-use crate::recording::{Feed, Taken};
+use crate::recording::{Feed, FeedItem, Taken};
 use crate::session::{Answer, Session, Step, TrustPolicy, Verdict, Walk};
 use crate::strategy::{self, StrategyName};
 use crate::trace::store::TraceReader;
-use crate::tree::{ExecutionTree, NodeHeader};
+use crate::tree::{CoverageKind, ExecutionTree};
 
 /// The bounds of a live session's caches.
 #[derive(Clone, Debug)]
@@ -116,8 +116,8 @@ pub struct LiveDebugger {
     /// Methods whose names were matched against the patterns.
     resolved: HashSet<MethodId>,
     /// Headers taken from the feed and not yet in the session (waiting for a method's name).
-    backlog: VecDeque<NodeHeader>,
-    taken: Vec<NodeHeader>,
+    backlog: VecDeque<FeedItem>,
+    taken: Vec<FeedItem>,
     questions: QuestionCache,
     last_asked: Option<NodeId>,
     sealed_at: Option<Instant>,
@@ -221,7 +221,19 @@ impl LiveDebugger {
     /// against the trust patterns before its name is readable.
     fn apply_backlog(&mut self) -> Result<usize, DebugError> {
         let mut n = 0;
-        while let Some(h) = self.backlog.front() {
+        while let Some(item) = self.backlog.front() {
+            let h = match item {
+                FeedItem::Node(h) => h,
+                FeedItem::Coverage(..) => {
+                    if let Some(FeedItem::Coverage(node, c)) = self.backlog.pop_front() {
+                        self.session
+                            .set_coverage(node, CoverageKind::Edge, &c.edges)?;
+                        self.session
+                            .set_coverage(node, CoverageKind::DefUse, &c.def_uses)?;
+                    }
+                    continue;
+                }
+            };
             if let Some(m) = h.method {
                 if !self.options.trust.is_empty()
                     && !self.resolved.contains(&m)
@@ -231,8 +243,9 @@ impl LiveDebugger {
                     break;
                 }
             }
-            let h = self.backlog.pop_front().expect("front exists");
-            self.session.push(&h)?;
+            if let Some(FeedItem::Node(h)) = self.backlog.pop_front() {
+                self.session.push(&h)?;
+            }
             n += 1;
         }
         Ok(n)
@@ -680,5 +693,50 @@ mod tests {
         };
         assert_eq!(d.method_of(node).unwrap().as_deref(), Some("p.Main.h"));
         live.finish().unwrap();
+    }
+}
+
+#[cfg(test)]
+mod coverage_tests {
+    use super::*;
+    use crate::recording::{feed, LiveRecording};
+    use crate::strategy::StrategyName;
+    use crate::trace::recorder::tests_v2::loop_program_ending;
+    use crate::trace::store::WriterConfig;
+    use std::io::Write;
+    use std::os::unix::net::UnixStream;
+
+    /// With a coverage strategy, the calls that completed while the program still runs carry
+    /// their edges into the session's weights (not only once the trace is reopened).
+    #[test]
+    fn a_live_coverage_session_weighs_calls_before_the_recording_ends() {
+        let (bytes, [main, twice, never]) = loop_program_ending(false);
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("live.htrace");
+        let (sink, feed) = feed(64);
+        let live =
+            LiveRecording::start(&trace, WriterConfig::default(), sink.for_first_jvm()).unwrap();
+        let mut client = UnixStream::connect(live.socket_path()).unwrap();
+        // Everything but the end of the recording: the program is still running.
+        client.write_all(&bytes).unwrap();
+        let options = DebugOptions {
+            strategy: StrategyName::EdgeCoverage,
+            ..DebugOptions::default()
+        };
+        let mut d = LiveDebugger::new(feed, &trace, options, LiveOptions::default()).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while d.session().suspicious().coverage_weight(never) == 0.0 {
+            assert!(Instant::now() < deadline, "no coverage reached the session");
+            d.pump_waiting(Some(Duration::from_millis(20))).unwrap();
+        }
+        assert!(!d.is_sealed());
+        let set = d.session().suspicious();
+        // count(2) covered 5 edges, count(0) 3; main (running, no block table) adds none of
+        // its own to their sum.
+        assert_eq!(set.coverage_weight(twice), 5.0);
+        assert_eq!(set.coverage_weight(never), 3.0);
+        assert_eq!(set.coverage_weight(main), 8.0);
+        drop(client);
+        drop(live);
     }
 }

@@ -1,5 +1,5 @@
-//! The link between the recorder of a JVM and a live session: node headers through a bounded
-//! channel, commit requests the other way, and the recorder's progress for a front end to show.
+//! The link between the recorder of a JVM and a live session: node headers (and the coverage of
+//! each completed call) through a bounded channel, commit requests the other way, and the recorder's progress for a front end to show.
 //!
 //! The channel is bounded so that a session far behind the recorder holds the recorder back (and
 //! through it the program) instead of growing without limit; each such wait is counted. A live
@@ -10,6 +10,8 @@ use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::coverage::NodeCoverage;
+use crate::ids::NodeId;
 use crate::trace::recorder::NodeSink;
 use crate::trace::store::WriteCounts;
 use crate::tree::NodeHeader;
@@ -87,15 +89,24 @@ impl FeedState {
     }
 }
 
+/// What the recorder hands to a live session, in recording order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FeedItem {
+    /// A node started or completed.
+    Node(NodeHeader),
+    /// The entities a call covered itself, just before its completion.
+    Coverage(NodeId, NodeCoverage),
+}
+
 /// The recorder's end: a [`NodeSink`].
 pub struct FeedSink {
-    tx: Option<SyncSender<NodeHeader>>,
+    tx: Option<SyncSender<FeedItem>>,
     state: Arc<FeedState>,
 }
 
 /// The session's end.
 pub struct Feed {
-    rx: Receiver<NodeHeader>,
+    rx: Receiver<FeedItem>,
     state: Arc<FeedState>,
     ended: bool,
 }
@@ -147,6 +158,24 @@ impl FeedSink {
     }
 }
 
+impl FeedSink {
+    /// Sends without waiting when there is room; otherwise waits (and counts the wait).
+    fn send(&mut self, item: FeedItem) {
+        let Some(tx) = &self.tx else { return };
+        match tx.try_send(item) {
+            Ok(()) => {}
+            Err(TrySendError::Full(item)) => {
+                self.state.session_waits.fetch_add(1, Ordering::Relaxed);
+                if tx.send(item).is_err() {
+                    self.tx = None;
+                }
+            }
+            // The session ended early: recording goes on without it.
+            Err(TrySendError::Disconnected(_)) => self.tx = None,
+        }
+    }
+}
+
 impl NodeSink for FeedSink {
     fn node(&mut self, header: &NodeHeader) {
         if header.exit.is_some() && header.kind.is_call() {
@@ -158,18 +187,11 @@ impl NodeSink for FeedSink {
                 Ordering::Relaxed,
             );
         }
-        let Some(tx) = &self.tx else { return };
-        match tx.try_send(header.clone()) {
-            Ok(()) => {}
-            Err(TrySendError::Full(h)) => {
-                self.state.session_waits.fetch_add(1, Ordering::Relaxed);
-                if tx.send(h).is_err() {
-                    self.tx = None;
-                }
-            }
-            // The session ended early: recording goes on without it.
-            Err(TrySendError::Disconnected(_)) => self.tx = None,
-        }
+        self.send(FeedItem::Node(header.clone()));
+    }
+
+    fn coverage(&mut self, node: NodeId, coverage: &NodeCoverage) {
+        self.send(FeedItem::Coverage(node, coverage.clone()));
     }
 
     fn commit_wanted(&mut self) -> bool {
@@ -210,7 +232,7 @@ impl Feed {
 
     /// Moves up to `max` waiting headers into `out` without blocking; with `wait`, first
     /// waits that long for one header when none is there.
-    pub fn take(&mut self, out: &mut Vec<NodeHeader>, max: usize, wait: Option<Duration>) -> Taken {
+    pub fn take(&mut self, out: &mut Vec<FeedItem>, max: usize, wait: Option<Duration>) -> Taken {
         if self.ended {
             return Taken::Ended;
         }
@@ -269,13 +291,25 @@ mod tests {
     #[test]
     fn headers_arrive_in_order_and_the_end_is_seen_after_the_last() {
         let (mut sink, mut feed) = feed(4);
+        let covered = NodeCoverage {
+            edges: vec![3, 5],
+            def_uses: vec![],
+        };
         sink.node(&header(1, None));
+        sink.coverage(NodeId(1), &covered);
         sink.node(&header(1, Some(2)));
         assert!(feed.state().first_complete().is_some());
         drop(sink);
         let mut out = Vec::new();
-        assert_eq!(feed.take(&mut out, 10, None), Taken::Headers(2));
-        assert_eq!(out[1].exit, Some(2));
+        assert_eq!(feed.take(&mut out, 10, None), Taken::Headers(3));
+        assert_eq!(
+            out,
+            [
+                FeedItem::Node(header(1, None)),
+                FeedItem::Coverage(NodeId(1), covered),
+                FeedItem::Node(header(1, Some(2)))
+            ]
+        );
         assert_eq!(feed.take(&mut out, 10, None), Taken::Ended);
         assert!(feed.has_ended());
     }
@@ -298,7 +332,13 @@ mod tests {
             feed.take(&mut out, 2, Some(Duration::from_millis(50)));
         }
         recorder.join().unwrap();
-        let ids: Vec<u32> = out.iter().map(|h| h.id.0).collect();
+        let ids: Vec<u32> = out
+            .iter()
+            .filter_map(|i| match i {
+                FeedItem::Node(h) => Some(h.id.0),
+                FeedItem::Coverage(..) => None,
+            })
+            .collect();
         assert_eq!(ids, [1, 2], "no header lost");
         assert_eq!(state.progress().session_waits, 1);
     }

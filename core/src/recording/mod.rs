@@ -11,7 +11,7 @@ mod memory;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-pub use feed::{feed, Feed, FeedSink, FeedState, Progress, Taken, DEFAULT_FEED_CAPACITY};
+pub use feed::{feed, Feed, FeedItem, FeedSink, FeedState, Progress, Taken, DEFAULT_FEED_CAPACITY};
 pub use listener::{Accepting, Listener};
 pub use memory::peak_rss_bytes;
 

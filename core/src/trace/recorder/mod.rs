@@ -8,7 +8,7 @@ mod sink;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod tests_v2;
+pub(crate) mod tests_v2;
 
 use std::path::Path;
 
@@ -368,6 +368,9 @@ impl<S: NodeSink> Recorder<S> {
                     self.store
                         .entities(&self.coverage.interner.take_unsaved())?;
                     self.store.node_coverage(call.row.header.id, &c)?;
+                    if !c.edges.is_empty() || !c.def_uses.is_empty() {
+                        self.sink.coverage(call.row.header.id, &c);
+                    }
                 }
                 self.sink.node(&call.row.header);
                 self.store.node_completed(&call.row)?;

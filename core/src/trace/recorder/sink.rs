@@ -3,6 +3,8 @@
 
 use std::sync::mpsc::{Sender, SyncSender};
 
+use crate::coverage::NodeCoverage;
+use crate::ids::NodeId;
 use crate::trace::store::WriteCounts;
 use crate::tree::NodeHeader;
 
@@ -10,6 +12,10 @@ use crate::tree::NodeHeader;
 /// completes. Nodes that never complete are sent once.
 pub trait NodeSink {
     fn node(&mut self, header: &NodeHeader);
+
+    /// The entities a call covered itself, sent just before its completion header (only for
+    /// calls that covered any). Ignored unless the consumer weighs by coverage.
+    fn coverage(&mut self, _node: NodeId, _coverage: &NodeCoverage) {}
 
     /// Whether the consumer waits for everything so far to be readable from the trace (a live
     /// session about to render a question): the recorder then commits at once. Asking clears

@@ -178,7 +178,12 @@ fn content_takes_part_in_canonical_states() {
 
 /// `static int count(int n)`: blocks i = 0 | i < n | i++ | return i (lines 10..13); main calls
 /// it with 2 and 0.
-fn loop_program() -> (Vec<u8>, [NodeId; 3]) {
+pub(crate) fn loop_program() -> (Vec<u8>, [NodeId; 3]) {
+    loop_program_ending(true)
+}
+
+/// `loop_program`, without the end of the recording when `end` is false (as a JVM still running).
+pub(crate) fn loop_program_ending(end: bool) -> (Vec<u8>, [NodeId; 3]) {
     let mut s = StreamBuilder::new();
     let c = s.class("demo.Main", true);
     let main = s.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
@@ -213,7 +218,8 @@ fn loop_program() -> (Vec<u8>, [NodeId; 3]) {
     }
     s.ret(t, Value::Void);
     // root 0, thread 1, main 2, count 3 and 4.
-    (s.end(0), [NodeId(2), NodeId(3), NodeId(4)])
+    let bytes = if end { s.end(0) } else { s.killed() };
+    (bytes, [NodeId(2), NodeId(3), NodeId(4)])
 }
 
 fn edges_of(r: &TraceReader, node: NodeId) -> BTreeSet<(u32, u32)> {
@@ -357,4 +363,39 @@ fn coverage_of_many_calls_spans_pages_and_each_node_finds_its_own() {
         assert_eq!(edges_of(&r, node), want, "call {k}");
         assert_eq!(all[k as usize].0, node);
     }
+}
+
+/// A live session weighs by coverage while the program runs: the recorder hands each call's
+/// entities to the feed just before the call's completion, the same ids the trace stores.
+#[test]
+fn each_call_s_coverage_reaches_the_feed_before_its_completion() {
+    use crate::recording::{feed, FeedItem};
+    let (bytes, [main, twice, never]) = loop_program();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.htrace");
+    let (sink, mut feed) = feed(1024);
+    record(&bytes[..], &path, sink, WriterConfig::default()).expect("recording succeeds");
+    let mut items = Vec::new();
+    while feed.take(&mut items, 1024, None) != crate::recording::Taken::Ended {}
+    let r = TraceReader::open(&path).unwrap();
+    for node in [twice, never] {
+        let at = items
+            .iter()
+            .position(|i| matches!(i, FeedItem::Coverage(n, _) if *n == node))
+            .unwrap_or_else(|| panic!("no coverage of {node}"));
+        let FeedItem::Coverage(_, c) = &items[at] else {
+            unreachable!()
+        };
+        assert_eq!(c.edges, r.coverage(node, CoverageKind::Edge).unwrap());
+        assert_eq!(c.def_uses, r.coverage(node, CoverageKind::DefUse).unwrap());
+        assert!(!c.edges.is_empty());
+        assert!(
+            matches!(&items[at + 1], FeedItem::Node(h) if h.id == node && h.exit.is_some()),
+            "the completion of {node} follows its coverage"
+        );
+    }
+    // main has no block table: nothing of its own to weigh.
+    assert!(!items
+        .iter()
+        .any(|i| matches!(i, FeedItem::Coverage(n, _) if *n == main)));
 }
