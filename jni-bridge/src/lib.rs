@@ -15,7 +15,7 @@ use jni::sys::{jdouble, jint, jlong, jstring};
 use jni::JNIEnv;
 use serde::Serialize;
 
-use session::{BridgeError, BridgeSession};
+use session::{Bounds, BridgeError, BridgeSession};
 
 const EXCEPTION: &str = "hindsight/eclipse/core/HindsightException";
 
@@ -99,19 +99,30 @@ fn query<T: Serialize>(
     json(env, &value)
 }
 
+/// The bounds Java passes: a negative value asks for the core's default.
+fn bounds(resident_nodes: jlong, question_cache: jint) -> Bounds {
+    Bounds {
+        resident_nodes: usize::try_from(resident_nodes).ok(),
+        question_cache: usize::try_from(question_cache).ok(),
+    }
+}
+
 #[no_mangle]
 pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nOpenTrace<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     path: JString<'l>,
     trust: JString<'l>,
+    resident_nodes: jlong,
+    question_cache: jint,
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let path = string(env, &path)?;
         let trust = optional_string(env, &trust)?.unwrap_or_default();
-        Ok(registry::insert(BridgeSession::open(
+        Ok(registry::insert(BridgeSession::open_bounded(
             Path::new(&path),
             &trust,
+            bounds(resident_nodes, question_cache),
         )?))
     })
 }
@@ -122,13 +133,16 @@ pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nStartLive<'l>(
     _class: JClass<'l>,
     trace: JString<'l>,
     trust: JString<'l>,
+    resident_nodes: jlong,
+    question_cache: jint,
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let trace = string(env, &trace)?;
         let trust = optional_string(env, &trust)?.unwrap_or_default();
-        Ok(registry::insert(BridgeSession::start_live(
+        Ok(registry::insert(BridgeSession::start_live_bounded(
             Path::new(&trace),
             &trust,
+            bounds(resident_nodes, question_cache),
         )?))
     })
 }

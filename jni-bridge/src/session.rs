@@ -102,20 +102,40 @@ fn parse_path(text: &str) -> BridgeResult<VarPath> {
     VarPath::parse(text).map_err(|e| BridgeError::Path(e.to_string()))
 }
 
+/// The cache bounds a front end gives a new session (its preferences); `None`: the core's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bounds {
+    /// The persistence bound: nodes of the tree kept in memory (`Some(0)` keeps all).
+    pub resident_nodes: Option<usize>,
+    /// The logic cache: rendered questions kept (live sessions).
+    pub question_cache: Option<usize>,
+}
+
 impl BridgeSession {
     /// The options of a new session: methods matching `trust` (`java.*, pkg.Class.method`)
-    /// are trusted from the start.
-    fn options(trust: &str) -> DebugOptions {
+    /// are trusted from the start; the persistence bound of `bounds`.
+    fn options(trust: &str, bounds: Bounds) -> DebugOptions {
+        let defaults = DebugOptions::default();
         DebugOptions {
             trust: GlobSet::parse(trust),
-            ..DebugOptions::default()
+            resident_nodes: match bounds.resident_nodes {
+                Some(0) => None,
+                Some(n) => Some(n),
+                None => defaults.resident_nodes,
+            },
+            ..defaults
         }
     }
 
     /// A session over a trace written by `hindsight record`; methods matching `trust` are
     /// never asked about.
     pub fn open(trace: &Path, trust: &str) -> BridgeResult<BridgeSession> {
-        let debugger = Debugger::open(trace, Self::options(trust))?;
+        Self::open_bounded(trace, trust, Bounds::default())
+    }
+
+    /// `open` with the cache bounds of the front end.
+    pub fn open_bounded(trace: &Path, trust: &str, bounds: Bounds) -> BridgeResult<BridgeSession> {
+        let debugger = Debugger::open(trace, Self::options(trust, bounds))?;
         Ok(BridgeSession {
             kind: Kind::Trace {
                 debugger: Box::new(debugger),
@@ -127,14 +147,27 @@ impl BridgeSession {
     /// Starts listening for the agent; the first JVM that connects is recorded into `trace`
     /// and fills the session while it runs. Methods matching `trust` are never asked about.
     pub fn start_live(trace: &Path, trust: &str) -> BridgeResult<BridgeSession> {
+        Self::start_live_bounded(trace, trust, Bounds::default())
+    }
+
+    /// `start_live` with the cache bounds of the front end.
+    pub fn start_live_bounded(
+        trace: &Path,
+        trust: &str,
+        bounds: Bounds,
+    ) -> BridgeResult<BridgeSession> {
+        let mut live_options = LiveOptions::default();
+        if let Some(n) = bounds.question_cache {
+            live_options.question_cache = n.max(1);
+        }
         let (sink, feed) = recording::feed(recording::DEFAULT_FEED_CAPACITY);
         let live = LiveRecording::start(trace, WriterConfig::default(), sink.for_first_jvm())?;
         let socket = live.socket_path().to_path_buf();
         let debugger = LiveDebugger::new(
             feed,
             &recording::trace_path_for(trace, 0),
-            Self::options(trust),
-            LiveOptions::default(),
+            Self::options(trust, bounds),
+            live_options,
         )?;
         Ok(BridgeSession {
             kind: Kind::Live {
@@ -144,6 +177,14 @@ impl BridgeSession {
             },
             limits: RenderLimits::default(),
         })
+    }
+
+    /// The persistence bound the session's tree keeps (`None`: every node in memory).
+    pub fn resident_nodes(&self) -> Option<usize> {
+        match &self.kind {
+            Kind::Trace { debugger } => debugger.session().tree().resident_nodes(),
+            Kind::Live { debugger, .. } => debugger.session().tree().resident_nodes(),
+        }
     }
 
     /// The path the agent connects to (`-javaagent:JAR=socket=PATH`); none for a finished trace.

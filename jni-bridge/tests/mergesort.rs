@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use hindsight_jni::session::BridgeSession;
+use hindsight_jni::session::{Bounds, BridgeSession};
 
 fn java(dir: &Path) -> std::path::PathBuf {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -151,6 +151,34 @@ fn a_live_session_before_its_first_event_has_an_empty_root() {
         "node 5 does not exist yet"
     );
     session.close();
+}
+
+/// The preferences' persistence bound reaches the core: a number bounds the tree, 0 keeps
+/// every node in memory, none (a negative number from Java) is the core's default.
+#[test]
+fn a_session_keeps_the_persistence_bound_it_was_given() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (given, kept)) in [
+        (Some(70_000), Some(70_000)),
+        (Some(0), None),
+        (None, Some(hindsight_core::debugger::DEFAULT_RESIDENT_NODES)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let bounds = Bounds {
+            resident_nodes: given,
+            question_cache: Some(16),
+        };
+        let session = BridgeSession::start_live_bounded(
+            &dir.path().join(format!("run{i}.htrace")),
+            "",
+            bounds,
+        )
+        .unwrap();
+        assert_eq!(session.resident_nodes(), kept, "given {given:?}");
+        session.close();
+    }
 }
 
 /// Asks until the session asks something (the recording's last headers may still be on their

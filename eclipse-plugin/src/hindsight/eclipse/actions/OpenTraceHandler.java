@@ -34,7 +34,8 @@ public class OpenTraceHandler extends AbstractHandler {
     public static boolean open(Shell shell, Path trace) {
         try {
             NativeSession session = NativeSession.open(trace,
-                    PreferenceConstants.store().getString(PreferenceConstants.TRUSTED_PACKAGES));
+                    PreferenceConstants.store().getString(PreferenceConstants.TRUSTED_PACKAGES),
+                    PreferenceConstants.bounds());
             try {
                 PreferenceConstants.applyStrategy(session);
             } catch (HindsightException e) {

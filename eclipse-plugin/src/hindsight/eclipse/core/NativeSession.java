@@ -58,10 +58,15 @@ public final class NativeSession implements TraceSession {
      * ({@code java.*, pkg.Class.method}) are never asked about.
      */
     public static NativeSession open(Path trace, String trust) throws HindsightException {
+        return open(trace, trust, Bounds.CORE_DEFAULTS);
+    }
+
+    /** {@link #open(Path, String)} with the cache bounds of the preferences. */
+    public static NativeSession open(Path trace, String trust, Bounds bounds) throws HindsightException {
         load();
         try {
-            return new NativeSession(nOpenTrace(trace.toAbsolutePath().toString(), trust),
-                    trace.getFileName().toString());
+            return new NativeSession(nOpenTrace(trace.toAbsolutePath().toString(), trust,
+                    bounds.residentNodes(), bounds.questionCache()), trace.getFileName().toString());
         } catch (UnsatisfiedLinkError e) {
             throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
         }
@@ -77,9 +82,16 @@ public final class NativeSession implements TraceSession {
 
     /** {@link #startLive(Path, String)} with the methods matching {@code trust} never asked about. */
     public static NativeSession startLive(Path trace, String name, String trust) throws HindsightException {
+        return startLive(trace, name, trust, Bounds.CORE_DEFAULTS);
+    }
+
+    /** {@link #startLive(Path, String, String)} with the cache bounds of the preferences. */
+    public static NativeSession startLive(Path trace, String name, String trust, Bounds bounds)
+            throws HindsightException {
         load();
         try {
-            return new NativeSession(nStartLive(trace.toAbsolutePath().toString(), trust), name);
+            return new NativeSession(nStartLive(trace.toAbsolutePath().toString(), trust,
+                    bounds.residentNodes(), bounds.questionCache()), name);
         } catch (UnsatisfiedLinkError e) {
             throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
         }
@@ -275,9 +287,11 @@ public final class NativeSession implements TraceSession {
     // The bridge. Names start with n so that they never overload the interface's methods
     // (javac -h would then mangle the argument types into the symbol names).
 
-    private static native long nOpenTrace(String path, String trust) throws HindsightException;
+    private static native long nOpenTrace(String path, String trust, long residentNodes, int questionCache)
+            throws HindsightException;
 
-    private static native long nStartLive(String trace, String trust) throws HindsightException;
+    private static native long nStartLive(String trace, String trust, long residentNodes, int questionCache)
+            throws HindsightException;
 
     private static native String nSocketPath(long handle) throws HindsightException;
 

@@ -40,7 +40,8 @@ public class HindsightLaunchDelegate extends JavaLaunchDelegate {
         try {
             Path trace = Files.createTempDirectory("hindsight-run-").resolve("run.htrace");
             NativeSession session = NativeSession.startLive(trace, configuration.getName(),
-                    PreferenceConstants.store().getString(PreferenceConstants.TRUSTED_PACKAGES));
+                    PreferenceConstants.store().getString(PreferenceConstants.TRUSTED_PACKAGES),
+                    PreferenceConstants.bounds());
             LIVE_SOCKET.set(session.socketPath());
             applyStrategy(session);
             Sessions.open(session);

@@ -34,7 +34,7 @@ public class HindsightPreferencePage extends FieldEditorPreferencePage implement
         addField(new ProbabilityFieldEditor(P_DEF_USE, "p for &def-use coverage:", p));
         addField(new StringFieldEditor(TRUSTED_PACKAGES, "&Trusted packages:", p));
         addField(bound(PERSISTENCE_BOUND, "&Persistence bound (nodes in memory):", p));
-        addField(bound(LOGIC_BOUND, "&Logic cache (nodes):", p));
+        addField(bound(LOGIC_BOUND, "&Logic cache (questions kept):", p));
         addField(bound(PRESENTATION_DEPTH, "P&resentation depth:", p));
     }
 

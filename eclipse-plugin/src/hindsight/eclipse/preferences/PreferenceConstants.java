@@ -13,9 +13,12 @@ public final class PreferenceConstants {
     public static final String P_DEF_USE = "p.defUse";
     /** Comma-separated package patterns whose methods are trusted (never asked about). */
     public static final String TRUSTED_PACKAGES = "trustedPackages";
-    /** Complete nodes kept in memory; the others are written to the trace and kept as ids. */
+    /**
+     * Nodes of the execution tree kept in memory; the others are spilled to scratch files.
+     * Passed to the core when a session starts.
+     */
     public static final String PERSISTENCE_BOUND = "cache.persistence";
-    /** Nodes the strategy is most likely to ask next, kept with their data. */
+    /** Questions (the nodes asked and likely asked next) kept rendered; passed to the core. */
     public static final String LOGIC_BOUND = "cache.logic";
     /** Depth of the tree the views keep below the node they show. */
     public static final String PRESENTATION_DEPTH = "cache.presentationDepth";
@@ -25,8 +28,9 @@ public final class PreferenceConstants {
     public static final double DEFAULT_P_EDGES = 0.5;
     public static final double DEFAULT_P_DEF_USE = 0.6;
     public static final String DEFAULT_TRUSTED_PACKAGES = "java.*, javax.*, jdk.*, sun.*, com.sun.*";
-    public static final int DEFAULT_PERSISTENCE_BOUND = 100_000;
-    public static final int DEFAULT_LOGIC_BOUND = 10_000;
+    /** The core's defaults (DebugOptions::resident_nodes, LiveOptions::question_cache). */
+    public static final int DEFAULT_PERSISTENCE_BOUND = 4_000_000;
+    public static final int DEFAULT_LOGIC_BOUND = 256;
     public static final int DEFAULT_PRESENTATION_DEPTH = 4;
 
     private PreferenceConstants() {
@@ -46,6 +50,11 @@ public final class PreferenceConstants {
             throws hindsight.eclipse.core.HindsightException {
         String strategy = store().getString(STRATEGY);
         session.setStrategy(strategy, p(strategy));
+    }
+
+    /** The cache bounds of the preferences, for a new session. */
+    public static hindsight.eclipse.core.Bounds bounds() {
+        return new hindsight.eclipse.core.Bounds(store().getInt(PERSISTENCE_BOUND), store().getInt(LOGIC_BOUND));
     }
 
     /** The plugin's preference store. */
