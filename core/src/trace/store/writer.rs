@@ -590,10 +590,6 @@ impl TraceWriter {
         self.set_meta("exit_status", exit_status)?;
         self.set_meta("ending_detail", detail)?;
         self.set_meta("wall_ms", self.started.elapsed().as_millis() as i64)?;
-        // Built once at the end rather than maintained per node while recording.
-        self.conn
-            .execute_batch("CREATE INDEX IF NOT EXISTS nodes_by_method ON nodes(method, id)")
-            .map_err(self.err("indexing nodes by method"))?;
         self.commit()?;
         self.conn
             .execute_batch("COMMIT")

@@ -118,34 +118,6 @@ impl TraceReader {
             .map_err(self.err("reading children"))
     }
 
-    /// The calls of `method`, in id order, `limit` of them from `offset` (indexed once the
-    /// recording is finished; a scan while it is being written).
-    pub fn nodes_of_method(
-        &self,
-        method: MethodId,
-        offset: u64,
-        limit: u64,
-    ) -> StoreResult<Vec<NodeRow>> {
-        let mut st = self
-            .conn
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM nodes WHERE method = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"
-            ))
-            .map_err(self.err("reading calls of a method"))?;
-        let rows = st
-            .query_map(
-                [
-                    i64::from(method.0),
-                    limit.min(i64::MAX as u64) as i64,
-                    offset.min(i64::MAX as u64) as i64,
-                ],
-                row_to_node,
-            )
-            .map_err(self.err("reading calls of a method"))?;
-        rows.collect::<Result<_, _>>()
-            .map_err(self.err("reading calls of a method"))
-    }
-
     pub fn child_count(&self, id: NodeId) -> StoreResult<u64> {
         self.conn
             .prepare_cached("SELECT count(*) FROM nodes WHERE parent = ?1")
