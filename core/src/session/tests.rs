@@ -9,6 +9,14 @@ use crate::tree::synthetic::{
 };
 use crate::tree::{CoverageKind, NodeKind};
 
+/// Hands a recorded event to a live session, as the feed does.
+fn take_in(s: &mut Session, e: Event) {
+    match e {
+        Event::Header(h) => s.push(&h).unwrap(),
+        Event::Coverage(n, k, es) => s.set_coverage(n, k, &es).unwrap(),
+    }
+}
+
 fn session(tree: ExecutionTree, name: StrategyName) -> Session {
     Session::new(
         tree,
@@ -290,10 +298,7 @@ fn sessions_work_while_the_tree_grows() {
         let none = HashSet::new();
         let mut asked = 0;
         for e in events {
-            match e {
-                Event::Header(h) => s.push(&h).unwrap(),
-                Event::Coverage(n, k, es) => s.set_coverage(n, k, &es).unwrap(),
-            }
+            take_in(&mut s, e);
             if rng.chance(0.1) {
                 match s.step() {
                     Step::Ask(n) => {
@@ -531,10 +536,7 @@ fn switching_strategies_while_the_tree_grows_keeps_the_aggregates_exact() {
         let none = HashSet::new();
         let mut switches = 0;
         for e in events {
-            match e {
-                Event::Header(h) => s.push(&h).unwrap(),
-                Event::Coverage(n, k, es) => s.set_coverage(n, k, &es).unwrap(),
-            }
+            take_in(&mut s, e);
             if rng.chance(0.05) {
                 let before = s.answers().to_vec();
                 let name = names[switches % names.len()];
