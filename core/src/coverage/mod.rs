@@ -39,7 +39,7 @@ pub use frame::{frame_entities, written_key, FrameCoverage, MethodTable, Shared}
 pub use weights::subtree_weights;
 pub use writers::{HeapKey, LastWriters};
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::ids::{FieldId, MethodId};
 
@@ -164,7 +164,7 @@ impl Entity {
 /// stored.
 #[derive(Default)]
 pub struct Interner {
-    ids: HashMap<Entity, u32>,
+    ids: FxHashMap<Entity, u32>,
     unsaved: Vec<(u32, Entity)>,
 }
 

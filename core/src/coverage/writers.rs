@@ -2,7 +2,7 @@
 //! `capacity / 2` variables each; when the young one is full the old one is dropped, so the
 //! variables written least recently are forgotten first and memory never grows past `capacity`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::ids::{FieldId, MethodId, ObjectId};
 
@@ -18,8 +18,8 @@ pub enum HeapKey {
 pub type Writer = (MethodId, u32);
 
 pub struct LastWriters {
-    young: HashMap<HeapKey, Writer>,
-    old: HashMap<HeapKey, Writer>,
+    young: FxHashMap<HeapKey, Writer>,
+    old: FxHashMap<HeapKey, Writer>,
     half: usize,
 }
 
@@ -35,8 +35,8 @@ impl Default for LastWriters {
 impl LastWriters {
     pub fn new(capacity: usize) -> Self {
         LastWriters {
-            young: HashMap::new(),
-            old: HashMap::new(),
+            young: FxHashMap::default(),
+            old: FxHashMap::default(),
             half: (capacity / 2).max(1),
         }
     }

@@ -4,7 +4,7 @@
 //! Slots: a sequence's elements; a map's key `2i` and value `2i + 1` in iteration order; a
 //! text's one string value in slot 0. Slots at or past the length are not part of the content.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::coverage::{HeapKey, Shared};
 use crate::ids::{ObjectId, Timestamp};
@@ -16,7 +16,7 @@ use crate::trace::wire::{ContentKind, Value};
 /// length): larger but just as correct.
 #[derive(Default)]
 pub struct Contents {
-    last: HashMap<ObjectId, Vec<Value>>,
+    last: FxHashMap<ObjectId, Vec<Value>>,
     values: usize,
 }
 

@@ -10,6 +10,7 @@ mod tests;
 #[cfg(test)]
 pub(crate) mod tests_v2;
 
+use rustc_hash::FxHashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -17,7 +18,7 @@ use serde::{Deserialize, Serialize};
 pub use run::{record, record_threaded};
 pub use sink::{FnSink, NodeSink, NullSink};
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::coverage::{FrameCoverage, MethodTable, Shared};
 use crate::ids::{FieldId, MethodId, NodeId, ThreadId, Timestamp};
@@ -72,9 +73,9 @@ pub struct Recorder<S: NodeSink> {
     sink: S,
     /// By method id: how many var ids the `CALL` values are shifted by (1 for a constructor,
     /// whose `this` comes with `THIS`).
-    arg_shift: HashMap<MethodId, u32>,
+    arg_shift: FxHashMap<MethodId, u32>,
     /// Block tables of the methods that have one.
-    tables: HashMap<MethodId, Arc<MethodTable>>,
+    tables: FxHashMap<MethodId, Arc<MethodTable>>,
     coverage: Shared,
     contents: Contents,
     /// Ordered so that `finish` completes threads in a stable order.
@@ -103,8 +104,8 @@ impl<S: NodeSink> Recorder<S> {
         let r = Recorder {
             store,
             sink,
-            arg_shift: HashMap::new(),
-            tables: HashMap::new(),
+            arg_shift: FxHashMap::default(),
+            tables: FxHashMap::default(),
             coverage: Shared::default(),
             contents: Contents::default(),
             threads: BTreeMap::new(),

@@ -73,12 +73,12 @@ pub struct TraceWriter {
     /// One builder per thread, found through `slots` (thread ids come from the stream, so they
     /// index nothing directly), with the last thread's slot cached.
     blocks: Vec<BlockBuilder>,
-    slots: std::collections::HashMap<ThreadId, usize>,
+    slots: rustc_hash::FxHashMap<ThreadId, usize>,
     last_slot: Option<(ThreadId, usize)>,
     index: Vec<IndexEntry>,
     /// Nodes started since the last commit and not written yet (most complete before a commit
     /// and are then written once).
-    pending_open: std::collections::HashMap<NodeId, NodeRow>,
+    pending_open: rustc_hash::FxHashMap<NodeId, NodeRow>,
     /// Completed nodes waiting for a multi-row insert.
     node_batch: Vec<NodeRow>,
     /// `objects` rows waiting for a multi-row insert.
