@@ -67,8 +67,19 @@ fn read_failed(e: std::io::Error) -> ! {
     )
 }
 
+type Page<T> = [T; PAGE];
+
+/// A page from exactly `PAGE` values (built on the heap: a page does not fit on the stack).
+fn new_page<T>(values: Vec<T>) -> Box<Page<T>> {
+    match values.into_boxed_slice().try_into() {
+        Ok(page) => page,
+        Err(_) => unreachable!("a page is built from exactly PAGE values"),
+    }
+}
+
 pub struct Column<T: Cell> {
-    pages: Vec<Option<Box<[T]>>>,
+    /// Fixed-size pages: an index masked to the page size needs no bounds check.
+    pages: Vec<Option<Box<Page<T>>>>,
     /// Per page: when it was last mutated (a tick of `clock`), for choosing what to spill.
     used: Vec<u64>,
     clock: u64,
@@ -78,7 +89,7 @@ pub struct Column<T: Cell> {
     resident_limit: usize,
     resident: usize,
     scratch: Option<File>,
-    reads: Mutex<Vec<(usize, Box<[T]>)>>,
+    reads: Mutex<Vec<(usize, Box<Page<T>>)>>,
 }
 
 impl<T: Cell> Column<T> {
@@ -119,8 +130,7 @@ impl<T: Cell> Column<T> {
         }
         let pages = n.div_ceil(PAGE);
         while self.pages.len() < pages {
-            self.pages
-                .push(Some(vec![self.fill; PAGE].into_boxed_slice()));
+            self.pages.push(Some(new_page(vec![self.fill; PAGE])));
             self.used.push(self.clock);
             self.resident += 1;
             let newest = self.pages.len() - 1;
@@ -141,6 +151,7 @@ impl<T: Cell> Column<T> {
     }
 
     /// The entry at `i`, or `None` past the end.
+    #[inline]
     pub fn get(&self, i: usize) -> Option<T> {
         if i >= self.len {
             return None;
@@ -153,6 +164,7 @@ impl<T: Cell> Column<T> {
     }
 
     /// The entry at `i`; `i` must be below `len`.
+    #[inline]
     pub fn at(&self, i: usize) -> T {
         match self.get(i) {
             Some(v) => v,
@@ -161,32 +173,43 @@ impl<T: Cell> Column<T> {
     }
 
     /// Sets the entry at `i`; `i` must be below `len`.
+    #[inline]
     pub fn set(&mut self, i: usize, v: T) {
         let (p, o) = (i >> PAGE_BITS, i & (PAGE - 1));
         self.page_mut(p)[o] = v;
     }
 
     /// Changes the entry at `i` in place; `i` must be below `len`.
+    #[inline]
     pub fn update(&mut self, i: usize, f: impl FnOnce(&mut T)) {
         let (p, o) = (i >> PAGE_BITS, i & (PAGE - 1));
         f(&mut self.page_mut(p)[o]);
     }
 
-    fn page_mut(&mut self, p: usize) -> &mut [T] {
-        assert!(p < self.pages.len(), "column page {p} out of bounds");
-        self.clock += 1;
-        self.used[p] = self.clock;
+    #[inline]
+    fn page_mut(&mut self, p: usize) -> &mut Page<T> {
+        // Recency matters only under a bound; unbounded columns skip the bookkeeping.
+        if self.resident_limit != usize::MAX {
+            self.clock += 1;
+            self.used[p] = self.clock;
+        }
         if self.pages[p].is_none() {
-            let page = self.load(p).unwrap_or_else(|e| read_failed(e));
-            self.pages[p] = Some(page);
-            self.resident += 1;
-            self.forget_read_copy(p);
-            self.enforce_limit(p);
+            self.fault_in(p);
         }
         match &mut self.pages[p] {
             Some(page) => page,
             None => unreachable!("page {p} was just made resident"),
         }
+    }
+
+    /// Brings spilled page `p` back into memory (and may spill another).
+    #[cold]
+    fn fault_in(&mut self, p: usize) {
+        let page = self.load(p).unwrap_or_else(|e| read_failed(e));
+        self.pages[p] = Some(page);
+        self.resident += 1;
+        self.forget_read_copy(p);
+        self.enforce_limit(p);
     }
 
     /// Spills least recently mutated pages, never `keep`, until the limit holds.
@@ -223,15 +246,18 @@ impl<T: Cell> Column<T> {
         Ok(())
     }
 
-    fn load(&self, p: usize) -> std::io::Result<Box<[T]>> {
+    fn load(&self, p: usize) -> std::io::Result<Box<Page<T>>> {
         let mut bytes = vec![0u8; PAGE * T::BYTES];
         match &self.scratch {
             Some(file) => file.read_exact_at(&mut bytes, (p * PAGE * T::BYTES) as u64)?,
             None => return Err(std::io::Error::other("no scratch file")),
         }
-        Ok(bytes.chunks_exact(T::BYTES).map(T::decode).collect())
+        Ok(new_page(
+            bytes.chunks_exact(T::BYTES).map(T::decode).collect(),
+        ))
     }
 
+    #[cold]
     fn read_spilled(&self, p: usize, o: usize) -> T {
         let mut reads = self.reads.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(k) = reads.iter().position(|(q, _)| *q == p) {
