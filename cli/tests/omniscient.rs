@@ -73,15 +73,25 @@ fn child<'a>(v: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no child {name} in {v:#}"))
 }
 
-#[test]
-fn mergesort_walk_through_of_the_jhyde_paper() {
-    let work = tempfile::tempdir().unwrap();
-    let src = repo().join("tests/programs/mergesort/buggy");
-    let trace = record(&src, "mergesort.MergeSort", &[], work.path(), "mergesort");
+fn mergesort_src() -> PathBuf {
+    repo().join("tests/programs/mergesort/buggy")
+}
+
+/// Records the paper's buggy MergeSort into `work`: the trace, and the last `merge` call's node
+/// and exit timestamp.
+fn last_merge(work: &Path) -> (PathBuf, String, String) {
+    let trace = record(&mergesort_src(), "mergesort.MergeSort", &[], work, "mergesort");
     let merges = calls(&trace, "mergesort.MergeSort.merge");
     let last = merges.last().unwrap();
     let node = last["id"].as_u64().unwrap().to_string();
     let exit = last["exit"].as_u64().unwrap().to_string();
+    (trace, node, exit)
+}
+
+#[test]
+fn mergesort_walk_through_of_the_jhyde_paper() {
+    let work = tempfile::tempdir().unwrap();
+    let (trace, node, exit) = last_merge(work.path());
 
     // Node view at the exit: la, lb, lc changed; c contents-changed, its first three elements changed.
     let state = hindsight_json(&[
@@ -148,7 +158,7 @@ fn mergesort_walk_through_of_the_jhyde_paper() {
         "--at",
         &exit,
         "--source-path",
-        s(&src),
+        s(&mergesort_src()),
         "--json",
     ]);
     let w = &origin["write"];
@@ -261,12 +271,7 @@ fn origin_write(trace: &Path, path: &str, at: &str) -> Value {
 #[test]
 fn origin_inputs_lead_back_to_where_a_wrong_value_came_from() {
     let work = tempfile::tempdir().unwrap();
-    let src = repo().join("tests/programs/mergesort/buggy");
-    let trace = record(&src, "mergesort.MergeSort", &[], work.path(), "mergesort");
-    let merges = calls(&trace, "mergesort.MergeSort.merge");
-    let last = merges.last().unwrap();
-    let node = last["id"].as_u64().unwrap().to_string();
-    let exit = last["exit"].as_u64().unwrap().to_string();
+    let (trace, node, exit) = last_merge(work.path());
 
     // The wrong c[2] = 9 at the last merge's exit, written on the buggy line 12.
     let w = origin_write(&trace, &format!("{node}:c[2]"), &exit);
@@ -343,7 +348,7 @@ fn origin_inputs_lead_back_to_where_a_wrong_value_came_from() {
 fn node_state_in_the_middle_of_a_call_and_bad_paths() {
     let work = tempfile::tempdir().unwrap();
     let trace = record(
-        &repo().join("tests/programs/mergesort/buggy"),
+        &mergesort_src(),
         "mergesort.MergeSort",
         &[],
         work.path(),
@@ -677,7 +682,7 @@ fn every_command_has_help_and_json() {
 fn a_thread_node_lists_its_top_level_calls() {
     let work = tempfile::tempdir().unwrap();
     let trace = record(
-        &repo().join("tests/programs/mergesort/buggy"),
+        &mergesort_src(),
         "mergesort.MergeSort",
         &[],
         work.path(),
