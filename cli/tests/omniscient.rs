@@ -80,7 +80,13 @@ fn mergesort_src() -> PathBuf {
 /// Records the paper's buggy MergeSort into `work`: the trace, and the last `merge` call's node
 /// and exit timestamp.
 fn last_merge(work: &Path) -> (PathBuf, String, String) {
-    let trace = record(&mergesort_src(), "mergesort.MergeSort", &[], work, "mergesort");
+    let trace = record(
+        &mergesort_src(),
+        "mergesort.MergeSort",
+        &[],
+        work,
+        "mergesort",
+    );
     let merges = calls(&trace, "mergesort.MergeSort.merge");
     let last = merges.last().unwrap();
     let node = last["id"].as_u64().unwrap().to_string();

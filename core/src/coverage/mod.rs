@@ -197,3 +197,10 @@ pub struct NodeCoverage {
     pub edges: Vec<u32>,
     pub def_uses: Vec<u32>,
 }
+
+impl NodeCoverage {
+    /// Whether the call covered nothing of its own (nothing to store or weigh).
+    pub fn is_empty(&self) -> bool {
+        self.edges.is_empty() && self.def_uses.is_empty()
+    }
+}

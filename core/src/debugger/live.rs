@@ -222,31 +222,32 @@ impl LiveDebugger {
     fn apply_backlog(&mut self) -> Result<usize, DebugError> {
         let mut n = 0;
         while let Some(item) = self.backlog.front() {
-            let h = match item {
-                FeedItem::Node(h) => h,
-                FeedItem::Coverage(..) => {
-                    if let Some(FeedItem::Coverage(node, c)) = self.backlog.pop_front() {
-                        self.session
-                            .set_coverage(node, CoverageKind::Edge, &c.edges)?;
-                        self.session
-                            .set_coverage(node, CoverageKind::DefUse, &c.def_uses)?;
-                    }
-                    continue;
-                }
+            // A node whose method must first be matched against the trust patterns.
+            let unresolved = match item {
+                FeedItem::Node(h) => h
+                    .method
+                    .filter(|m| !self.options.trust.is_empty() && !self.resolved.contains(m)),
+                FeedItem::Coverage(..) => None,
             };
-            if let Some(m) = h.method {
-                if !self.options.trust.is_empty()
-                    && !self.resolved.contains(&m)
-                    && !self.resolve_trust(m)?
-                {
+            if let Some(m) = unresolved {
+                if !self.resolve_trust(m)? {
                     self.feed.state().request_commit();
                     break;
                 }
             }
-            if let Some(FeedItem::Node(h)) = self.backlog.pop_front() {
-                self.session.push(&h)?;
+            match self.backlog.pop_front() {
+                Some(FeedItem::Node(h)) => {
+                    self.session.push(&h)?;
+                    n += 1;
+                }
+                Some(FeedItem::Coverage(node, c)) => {
+                    self.session
+                        .set_coverage(node, CoverageKind::Edge, &c.edges)?;
+                    self.session
+                        .set_coverage(node, CoverageKind::DefUse, &c.def_uses)?;
+                }
+                None => break,
             }
-            n += 1;
         }
         Ok(n)
     }

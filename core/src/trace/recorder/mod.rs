@@ -369,7 +369,7 @@ impl<S: NodeSink> Recorder<S> {
                     self.store
                         .entities(&self.coverage.interner.take_unsaved())?;
                     self.store.node_coverage(call.row.header.id, &c)?;
-                    if !c.edges.is_empty() || !c.def_uses.is_empty() {
+                    if !c.is_empty() {
                         self.sink.coverage(call.row.header.id, &c);
                     }
                 }

@@ -349,7 +349,7 @@ impl TraceWriter {
     /// `COVERAGE_PAGE` nodes (`coverage_pages`, see docs/trace-schema.md): a row per node would
     /// cost more than its few ids. Nothing is stored when both lists are empty.
     pub fn node_coverage(&mut self, node: NodeId, c: &NodeCoverage) -> Result<(), StoreError> {
-        if c.edges.is_empty() && c.def_uses.is_empty() {
+        if c.is_empty() {
             return Ok(());
         }
         self.coverage_buf.push((node, c.clone()));
