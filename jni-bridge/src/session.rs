@@ -118,11 +118,9 @@ impl BridgeSession {
         let defaults = DebugOptions::default();
         DebugOptions {
             trust: GlobSet::parse(trust),
-            resident_nodes: match bounds.resident_nodes {
-                Some(0) => None,
-                Some(n) => Some(n),
-                None => defaults.resident_nodes,
-            },
+            resident_nodes: bounds
+                .resident_nodes
+                .map_or(defaults.resident_nodes, DebugOptions::resident_bound),
             ..defaults
         }
     }

@@ -353,7 +353,7 @@ pub fn run(args: Args) -> Result<u8> {
         strategy: args.strategy,
         p: args.p,
         trust: GlobSet::parse(&args.trust),
-        resident_nodes: (args.resident_nodes > 0).then_some(args.resident_nodes),
+        resident_nodes: DebugOptions::resident_bound(args.resident_nodes),
         ..Default::default()
     };
     let mut timing = Timing::default();

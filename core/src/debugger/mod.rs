@@ -88,6 +88,13 @@ pub struct DebugOptions {
 /// and suspicious set with coverage weights), well within the 512 MiB budget of a session.
 pub const DEFAULT_RESIDENT_NODES: usize = 4_000_000;
 
+impl DebugOptions {
+    /// The persistence bound a front end's number gives: 0 keeps every node in memory.
+    pub fn resident_bound(nodes: usize) -> Option<usize> {
+        (nodes > 0).then_some(nodes)
+    }
+}
+
 impl Default for DebugOptions {
     fn default() -> Self {
         DebugOptions {
