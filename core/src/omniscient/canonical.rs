@@ -141,6 +141,9 @@ impl<H: Heap> Walk<'_, H> {
             self.text.push(']');
         } else {
             let mut fields = self.heap.fields_at(id, self.at)?;
+            // A field at its default value is the same state as a field never written (the
+            // trace lists only written fields; a rebuilt object has them all).
+            fields.retain(|(_, v)| !is_default(v));
             fields.sort_by(|a, b| a.0.cmp(&b.0));
             self.text.push('{');
             for (i, (name, v)) in fields.iter().enumerate() {
@@ -157,10 +160,26 @@ impl<H: Heap> Walk<'_, H> {
     }
 }
 
+/// Whether `v` is the value a field has before it is first written.
+fn is_default(v: &Value) -> bool {
+    match *v {
+        Value::Null | Value::Boolean(false) => true,
+        Value::Char(x) => x == 0,
+        Value::Byte(x) => x == 0,
+        Value::Short(x) => x == 0,
+        Value::Int(x) => x == 0,
+        Value::Long(x) => x == 0,
+        // By bits: -0.0 is not the default.
+        Value::Float(x) => x.to_bits() == 0,
+        Value::Double(x) => x.to_bits() == 0,
+        _ => false,
+    }
+}
+
 /// Objects of uninstrumented classes that compare by their class alone: `Object` has no
 /// state, and an exception is judged by its type (as a person reading "throws
 /// NullPointerException" does); its message is built by JDK code the trace does not see.
-fn compares_by_class(class: &str) -> bool {
+pub(crate) fn compares_by_class(class: &str) -> bool {
     class == "java.lang.Object" || class.ends_with("Exception") || class.ends_with("Error")
 }
 
@@ -256,5 +275,26 @@ mod tests {
             .obj(2, "java.lang.IllegalStateException");
         assert!(!state(&heap, &[Value::Object(ObjectId(1))], 0).complete);
         assert!(state(&heap, &[Value::Object(ObjectId(2))], 0).complete);
+    }
+
+    #[test]
+    fn a_field_at_its_default_equals_a_field_never_written() {
+        let mut written = MemHeap::default();
+        written
+            .obj(1, "p.Node")
+            .set(1, "left", 0, Value::Null)
+            .set(1, "size", 0, Value::Int(0))
+            .set(1, "key", 0, Value::Int(7));
+        let mut unwritten = MemHeap::default();
+        unwritten.obj(1, "p.Node").set(1, "key", 0, Value::Int(7));
+        let root = [Value::Object(ObjectId(1))];
+        assert_eq!(state(&written, &root, 1), state(&unwritten, &root, 1));
+        // Negative zero is not the default, and a written non-default value still counts.
+        let mut negative = MemHeap::default();
+        negative
+            .obj(1, "p.Node")
+            .set(1, "key", 0, Value::Int(7))
+            .set(1, "weight", 0, Value::Double(-0.0));
+        assert_ne!(state(&negative, &root, 1), state(&unwritten, &root, 1));
     }
 }

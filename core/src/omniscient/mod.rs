@@ -26,6 +26,7 @@ mod trace_heap;
 /// A variable of the store: what a path resolves to (the store's `Location`; the store on
 /// `lead` names it `Variable`, and this becomes a plain re-export there).
 pub use crate::trace::store::Variable;
+pub(crate) use canonical::compares_by_class;
 pub use canonical::{canonical_state, CanonicalState};
 pub use error::{OmniError, OmniResult};
 pub use events::{node_events, EventMark, EventPage, EventRow};

@@ -20,6 +20,7 @@
 
 use std::collections::HashMap;
 
+use super::replay::{self, ReplayStats, Replayer};
 use crate::ids::{NodeId, Timestamp};
 use crate::omniscient::{canonical_state, CanonicalState, Heap, HeapResult};
 use crate::session::Answer;
@@ -95,6 +96,17 @@ pub struct ReferenceOracle<'a, B, R> {
     answers: HashMap<NodeId, Answer>,
     /// Reference calls of a method by their entry state, each with its exit states.
     index: HashMap<MethodKey, HashMap<CanonicalState, Vec<NodeId>>>,
+    /// Rule 3, when the correct program can be run.
+    replayer: Option<&'a mut dyn Replayer>,
+    replay_stats: ReplayStats,
+}
+
+/// Where rules 1 and 2 leave a call.
+enum Partial {
+    Decided(Answer),
+    /// Rule 2 may apply: it needs the children's answers.
+    NeedsChildren,
+    Undecided,
 }
 
 impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
@@ -104,45 +116,66 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             reference,
             answers: HashMap::new(),
             index: HashMap::new(),
+            replayer: None,
+            replay_stats: ReplayStats::default(),
         }
+    }
+
+    /// Adds rule 3: calls that rules 1 and 2 cannot judge are replayed by `replayer`, which
+    /// runs the correct program.
+    pub fn with_replayer(mut self, replayer: &'a mut dyn Replayer) -> Self {
+        self.replayer = Some(replayer);
+        self
+    }
+
+    /// What rule 3 did so far.
+    pub fn replay_stats(&self) -> &ReplayStats {
+        &self.replay_stats
     }
 
     /// The answer for `node` of the buggy run.
     pub fn answer(&mut self, node: NodeId) -> HeapResult<Answer> {
-        // Post-order over the subtree of `node`, skipping what is already known.
+        // Rule 2 needs the children's answers first: a post-order over the part of the subtree
+        // it needs, with an explicit stack, skipping what is already known.
         let mut stack = vec![(node, false)];
         while let Some((n, children_done)) = stack.pop() {
             if self.answers.contains_key(&n) {
                 continue;
             }
-            if children_done {
-                let answer = self.decide(n)?;
-                self.answers.insert(n, answer);
-                continue;
-            }
-            stack.push((n, true));
-            for child in self.buggy.children(n)? {
-                if !self.answers.contains_key(&child) {
-                    stack.push((child, false));
+            let answer = if children_done {
+                self.rule_2(n)?
+            } else {
+                match self.rule_1(n)? {
+                    Partial::Decided(a) => a,
+                    Partial::Undecided => self.rule_3(n)?,
+                    Partial::NeedsChildren => {
+                        stack.push((n, true));
+                        for child in self.buggy.children(n)? {
+                            if !self.answers.contains_key(&child) {
+                                stack.push((child, false));
+                            }
+                        }
+                        continue;
+                    }
                 }
-            }
+            };
+            self.answers.insert(n, answer);
         }
         Ok(self.answers[&node])
     }
 
-    /// Decides `node` once its children are decided.
-    fn decide(&mut self, node: NodeId) -> HeapResult<Answer> {
+    /// Trusted and incomplete calls, rule 1, and whether rule 2 can apply.
+    fn rule_1(&mut self, node: NodeId) -> HeapResult<Partial> {
         let mut call = self.buggy.call(node)?;
         // States list static fields by name, so both runs list them in the same order.
         call.statics.sort();
         let Some(code_hash) = call.code_hash else {
             // Uninstrumented code is trusted.
-            return Ok(Answer::Trusted);
+            return Ok(Partial::Decided(Answer::Trusted));
         };
         if call.outcome.is_none() {
-            return Ok(Answer::DontKnow);
+            return Ok(Partial::Decided(Answer::DontKnow));
         }
-        // Rule 1.
         let entry = entry_state(self.buggy, &call, &call.statics)?;
         let candidates = self.reference_calls(&call.method, &call.statics, &entry)?;
         if !candidates.is_empty() {
@@ -164,27 +197,47 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                 let reference_exit = exit_state(self.reference, &reference_call, &statics)?;
                 if reference_exit.text == exit.text {
                     if exit.complete && reference_exit.complete {
-                        return Ok(Answer::Valid);
+                        return Ok(Partial::Decided(Answer::Valid));
                     }
                     unprovable = true;
                 }
             }
             if !unprovable {
-                return Ok(Answer::Invalid);
+                return Ok(Partial::Decided(Answer::Invalid));
             }
         }
-        // Rule 2.
-        if self.reference.code_hash(&call.method)? == Some(code_hash) {
-            let children_ok = self
-                .buggy
-                .children(node)?
-                .iter()
-                .all(|c| matches!(self.answers.get(c), Some(Answer::Valid | Answer::Trusted)));
-            if children_ok {
-                return Ok(Answer::Valid);
-            }
+        Ok(
+            if self.reference.code_hash(&call.method)? == Some(code_hash) {
+                Partial::NeedsChildren
+            } else {
+                Partial::Undecided
+            },
+        )
+    }
+
+    /// Rule 2, once the children are answered; rule 3 when it does not apply.
+    fn rule_2(&mut self, node: NodeId) -> HeapResult<Answer> {
+        let children_ok = self
+            .buggy
+            .children(node)?
+            .iter()
+            .all(|c| matches!(self.answers.get(c), Some(Answer::Valid | Answer::Trusted)));
+        if children_ok {
+            return Ok(Answer::Valid);
         }
-        Ok(Answer::DontKnow)
+        self.rule_3(node)
+    }
+
+    /// Rule 3 (replay) if there is a replayer, else don't know.
+    fn rule_3(&mut self, node: NodeId) -> HeapResult<Answer> {
+        let Some(replayer) = self.replayer.as_deref_mut() else {
+            return Ok(Answer::DontKnow);
+        };
+        let call = self.buggy.call(node)?;
+        Ok(
+            replay::judge(self.buggy, &call, replayer, &mut self.replay_stats)?
+                .unwrap_or(Answer::DontKnow),
+        )
     }
 
     /// The reference calls of `method` whose entry state equals `entry` (with the static fields
@@ -256,14 +309,26 @@ fn entry_state(
     canonical_state(run, &roots(run, call, statics, at)?, at, MAX_STATE_OBJECTS)
 }
 
-fn exit_state(
+pub(super) fn exit_state(
     run: &impl RecordedRun,
     call: &CallView,
     statics: &[String],
 ) -> HeapResult<CanonicalState> {
     let at = call.exit.unwrap_or(Timestamp::MAX);
-    let mut roots = roots(run, call, statics, at)?;
-    match call.outcome {
+    let roots = roots(run, call, statics, at)?;
+    canonical_exit(run, roots, call.outcome, at, &call.output)
+}
+
+/// The canonical form of an exit state: the state of `roots` at `at`, the outcome, then each
+/// output call's arguments as they were when it was made.
+pub(super) fn canonical_exit(
+    heap: &impl Heap,
+    mut roots: Vec<Value>,
+    outcome: Option<Outcome>,
+    at: Timestamp,
+    output: &[OutputCall],
+) -> HeapResult<CanonicalState> {
+    match outcome {
         Some(Outcome::Returned(v)) => roots.push(v),
         // An exception compares by its class and recorded fields, marked apart from a return.
         Some(Outcome::Threw(v)) => {
@@ -272,9 +337,9 @@ fn exit_state(
         }
         None => {}
     }
-    let mut state = canonical_state(run, &roots, at, MAX_STATE_OBJECTS)?;
-    for out in &call.output {
-        let args = canonical_state(run, &out.args, out.at, MAX_STATE_OBJECTS)?;
+    let mut state = canonical_state(heap, &roots, at, MAX_STATE_OBJECTS)?;
+    for out in output {
+        let args = canonical_state(heap, &out.args, out.at, MAX_STATE_OBJECTS)?;
         state
             .text
             .push_str(&format!("|{}({})", out.method, args.text));

@@ -4,6 +4,7 @@ use std::ops::Range;
 use super::*;
 use crate::ids::{ObjectId, StringId};
 use crate::omniscient::{testing::MemHeap, ObjectInfo};
+use crate::oracle::Replayer;
 
 /// A recorded run built by hand: calls, children, code hashes, statics over a [`MemHeap`].
 #[derive(Default)]
@@ -397,4 +398,169 @@ fn unknown_content_that_looks_equal_decides_nothing() {
             .unwrap(),
         Answer::Valid
     );
+}
+
+/// A replayer that computes `add` (or `add` plus `error`) from the request, as the correct
+/// program would, and keeps the requests it got.
+struct Adder {
+    error: i32,
+    requests: Vec<String>,
+    fail: bool,
+}
+
+impl Replayer for Adder {
+    fn exchange(&mut self, request: &str) -> Result<String, crate::oracle::ReplayError> {
+        self.requests.push(request.to_string());
+        if self.fail {
+            return Ok("FAIL the class cannot be rebuilt\nEND\n".into());
+        }
+        let args = request
+            .lines()
+            .find_map(|l| l.strip_prefix("ARGS 2 "))
+            .expect("two arguments");
+        let sum: i32 = args
+            .split(' ')
+            .map(|t| t[1..].parse::<i32>().unwrap())
+            .sum();
+        Ok(format!(
+            "RETURNED I{}\nARGS 2 {args}\nEND\n",
+            sum + self.error
+        ))
+    }
+}
+
+fn changed_add() -> (FakeRun, FakeRun) {
+    let (mut buggy, reference) = sum_numbers();
+    buggy.code("add", 4);
+    buggy.calls.get_mut(&NodeId(4)).unwrap().code_hash = Some([4; 16]);
+    (buggy, reference)
+}
+
+#[test]
+fn rule_3_replays_a_call_in_a_state_the_reference_never_reached() {
+    let (buggy, reference) = changed_add();
+    // add(0, 3) returned 3: the correct add returns 3 too.
+    let mut right = Adder {
+        error: 0,
+        requests: Vec::new(),
+        fail: false,
+    };
+    let mut oracle = ReferenceOracle::new(&buggy, &reference).with_replayer(&mut right);
+    assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::Valid);
+    assert_eq!(oracle.replay_stats().valid, 1);
+    drop(oracle);
+    assert_eq!(right.requests, ["CALL p.Sum add ()V\nARGS 2 I0 I3\nEND\n"]);
+
+    // A correct add that would return 4 proves the recorded 3 wrong.
+    let mut wrong = Adder {
+        error: 1,
+        requests: Vec::new(),
+        fail: false,
+    };
+    let mut oracle = ReferenceOracle::new(&buggy, &reference).with_replayer(&mut wrong);
+    assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::Invalid);
+    assert_eq!(oracle.replay_stats().invalid, 1);
+}
+
+#[test]
+fn rule_3_that_cannot_replay_leaves_dont_know() {
+    let (buggy, reference) = changed_add();
+    let mut failing = Adder {
+        error: 0,
+        requests: Vec::new(),
+        fail: true,
+    };
+    let mut oracle = ReferenceOracle::new(&buggy, &reference).with_replayer(&mut failing);
+    assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::DontKnow);
+    assert_eq!(oracle.replay_stats().failed, 1);
+}
+
+#[test]
+fn rule_1_and_2_come_before_replaying() {
+    // Node 2 matches a reference call (rule 1), node 4 has unchanged code and no children
+    // (rule 2): neither is replayed.
+    let (buggy, reference) = sum_numbers();
+    let mut replayer = Adder {
+        error: 0,
+        requests: Vec::new(),
+        fail: false,
+    };
+    let mut oracle = ReferenceOracle::new(&buggy, &reference).with_replayer(&mut replayer);
+    assert_eq!(oracle.answer(NodeId(2)).unwrap(), Answer::Valid);
+    assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::Valid);
+    drop(oracle);
+    assert!(replayer.requests.is_empty(), "{:?}", replayer.requests);
+}
+
+/// A replayer that sorts the `int[]` of a `merge(int[], int)` request in place.
+struct Sorter;
+
+impl Replayer for Sorter {
+    fn exchange(&mut self, request: &str) -> Result<String, crate::oracle::ReplayError> {
+        let arr = request
+            .lines()
+            .find(|l| l.starts_with("ARR 0 int[] 4 "))
+            .expect("the array's record");
+        let mut values: Vec<i32> = arr
+            .split(' ')
+            .skip(4)
+            .map(|t| t[1..].parse().unwrap())
+            .collect();
+        values.sort();
+        let tokens: Vec<String> = values.iter().map(|v| format!("I{v}")).collect();
+        Ok(format!(
+            "RETURNED V\nARR 5 int[] 4 {}\nARGS 2 @5 I0\nEND\n",
+            tokens.join(" ")
+        ))
+    }
+}
+
+#[test]
+fn rule_3_compares_what_the_call_did_to_its_arguments() {
+    let build = |result: [i32; 4], hash: u8| {
+        let mut run = FakeRun::default();
+        run.heap.arr(3, "int[]", &[4, 9, 1, 7].map(Value::Int));
+        for (i, v) in result.iter().enumerate() {
+            run.heap
+                .set(3, &i.to_string(), 50 + i as u64, Value::Int(*v));
+        }
+        run.code("merge", hash);
+        run.add(
+            1,
+            None,
+            "merge",
+            (40, 60),
+            &[Value::Object(ObjectId(3)), Value::Int(0)],
+            Outcome::Returned(Value::Void),
+        );
+        run
+    };
+    // The reference never called merge: only a replay can judge.
+    let reference = FakeRun::default();
+    let buggy = build([1, 4, 9, 7], 1);
+    let mut sorter = Sorter;
+    let mut oracle = ReferenceOracle::new(&buggy, &reference).with_replayer(&mut sorter);
+    assert_eq!(oracle.answer(NodeId(1)).unwrap(), Answer::Invalid);
+    let sorted = build([1, 4, 7, 9], 1);
+    let mut sorter = Sorter;
+    let mut oracle = ReferenceOracle::new(&sorted, &reference).with_replayer(&mut sorter);
+    assert_eq!(oracle.answer(NodeId(1)).unwrap(), Answer::Valid);
+}
+
+#[test]
+fn rule_3_refuses_states_the_trace_does_not_know() {
+    let (mut buggy, reference) = changed_add();
+    // An ArrayList whose content was never recorded.
+    buggy.heap.obj(9, "java.util.ArrayList");
+    buggy.calls.get_mut(&NodeId(4)).unwrap().args[0] = Value::Object(ObjectId(9));
+    let mut replayer = Adder {
+        error: 0,
+        requests: Vec::new(),
+        fail: false,
+    };
+    let mut oracle = ReferenceOracle::new(&buggy, &reference).with_replayer(&mut replayer);
+    assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::DontKnow);
+    assert_eq!(oracle.replay_stats().refused, 1);
+    drop(oracle);
+    assert!(replayer.requests.is_empty());
 }

@@ -1,0 +1,125 @@
+//! Rule 3 of the reference oracle: a call of the buggy run whose entry state the correct run
+//! never reached is judged by running the correct method from that state
+//! (docs/replay-protocol.md). The core writes the request and compares the answer's exit state
+//! with the buggy call's, as rule 1 compares two recorded states; running the correct program
+//! is the [`Replayer`]'s job (a JVM the command line starts), so this module does no IO.
+
+mod answer;
+mod graph;
+mod request;
+mod token;
+
+#[cfg(test)]
+mod tests;
+
+use serde::Serialize;
+
+pub use answer::{parse_answer, Ran, Replayed};
+pub use graph::GraphHeap;
+pub use request::{encode_request, Refusal};
+
+use super::reference::{canonical_exit, exit_state, CallView, RecordedRun, MAX_STATE_OBJECTS};
+use crate::omniscient::{CanonicalState, HeapError, HeapResult};
+use crate::session::Answer;
+
+/// Runs the correct program: sends one request, returns the text of its answer (up to `END`).
+pub trait Replayer {
+    fn exchange(&mut self, request: &str) -> Result<String, ReplayError>;
+}
+
+/// The replayer could not be reached or answered something that is not an answer.
+#[derive(Debug, thiserror::Error)]
+#[error("the replayer of the correct program: {0}")]
+pub struct ReplayError(pub String);
+
+impl From<ReplayError> for HeapError {
+    fn from(e: ReplayError) -> HeapError {
+        HeapError(e.to_string())
+    }
+}
+
+/// What rule 3 did over a session, for the benchmark's report.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ReplayStats {
+    /// Replayed and equal to the buggy call's exit state.
+    pub valid: usize,
+    /// Replayed and different.
+    pub invalid: usize,
+    /// Replayed, but a state that is not completely known makes equality unprovable.
+    pub unprovable: usize,
+    /// The replayer could not run the call (its reason in [`Replayed::Failed`]).
+    pub failed: usize,
+    /// Not sent: part of the entry state is not in the trace, or the call writes static fields.
+    pub refused: usize,
+}
+
+/// The exit state the correct program reaches from `call`'s entry state, or why there is none.
+pub fn replayed_exit(
+    run: &impl RecordedRun,
+    call: &CallView,
+    replayer: &mut dyn Replayer,
+) -> HeapResult<Result<CanonicalState, Why>> {
+    if !call.statics.is_empty() {
+        // Static fields are not part of a request: the replayer's would be its own.
+        return Ok(Err(Why::Refused("the call writes static fields".into())));
+    }
+    let request = match encode_request(run, call, MAX_STATE_OBJECTS)? {
+        Ok(r) => r,
+        Err(why) => return Ok(Err(Why::Refused(why))),
+    };
+    let text = replayer.exchange(&request)?;
+    let ran = match parse_answer(&text)
+        .map_err(|e| ReplayError(format!("malformed answer: {e}\nrequest:\n{request}")))?
+    {
+        Replayed::Failed(reason) => return Ok(Err(Why::Failed(reason))),
+        Replayed::Ran(ran) => ran,
+    };
+    let roots = ran.this.iter().chain(&ran.args).copied().collect();
+    Ok(Ok(canonical_exit(
+        &ran.heap,
+        roots,
+        Some(ran.outcome),
+        0,
+        &ran.output,
+    )?))
+}
+
+/// Why a call was not replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Why {
+    Refused(Refusal),
+    Failed(String),
+}
+
+/// Rule 3 for `call` of the buggy run `run`: valid or invalid when the replayed exit state and
+/// the recorded one are both completely known; `None` otherwise.
+pub fn judge(
+    run: &impl RecordedRun,
+    call: &CallView,
+    replayer: &mut dyn Replayer,
+    stats: &mut ReplayStats,
+) -> HeapResult<Option<Answer>> {
+    let replayed = match replayed_exit(run, call, replayer)? {
+        Ok(state) => state,
+        Err(Why::Refused(_)) => {
+            stats.refused += 1;
+            return Ok(None);
+        }
+        Err(Why::Failed(_)) => {
+            stats.failed += 1;
+            return Ok(None);
+        }
+    };
+    let recorded = exit_state(run, call, &[])?;
+    if !(replayed.complete && recorded.complete) {
+        stats.unprovable += 1;
+        return Ok(None);
+    }
+    Ok(Some(if replayed.text == recorded.text {
+        stats.valid += 1;
+        Answer::Valid
+    } else {
+        stats.invalid += 1;
+        Answer::Invalid
+    }))
+}
