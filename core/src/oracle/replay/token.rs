@@ -95,7 +95,7 @@ fn primitive(v: Value) -> Option<Primitive> {
 }
 
 fn hex_text(hex: &str) -> Option<String> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return None;
     }
     let bytes = (0..hex.len())
