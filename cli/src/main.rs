@@ -6,6 +6,7 @@ mod commands;
 mod launch;
 mod output;
 mod progress;
+mod replayer;
 mod source;
 
 use std::process::ExitCode;

@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use hindsight_core::evaluation::{
-    apply_mutant, balanced, debug_mutant, render_balanced, render_strategies, summarize,
-    BalancedRow, Mutant, MutantList, MutantResult, Program, ProgramRow,
+    apply_mutant, balanced, debug_mutant, render_balanced, render_strategies, replay_check,
+    summarize, BalancedRow, Mutant, MutantList, MutantResult, Program, ProgramRow, ReplayCheck,
 };
 use hindsight_core::session::{Session, TrustPolicy};
 use hindsight_core::strategy::bench::{answer_latency, LatencyStats};
@@ -23,6 +23,8 @@ use serde::Serialize;
 use super::record::{self, AgentArgs};
 use crate::launch::Output;
 use crate::output;
+use crate::replayer::{compile_replayer, ProcessReplayer};
+use hindsight_core::oracle::Replayer;
 
 /// Measure the strategies: questions on a mutant corpus, and time to choose a question.
 #[derive(clap::Args)]
@@ -65,6 +67,10 @@ pub struct StrategiesArgs {
     /// Keep the compiled classes and traces in this directory instead of a temporary one
     #[arg(long, value_name = "DIR")]
     pub work_dir: Option<PathBuf>,
+    /// Leave out the reference oracle's rule 3 (replaying the correct program on the states its
+    /// run never reached): calls that rules 1 and 2 cannot judge are answered "don't know"
+    #[arg(long)]
+    pub no_replay: bool,
 }
 
 /// How long each strategy takes to choose the next question after an answer, on a random
@@ -249,6 +255,7 @@ fn run_mutant(
     reference: &Path,
     strategies: &[StrategyName],
     work: &Path,
+    replayer: Option<&Path>,
 ) -> Result<hindsight_core::evaluation::MutantDebug> {
     let dir = work.join(&p.name).join(&m.id);
     let src = dir.join("src");
@@ -261,7 +268,20 @@ fn run_mutant(
     compile(&src, &classes)?;
     let trace = dir.join("mutant.htrace");
     record_program(&classes, &p.program, &trace)?;
-    Ok(debug_mutant(&trace, reference, strategies, &m.method)?)
+    let mut replayer = replayer.map(|replayer_classes| {
+        ProcessReplayer::new(
+            &work.join(&p.name).join("classes"),
+            replayer_classes,
+            dir.join("replayer.log"),
+        )
+    });
+    Ok(debug_mutant(
+        &trace,
+        reference,
+        strategies,
+        &m.method,
+        replayer.as_mut().map(|r| r as &mut dyn Replayer),
+    )?)
 }
 
 /// Runs `job(i)` for i in 0..n on `jobs` threads; results in order.
@@ -294,6 +314,8 @@ struct StrategiesJson<'a> {
     programs: &'a [ProgramRow],
     balanced: &'a [BalancedRow],
     mutants: &'a [MutantResult],
+    /// Each correct program's calls replayed on its own classes (rule 3's self-check).
+    replay_checks: &'a [(String, ReplayCheck)],
     /// Reference programs that could not be compiled or recorded, with the reason.
     failed_references: Vec<(String, String)>,
     wall_ms: u64,
@@ -316,6 +338,15 @@ fn strategies(args: StrategiesArgs) -> Result<u8> {
         }
     };
 
+    // Rule 3 of the reference oracle runs the correct programs' classes in a replayer JVM.
+    let replayer = if args.no_replay {
+        None
+    } else {
+        let classes = work.join("replayer");
+        compile_replayer(&classes)?;
+        Some(classes)
+    };
+
     // The correct programs first: every mutant of a program needs its reference trace.
     let references = parallel(corpus.len(), args.jobs, |i| {
         prepare_reference(&corpus[i], &work)
@@ -328,6 +359,32 @@ fn strategies(args: StrategiesArgs) -> Result<u8> {
         }
     }
 
+    // Rule 3 is only as good as the replay: each correct program's calls, replayed on its own
+    // classes, must end as recorded.
+    let replay_checks: Vec<(String, ReplayCheck)> = match &replayer {
+        None => Vec::new(),
+        Some(replayer_classes) => {
+            let checks = parallel(corpus.len(), args.jobs, |i| {
+                let p = &corpus[i];
+                let trace = references[i].as_ref().ok()?;
+                let dir = work.join(&p.name);
+                let mut r = ProcessReplayer::new(
+                    &dir.join("classes"),
+                    replayer_classes,
+                    dir.join("replayer.log"),
+                );
+                Some(replay_check(trace, &mut r).map(|c| (p.name.clone(), c)))
+            });
+            let mut ok = Vec::new();
+            for c in checks.into_iter().flatten() {
+                let (name, check) = c?;
+                eprintln!("{}", replay_check_line(&name, &check));
+                ok.push((name, check));
+            }
+            ok
+        }
+    };
+
     let tasks: Vec<(usize, &Mutant)> = corpus
         .iter()
         .enumerate()
@@ -337,7 +394,7 @@ fn strategies(args: StrategiesArgs) -> Result<u8> {
         let (i, m) = tasks[t];
         let p = &corpus[i];
         let outcome = match &references[i] {
-            Ok(reference) => run_mutant(p, m, reference, &strategies, &work),
+            Ok(reference) => run_mutant(p, m, reference, &strategies, &work, replayer.as_deref()),
             Err(_) => Err(anyhow::anyhow!("the correct program could not be recorded")),
         };
         let result = match outcome {
@@ -382,12 +439,26 @@ fn strategies(args: StrategiesArgs) -> Result<u8> {
             programs: &rows,
             balanced: &balanced_rows,
             mutants: &mutants,
+            replay_checks: &replay_checks,
             failed_references,
             wall_ms: started.elapsed().as_millis() as u64,
         })?;
     } else {
         println!("Questions per mutant, reference oracle (the jhyde paper's Table 1 layout):\n");
         println!("{}", render_strategies(&rows, &strategies));
+        if !replay_checks.is_empty() {
+            println!("Rule 3 of the reference oracle, each correct program's calls replayed on its own classes:\n");
+            for (name, check) in &replay_checks {
+                println!("{}", replay_check_line(name, check));
+                for (method, recorded, replayed) in check.different.iter().take(3) {
+                    println!("    differs: {method}\n      recorded {recorded}\n      replayed {replayed}");
+                }
+                for (reason, n) in &check.reasons {
+                    println!("    {n:>5} {reason}");
+                }
+            }
+            println!();
+        }
         println!("Balanced-ET method: every askable node of the correct program's tree taken as the buggy one, questions averaged:\n");
         println!("{}", render_balanced(&balanced_rows, &strategies));
         let missed: Vec<String> = mutants
@@ -434,6 +505,18 @@ fn strategies(args: StrategiesArgs) -> Result<u8> {
         );
     }
     Ok(0)
+}
+
+fn replay_check_line(program: &str, c: &ReplayCheck) -> String {
+    format!(
+        "{program}: {} calls replayed: {} equal, {} different, {} unprovable, {} failed, {} refused",
+        c.calls,
+        c.equal,
+        c.different.len(),
+        c.unprovable,
+        c.failed,
+        c.refused
+    )
 }
 
 /// One line on stderr per mutant, as it finishes.

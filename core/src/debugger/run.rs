@@ -103,6 +103,11 @@ impl TraceRun {
         })
     }
 
+    /// Every call of the run by method, each method's calls in call order.
+    pub fn calls_by_method(&self) -> impl Iterator<Item = (&MethodKey, &[NodeId])> {
+        self.calls.iter().map(|(k, v)| (k, v.as_slice()))
+    }
+
     pub fn reader(&self) -> &TraceReader {
         &self.reader
     }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::EvaluationError;
 use crate::debugger::{DebugOptions, Debugger, Report, TraceRun};
-use crate::oracle::ReferenceOracle;
+use crate::oracle::{ReferenceOracle, ReplayStats, Replayer};
 use crate::session::{Answer, Step, TrustPolicy};
 use crate::strategy::eval::{askable_nodes, average_questions, Evaluation};
 use crate::strategy::StrategyName;
@@ -52,6 +52,9 @@ pub struct MutantDebug {
     /// The calls a strategy may ask about (not trusted, complete).
     pub askable: usize,
     pub runs: Vec<StrategyRun>,
+    /// What the reference oracle's rule 3 did, when the correct program could be replayed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<ReplayStats>,
 }
 
 /// The coverage kind a strategy weighs by, if any.
@@ -86,19 +89,25 @@ fn reported_method(report: &Report) -> Option<String> {
     }
 }
 
-/// Debugs the run recorded in `buggy` with each strategy, the run in `reference` answering;
-/// `mutated` is the mutated method, `pkg.Class.method`. Overloads share that name, so the
-/// comparison ignores descriptors, as the corpus does.
+/// Debugs the run recorded in `buggy` with each strategy, the run in `reference` answering
+/// (with rule 3 when `replayer` runs the correct program); `mutated` is the mutated method,
+/// `pkg.Class.method`. Overloads share that name, so the comparison ignores descriptors, as
+/// the corpus does.
 pub fn debug_mutant(
     buggy: &Path,
     reference: &Path,
     strategies: &[StrategyName],
     mutated: &str,
+    replayer: Option<&mut dyn Replayer>,
 ) -> Result<MutantDebug, EvaluationError> {
     let buggy_run = TraceRun::open(buggy)?;
     let reference_run = TraceRun::open(reference)?;
+    let replaying = replayer.is_some();
     // The oracle's answers do not depend on the strategy: one oracle memoises them for all.
     let mut oracle = ReferenceOracle::new(&buggy_run, &reference_run);
+    if let Some(r) = replayer {
+        oracle = oracle.with_replayer(r);
+    }
     let mut runs = Vec::with_capacity(strategies.len());
     let (mut calls, mut askable) = (0, 0);
     for &strategy in strategies {
@@ -148,6 +157,7 @@ pub fn debug_mutant(
     Ok(MutantDebug {
         calls,
         askable,
+        replay: replaying.then(|| oracle.replay_stats().clone()),
         runs,
     })
 }

@@ -292,6 +292,7 @@ mod tests {
                 calls,
                 askable: calls / 2,
                 runs,
+                replay: None,
             }),
             error: None,
         }

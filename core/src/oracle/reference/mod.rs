@@ -8,15 +8,23 @@
 //!    what it knows is equal, rule 1 cannot decide);
 //! 2. else, if m's bytecode is identical in both programs and all the node's children are valid
 //!    (by these same rules; calls into uninstrumented code count as trusted), valid;
-//! 3. else don't know.
+//! 3. else, when a [`Replayer`] can run the correct program (the benchmark's case), the call is
+//!    replayed from its entry state (docs/replay-protocol.md, [`super::replay`]): valid or invalid
+//!    when both exit states are completely known;
+//! 4. else don't know.
+//!
+//! Rule 3 extends DESIGN.md's three rules: without it, every call after a mutant's divergence
+//! runs in a state the correct run never reached and is "don't know", which no person answering
+//! would say.
 //!
 //! States compare by structure ([`canonical_state`]): `this`, the arguments, the static fields
 //! the call wrote (in its subtree), and the graph reachable from them; at exit also the result
 //! (return value or exception) and the call's output: the arguments of the calls to the JDK's
 //! output methods (`PrintStream.println`, `Writer.write`, ...) made in its subtree, in order. A
-//! `main` whose only effect is what it prints is judged by what it prints, as a person would. Rule 2 needs the children's answers first, so answers are
-//! computed bottom-up with an explicit stack (a deep recursion in the debuggee must not overflow
-//! ours) and memoised.
+//! `main` whose only effect is what it prints is judged by what it prints, as a person would.
+//! A field at its default value counts as never written. Rule 2 needs the children's answers
+//! first, so answers are computed bottom-up with an explicit stack (a deep recursion in the
+//! debuggee must not overflow ours), only where rule 1 leaves the call undecided, and memoised.
 
 use std::collections::HashMap;
 
@@ -309,7 +317,7 @@ fn entry_state(
     canonical_state(run, &roots(run, call, statics, at)?, at, MAX_STATE_OBJECTS)
 }
 
-pub(super) fn exit_state(
+pub(crate) fn exit_state(
     run: &impl RecordedRun,
     call: &CallView,
     statics: &[String],

@@ -12,7 +12,7 @@ mod token;
 #[cfg(test)]
 mod tests;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use answer::{parse_answer, Ran, Replayed};
 pub use graph::GraphHeap;
@@ -39,7 +39,7 @@ impl From<ReplayError> for HeapError {
 }
 
 /// What rule 3 did over a session, for the benchmark's report.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplayStats {
     /// Replayed and equal to the buggy call's exit state.
     pub valid: usize,
