@@ -13,6 +13,8 @@ use hindsight_core::debugger::{
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
 use hindsight_core::oracle::{AnswerRules, ReferenceOracle};
+
+use crate::replayer::{compile_replayer, ProcessReplayer};
 use hindsight_core::recording::{self, peak_rss_bytes};
 use hindsight_core::session::{Answer, Step, Verdict};
 use hindsight_core::strategy::StrategyName;
@@ -48,6 +50,11 @@ pub struct Args {
     /// docs/answers-format.md) or `reference:TRACE` (a trace of the fixed program, same input)
     #[arg(long, default_value = "interactive", value_parser = parse_oracle)]
     pub oracle: OracleArg,
+    /// With `--oracle reference:TRACE`: the fixed program's classes (a directory or class path),
+    /// so that the oracle can judge a call the fixed run never made in that state by running the
+    /// fixed code on it (rule 3, docs/replay-protocol.md; needs `javac` and `java`)
+    #[arg(long, value_name = "CLASSPATH")]
+    pub reference_classes: Option<PathBuf>,
     /// Methods trusted from the start, as patterns (`java.*,org.slf4j.*`, `pkg.Class.method`);
     /// calls into the JDK are always trusted
     #[arg(long, value_name = "PATTERNS", default_value = "")]
@@ -180,10 +187,15 @@ struct ReferenceRuns {
     buggy_path: PathBuf,
     reference: TraceRun,
     answers: std::collections::HashMap<NodeId, Answer>,
+    /// Rule 3, with its compiled classes (kept alive as long as the replayer).
+    replayer: Option<(ProcessReplayer, tempfile::TempDir)>,
 }
 
 impl Oracle {
-    fn load(arg: &OracleArg, trace: &Path) -> Result<Oracle> {
+    fn load(arg: &OracleArg, trace: &Path, reference_classes: Option<&Path>) -> Result<Oracle> {
+        if reference_classes.is_some() && !matches!(arg, OracleArg::Reference(_)) {
+            bail!("--reference-classes needs --oracle reference:TRACE");
+        }
         Ok(match arg {
             OracleArg::Interactive => Oracle::Interactive(Terminal::default()),
             OracleArg::Answers(file) => Oracle::Rules(AnswerRules::load(file)?),
@@ -194,6 +206,22 @@ impl Oracle {
                     format!("opening the reference trace {}", reference.display())
                 })?,
                 answers: Default::default(),
+                replayer: match reference_classes {
+                    None => None,
+                    Some(classes) => {
+                        let dir = tempfile::Builder::new()
+                            .prefix("hindsight-replayer-")
+                            .tempdir()?;
+                        let compiled = dir.path().join("classes");
+                        compile_replayer(&compiled)?;
+                        let replayer = ProcessReplayer::new(
+                            classes,
+                            &compiled,
+                            dir.path().join("replayer.log"),
+                        );
+                        Some((replayer, dir))
+                    }
+                },
             })),
         })
     }
@@ -226,6 +254,9 @@ impl Oracle {
                 }
                 let (buggy, _) = runs.buggy.as_ref().expect("opened above");
                 let mut oracle = ReferenceOracle::new(buggy, &runs.reference);
+                if let Some((replayer, _)) = &mut runs.replayer {
+                    oracle = oracle.with_replayer(replayer);
+                }
                 let answer = oracle.answer(node)?;
                 runs.answers.insert(node, answer);
                 Ok(Reply::Answer(answer))
@@ -405,7 +436,7 @@ pub fn run(args: Args) -> Result<u8> {
             _ => bail!("give either a TRACE or a command after `--`, not both"),
         };
     let started = running.as_ref().map_or_else(Instant::now, |r| r.started);
-    let mut oracle = Oracle::load(&args.oracle, &trace)?;
+    let mut oracle = Oracle::load(&args.oracle, &trace, args.reference_classes.as_deref())?;
     let mut dialogue: Vec<Exchange> = Vec::new();
     let mut stopped = false;
     let verdict = loop {
