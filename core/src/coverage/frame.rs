@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::cursor::{local_reads, BlockCursor, Ran};
 use super::writers::{HeapKey, LastWriters};
 use super::{Entity, HeapKind, Interner, NodeCoverage, ENTRY};
 use crate::ids::{FieldId, MethodId};
@@ -58,13 +59,9 @@ pub fn written_key(kind: &EventKind) -> Option<HeapKey> {
 pub struct FrameCoverage {
     method: MethodId,
     table: Arc<MethodTable>,
-    /// The block executing, `None` before the first `BLOCK` (or after an unknown block index).
-    block: Option<u32>,
+    cursor: BlockCursor,
+    /// A `BLOCK` came (the next edge does not start at `ENTRY`).
     started: bool,
-    /// Next effect of `block` to match.
-    cursor: usize,
-    /// A `CATCH` came: the next `BLOCK` is a handler reached by an exception.
-    exception: bool,
     /// By var id: the site of the last write, `ENTRY` for an argument.
     defs: Vec<Option<u32>>,
     /// Sites of `FIELD_WRITE_UNINIT`s waiting for `THIS` to name their object.
@@ -80,10 +77,8 @@ impl FrameCoverage {
         FrameCoverage {
             method,
             table,
-            block: None,
+            cursor: BlockCursor::default(),
             started: false,
-            cursor: 0,
-            exception: false,
             defs: (0..entry_vars).map(|_| Some(ENTRY)).collect(),
             uninit: Vec::new(),
             edges: Vec::new(),
@@ -95,7 +90,7 @@ impl FrameCoverage {
     pub fn event(&mut self, kind: &EventKind, sh: &mut Shared) {
         match *kind {
             EventKind::Block { block, .. } => self.enter_block(block, sh),
-            EventKind::Catch(_) => self.exception = true,
+            EventKind::Catch(_) => self.cursor.catch(),
             EventKind::Throw(_) => self.flush_rest(sh),
             EventKind::Local { var, .. } => {
                 if let Some(site) = self.take(EffectKind::LocalWrite, var, sh) {
@@ -171,29 +166,25 @@ impl FrameCoverage {
     }
 
     fn enter_block(&mut self, block: u32, sh: &mut Shared) {
-        if !self.exception {
-            self.flush_rest(sh);
-        }
-        let from = if self.started {
-            self.block.unwrap_or(ENTRY)
-        } else {
-            ENTRY
+        let from = match self.cursor.block() {
+            Some(b) if self.started => b as u32,
+            _ => ENTRY,
         };
+        let exception = self.cursor.exception();
+        let table = Arc::clone(&self.table);
+        if let Some(rest) = self.cursor.enter(&table.blocks, block) {
+            self.uses(&table, rest, sh);
+        }
         self.started = true;
-        if (block as usize) < self.table.blocks.len() {
+        if self.cursor.block().is_some() {
             let e = Entity::Edge {
                 method: self.method,
                 from,
                 to: block,
-                exception: self.exception,
+                exception,
             };
             self.edges.push(sh.interner.id(e));
-            self.block = Some(block);
-        } else {
-            self.block = None;
         }
-        self.cursor = 0;
-        self.exception = false;
     }
 
     fn write(&mut self, kind: &EventKind, effect: EffectKind, target: u32, sh: &mut Shared) {
@@ -227,41 +218,30 @@ impl FrameCoverage {
     }
 
     /// Matches the next effect `(kind, target)` of the current block and returns its site;
-    /// the local reads passed over were executed. `None` (and nothing consumed) when the block
-    /// has no such effect left: the event does not fit the table.
+    /// the local reads passed over were executed. `None` when the event does not fit the table.
     fn take(&mut self, kind: EffectKind, target: u32, sh: &mut Shared) -> Option<u32> {
-        let b = self.block? as usize;
         let table = Arc::clone(&self.table);
-        let effects = &table.blocks[b].effects;
-        let found = effects[self.cursor.min(effects.len())..]
-            .iter()
-            .position(|e| e.kind == kind && e.target == target)?
-            + self.cursor;
-        self.uses(b, self.cursor, found, sh);
-        self.cursor = found + 1;
+        let (passed, found) = self.cursor.take(&table.blocks, kind, target)?;
+        let b = passed.block;
+        self.uses(&table, passed, sh);
         Some(table.first_site[b].saturating_add(found as u32))
     }
 
     /// The rest of the current block ran: its remaining local reads are uses.
     fn flush_rest(&mut self, sh: &mut Shared) {
-        if let Some(b) = self.block {
-            let n = self.table.blocks[b as usize].effects.len();
-            self.uses(b as usize, self.cursor, n, sh);
-            self.cursor = n;
+        let table = Arc::clone(&self.table);
+        if let Some(rest) = self.cursor.rest(&table.blocks) {
+            self.uses(&table, rest, sh);
         }
     }
 
-    fn uses(&mut self, b: usize, from: usize, to: usize, sh: &mut Shared) {
-        let first = self.table.first_site[b];
-        for i in from..to {
-            let e = self.table.blocks[b].effects[i];
-            if e.kind != EffectKind::LocalRead {
-                continue;
-            }
-            if let Some(Some(def)) = self.defs.get(e.target as usize) {
+    fn uses(&mut self, table: &MethodTable, ran: Ran, sh: &mut Shared) {
+        let first = table.first_site[ran.block];
+        for (i, var) in local_reads(&table.blocks, &ran) {
+            if let Some(Some(def)) = self.defs.get(var as usize) {
                 let entity = Entity::LocalDefUse {
                     method: self.method,
-                    var: e.target,
+                    var,
                     def: *def,
                     use_site: first.saturating_add(i as u32),
                 };

@@ -28,6 +28,7 @@
 //! (`FrameCoverage`), so a node's entities are known when it completes. rayon is not used:
 //! each frame is a short sequential scan done as its events arrive, there is no batch to split.
 
+mod cursor;
 mod frame;
 mod weights;
 mod writers;
@@ -35,6 +36,7 @@ mod writers;
 #[cfg(test)]
 mod tests;
 
+pub use cursor::{local_reads, BlockCursor, Ran};
 pub use frame::{frame_entities, written_key, FrameCoverage, MethodTable, Shared};
 pub use weights::subtree_weights;
 pub use writers::{HeapKey, LastWriters};

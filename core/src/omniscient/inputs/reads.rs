@@ -3,7 +3,7 @@
 //! the statement's start (its `LINE`, or the `BLOCK` that starts its line) and the write.
 //!
 //! Local reads have no event: they are the local-read effects of the method's block table that
-//! the frame executed, placed as coverage places them (docs/ARCHITECTURE.md, "Coverage
+//! the frame executed, placed by coverage's `BlockCursor` (docs/ARCHITECTURE.md, "Coverage
 //! entities"): each write or read event matches the next effect of its kind in the current
 //! block, and the local reads passed over ran just before that event; a `BLOCK` (or `THROW`)
 //! means the previous block ran to its end, a `CATCH` that it did not. The walk starts at the
@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 
 use super::Input;
+use crate::coverage::{local_reads, BlockCursor};
 use crate::ids::{NodeId, ObjectId, Timestamp};
 use crate::omniscient::error::OmniResult;
 use crate::omniscient::path::{Step, VarPath};
@@ -121,78 +122,6 @@ enum Read {
     },
 }
 
-/// Where the frame is in its block table.
-struct Cursor<'a> {
-    blocks: &'a [BlockDef],
-    block: Option<usize>,
-    next: usize,
-    /// A `CATCH` came: the block it left did not run to its end.
-    exception: bool,
-}
-
-impl Cursor<'_> {
-    fn effects(&self) -> &[crate::trace::wire::Effect] {
-        self.block.map_or(&[], |b| &self.blocks[b].effects)
-    }
-
-    /// The local reads of effects `next..to`, then `next = to`.
-    fn advance(&mut self, to: usize) -> Vec<VarId> {
-        let reads = self.effects()[self.next.min(to)..to]
-            .iter()
-            .filter(|e| e.kind == EffectKind::LocalRead)
-            .map(|e| e.target)
-            .collect();
-        self.next = to;
-        reads
-    }
-
-    /// The local reads up to the next effect `(kind, target)`, which is consumed; nothing when
-    /// the block has none left (the event does not fit the table).
-    fn take(&mut self, kind: EffectKind, target: u32) -> Vec<VarId> {
-        let from = self.next.min(self.effects().len());
-        match self.effects()[from..]
-            .iter()
-            .position(|e| e.kind == kind && e.target == target)
-        {
-            Some(k) => {
-                let reads = self.advance(from + k);
-                self.next += 1;
-                reads
-            }
-            None => Vec::new(),
-        }
-    }
-
-    /// The rest of the block ran.
-    fn rest(&mut self) -> Vec<VarId> {
-        let n = self.effects().len();
-        self.advance(n)
-    }
-
-    /// The local reads before the next effect of another kind: what a call's arguments were
-    /// loaded from (calls are not effects, so this may take reads made after the call).
-    fn pending(&mut self) -> Vec<VarId> {
-        let from = self.next.min(self.effects().len());
-        let k = self.effects()[from..]
-            .iter()
-            .position(|e| e.kind != EffectKind::LocalRead)
-            .map_or(self.effects().len(), |k| from + k);
-        self.advance(k)
-    }
-
-    fn enter(&mut self, block: u32) -> Vec<VarId> {
-        let rest = if self.exception {
-            Vec::new()
-        } else {
-            self.rest()
-        };
-        self.block = ((block as usize) < self.blocks.len()).then_some(block as usize);
-        self.next = 0;
-        self.exception = false;
-        rest
-    }
-}
-
 /// The reads of the statement that began at `start`, in execution order, replaying the
 /// frame's `events` (which end with the write at `write`) against its block table.
 fn replay(
@@ -201,44 +130,38 @@ fn replay(
     start: Timestamp,
     write: Timestamp,
 ) -> Vec<Read> {
-    let mut c = Cursor {
-        blocks,
-        block: None,
-        next: 0,
-        exception: false,
-    };
+    let mut c = BlockCursor::default();
     let mut out = Vec::new();
     for e in events {
         let ts = e.event.ts;
-        let locals = match e.event.kind {
-            EventKind::Block { block, .. } => c.enter(block),
+        let mut take = |kind, target| c.take(blocks, kind, target).map(|(passed, _)| passed);
+        let ran = match e.event.kind {
+            EventKind::Block { block, .. } => c.enter(blocks, block),
             EventKind::Catch(_) => {
-                c.exception = true;
-                Vec::new()
+                c.catch();
+                None
             }
-            EventKind::Throw(_) => c.rest(),
-            EventKind::Local { var, .. } => c.take(EffectKind::LocalWrite, var),
+            EventKind::Throw(_) => c.rest(blocks),
+            EventKind::Local { var, .. } => take(EffectKind::LocalWrite, var),
             EventKind::FieldWrite { field, .. } | EventKind::FieldWriteUninit { field, .. } => {
-                c.take(EffectKind::FieldWrite, field.0)
+                take(EffectKind::FieldWrite, field.0)
             }
-            EventKind::StaticWrite { field, .. } => c.take(EffectKind::StaticWrite, field.0),
-            EventKind::ArrayWrite { .. } => c.take(EffectKind::ArrayWrite, 0),
-            EventKind::FieldRead { field, .. } => c.take(EffectKind::FieldRead, field.0),
-            EventKind::StaticRead { field } => c.take(EffectKind::StaticRead, field.0),
-            EventKind::ArrayRead { .. } => c.take(EffectKind::ArrayRead, 0),
-            ref k if ts == write && k.is_call() => c.pending(),
-            _ => Vec::new(),
+            EventKind::StaticWrite { field, .. } => take(EffectKind::StaticWrite, field.0),
+            EventKind::ArrayWrite { .. } => take(EffectKind::ArrayWrite, 0),
+            EventKind::FieldRead { field, .. } => take(EffectKind::FieldRead, field.0),
+            EventKind::StaticRead { field } => take(EffectKind::StaticRead, field.0),
+            EventKind::ArrayRead { .. } => take(EffectKind::ArrayRead, 0),
+            ref k if ts == write && k.is_call() => c.pending(blocks),
+            _ => None,
         };
         // What ran before the statement's start (the start event itself flushes the block
         // before it) is not the statement's.
         if ts <= start {
             continue;
         }
-        out.extend(
-            locals
-                .into_iter()
-                .map(|var| Read::Local { var, at: ts - 1 }),
-        );
+        if let Some(ran) = ran {
+            out.extend(local_reads(blocks, &ran).map(|(_, var)| Read::Local { var, at: ts - 1 }));
+        }
         match e.event.kind {
             EventKind::FieldRead { object, field } => out.push(Read::Field {
                 object,
