@@ -126,3 +126,62 @@ fn bench_session_reports_latency_per_strategy() {
         );
     }
 }
+
+/// Don't-know answers of every session of a mutant's `--json` record.
+fn dont_knows(mutant: &serde_json::Value) -> usize {
+    mutant["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["dialogue"].as_array().unwrap())
+        .filter(|d| d[1] == "dont-know")
+        .count()
+}
+
+#[test]
+fn rule_3_judges_the_calls_after_the_divergence() {
+    // bst-1 (`c <= 0` in put) sends a key right that belongs left: later puts and gets run in a
+    // tree the correct run never built, which rules 1 and 2 cannot judge.
+    let corpus = repo().join("tests/corpus");
+    let run = |replay: bool| {
+        let mut args = vec![
+            "bench",
+            "strategies",
+            corpus.to_str().unwrap(),
+            "--programs",
+            "bst",
+            "--limit",
+            "1",
+            "--strategies",
+            "divide-and-query",
+            "--json",
+        ];
+        if !replay {
+            args.push("--no-replay");
+        }
+        hindsight_json(&args)
+    };
+    let without = run(false);
+    let with = run(true);
+    let (m0, m1) = (&without["mutants"][0], &with["mutants"][0]);
+    assert!(dont_knows(m0) > 0, "{m0:#}");
+    assert!(dont_knows(m1) < dont_knows(m0), "{m1:#}");
+    assert!(m0["replay"].is_null());
+    let stats = &m1["replay"];
+    assert!(
+        stats["valid"].as_u64().unwrap() + stats["invalid"].as_u64().unwrap() > 0,
+        "{stats}"
+    );
+    let session = &m1["runs"][0];
+    assert_eq!(session["found"], true, "{session:#}");
+    assert_eq!(session["result"], "bug", "{session:#}");
+
+    // The self-check: bst's own calls, replayed on its own classes, all end as recorded.
+    assert!(without["replay_checks"].as_array().unwrap().is_empty());
+    let check = &with["replay_checks"][0];
+    assert_eq!(check[0], "bst");
+    let check = &check[1];
+    assert_eq!(check["different"], serde_json::json!([]), "{check:#}");
+    let calls = check["calls"].as_u64().unwrap();
+    assert!(check["equal"].as_u64().unwrap() * 2 > calls, "{check:#}");
+}

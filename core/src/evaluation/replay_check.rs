@@ -33,9 +33,17 @@ pub struct ReplayCheck {
     pub reasons: BTreeMap<String, usize>,
 }
 
-/// The first words of a reason, so that reasons naming objects or lines group together.
+/// The first words of a reason without its numbers (`line 12:`, `object 3`), so that reasons
+/// about different objects or request lines group together.
 fn gist(kind: &str, reason: &str) -> String {
-    let words: Vec<&str> = reason.split_whitespace().take(8).collect();
+    let words: Vec<&str> = reason
+        .split_whitespace()
+        .filter(|w| {
+            let w = w.trim_end_matches(':');
+            w != "line" && !w.chars().all(|c| c.is_ascii_digit())
+        })
+        .take(8)
+        .collect();
     format!("{kind}: {}", words.join(" "))
 }
 
@@ -91,4 +99,18 @@ pub fn replay_check(
         }
     }
     Ok(check)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn reasons_group_without_their_numbers() {
+        assert_eq!(
+            super::gist(
+                "failed",
+                "line 1013: object 2 is a java.util.TreeMap: only lists"
+            ),
+            "failed: object is a java.util.TreeMap: only lists"
+        );
+    }
 }
