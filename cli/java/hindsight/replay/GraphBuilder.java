@@ -170,14 +170,14 @@ final class GraphBuilder {
             case "SEQ": {
                 Supplier<Collection<Object>> s = SEQUENCES.get(d.type());
                 if (s == null) {
-                    throw Failure.at(line, "object " + d.id() + " is a " + d.type() + ": " + REBUILDABLE);
+                    throw Failure.at(line, "object " + d.id() + " is a " + d.type() + ", which cannot be rebuilt: " + REBUILDABLE);
                 }
                 objects.put(d.id(), s.get());
                 break;
             }
             case "MAP":
                 if (!d.type().equals("java.util.LinkedHashMap")) {
-                    throw Failure.at(line, "object " + d.id() + " is a " + d.type() + ": " + REBUILDABLE);
+                    throw Failure.at(line, "object " + d.id() + " is a " + d.type() + ", which cannot be rebuilt: " + REBUILDABLE);
                 }
                 objects.put(d.id(), new LinkedHashMap<Object, Object>());
                 break;
@@ -188,7 +188,7 @@ final class GraphBuilder {
                 } else if (d.type().equals("java.lang.StringBuffer")) {
                     objects.put(d.id(), new StringBuffer(text));
                 } else {
-                    throw Failure.at(line, "TEXT of " + d.type() + ": only java.lang.StringBuilder and StringBuffer");
+                    throw Failure.at(line, "TEXT of " + d.type() + ", which cannot be rebuilt: only java.lang.StringBuilder and StringBuffer");
                 }
                 break;
             }
@@ -211,7 +211,7 @@ final class GraphBuilder {
             throw Failure.at(line, name + " is a hidden class (a lambda?): it cannot be rebuilt");
         }
         if (!Classes.isProgram(c) && c != Object.class && !Throwable.class.isAssignableFrom(c)) {
-            throw Failure.at(line, "OBJ of the JDK class " + name + ": " + REBUILDABLE);
+            throw Failure.at(line, "OBJ of the JDK class " + name + ", which cannot be rebuilt: " + REBUILDABLE);
         }
     }
 
