@@ -19,6 +19,7 @@ import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -42,6 +43,7 @@ final class GraphBuilder {
     private final Map<Class<?>, List<Field>> fieldCache = new HashMap<>();
     private final Set<Integer> underConstruction = new HashSet<>();
     private final Set<Integer> filled = new HashSet<>();
+    private final Map<String, Class<?>> classes = new HashMap<>();
 
     private GraphBuilder(Request req) {
         this.req = req;
@@ -152,7 +154,7 @@ final class GraphBuilder {
         int line = d.line();
         switch (d.kind()) {
             case "OBJ": {
-                Class<?> c = Classes.forName(d.type());
+                Class<?> c = classOf(d.type(), d.line());
                 checkObjectClass(c, line);
                 if (!c.isRecord()) {
                     objects.put(d.id(), allocate(c, line));
@@ -160,7 +162,7 @@ final class GraphBuilder {
                 break;
             }
             case "ARR": {
-                Class<?> c = Classes.forName(d.type());
+                Class<?> c = classOf(d.type(), d.line());
                 if (!c.isArray()) {
                     throw Failure.at(line, "ARR of " + d.type() + ", which is not an array class");
                 }
@@ -221,25 +223,8 @@ final class GraphBuilder {
      * trace), none of the program's.
      */
     private static Object allocate(Class<?> c, int line) throws Failure {
-        if (Allocator.FAILURE != null) {
-            throw Failure.at(line, "cannot allocate objects without constructors: " + Allocator.FAILURE);
-        }
-        Class<?> jdk = c;
-        while (Classes.isProgram(jdk)) {
-            jdk = jdk.getSuperclass();
-        }
-        Constructor<?> base = null;
-        for (Class<?> k = jdk; base == null; k = k.getSuperclass()) {
-            try {
-                base = k.getDeclaredConstructor();
-            } catch (NoSuchMethodException e) {
-                // try the next superclass: Object has one
-            }
-        }
         try {
-            Constructor<?> ctor = (Constructor<?>) Allocator.NEW_CONSTRUCTOR.invoke(Allocator.FACTORY, c, base);
-            ctor.setAccessible(true);
-            return ctor.newInstance();
+            return Allocator.constructor(c, line).newInstance();
         } catch (InvocationTargetException e) {
             throw Failure.at(line, "cannot allocate a " + c.getTypeName() + ": " + e.getCause());
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
@@ -252,6 +237,8 @@ final class GraphBuilder {
         static final Object FACTORY;
         static final Method NEW_CONSTRUCTOR;
         static final String FAILURE;
+        /** Each constructor is a generated class: made once per program class. */
+        static final Map<Class<?>, Constructor<?>> CONSTRUCTORS = new ConcurrentHashMap<>();
 
         static {
             Object factory = null;
@@ -268,6 +255,45 @@ final class GraphBuilder {
             NEW_CONSTRUCTOR = method;
             FAILURE = failure;
         }
+
+        static Constructor<?> constructor(Class<?> c, int line) throws Failure, ReflectiveOperationException {
+            Constructor<?> known = CONSTRUCTORS.get(c);
+            if (known != null) {
+                return known;
+            }
+            if (FAILURE != null) {
+                throw Failure.at(line, "cannot allocate objects without constructors: " + FAILURE);
+            }
+            Class<?> jdk = c;
+            while (Classes.isProgram(jdk)) {
+                jdk = jdk.getSuperclass();
+            }
+            Constructor<?> base = null;
+            for (Class<?> k = jdk; base == null; k = k.getSuperclass()) {
+                try {
+                    base = k.getDeclaredConstructor();
+                } catch (NoSuchMethodException e) {
+                    // try the next superclass: Object has one
+                }
+            }
+            Constructor<?> ctor = (Constructor<?>) NEW_CONSTRUCTOR.invoke(FACTORY, c, base);
+            ctor.setAccessible(true);
+            CONSTRUCTORS.put(c, ctor);
+            return ctor;
+        }
+    }
+
+    private Class<?> classOf(String typeName, int line) throws Failure {
+        Class<?> c = classes.get(typeName);
+        if (c == null) {
+            try {
+                c = Classes.forName(typeName);
+            } catch (Failure f) {
+                throw Failure.at(line, f.getMessage());
+            }
+            classes.put(typeName, c);
+        }
+        return c;
     }
 
     private List<Field> fields(Class<?> c) {
@@ -318,7 +344,7 @@ final class GraphBuilder {
         if (!underConstruction.add(d.id())) {
             throw Failure.at(d.line(), "record object " + d.id() + " references itself through other records");
         }
-        Class<?> c = Classes.forName(d.type());
+        Class<?> c = classOf(d.type(), d.line());
         RecordComponent[] components = c.getRecordComponents();
         Class<?>[] types = new Class<?>[components.length];
         Object[] values = new Object[components.length];

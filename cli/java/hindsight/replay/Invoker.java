@@ -16,8 +16,14 @@ final class Invoker {
 
     /** The answer to {@code req}, through its {@code END} line. */
     static String replay(Request req) throws Failure {
-        Class<?> owner = owner(req);
-        MethodType type = Classes.methodType(req.descriptor);
+        Class<?> owner;
+        MethodType type;
+        try {
+            owner = owner(req);
+            type = Classes.methodType(req.descriptor);
+        } catch (Failure f) {
+            throw Failure.at(req.line, f.getMessage());
+        }
         boolean constructor = req.name.equals("<init>");
         MethodHandle target = constructor ? constructor(owner, type, req) : method(owner, type, req);
         Class<?>[] params = type.parameterArray();
@@ -79,10 +85,10 @@ final class Invoker {
     private static Class<?> owner(Request req) throws Failure {
         Class<?> owner = Classes.forName(req.owner);
         if (owner.isArray()) {
-            throw Failure.at(req.line, req.owner + " is an array class");
+            throw new Failure(req.owner + " is an array class");
         }
         if (owner.getPackageName().equals(Invoker.class.getPackageName())) {
-            throw Failure.at(req.line, req.owner + " is part of the replayer, not of the program");
+            throw new Failure(req.owner + " is part of the replayer, not of the program");
         }
         return owner;
     }
@@ -110,17 +116,30 @@ final class Invoker {
                     : lookup.findStatic(owner, req.name, type);
             return mh.asFixedArity();
         } catch (NoSuchMethodException | IllegalAccessException e) {
-            try {
-                if (instance) {
-                    lookup.findStatic(owner, req.name, type);
-                } else {
-                    lookup.findSpecial(owner, req.name, type, owner);
-                }
-            } catch (NoSuchMethodException | IllegalAccessException other) {
-                throw Failure.at(req.line, "method " + what + " not found (" + e.getMessage() + ")");
+            if (instance && exists(() -> lookup.findVirtual(owner, req.name, type))) {
+                throw Failure.at(req.line, what + " is abstract: it has no code of its own to replay");
             }
-            throw Failure.at(req.line, what + (instance ? " is static but the request has THIS"
-                    : " is an instance method but the request has no THIS"));
+            if (instance && exists(() -> lookup.findStatic(owner, req.name, type))) {
+                throw Failure.at(req.line, what + " is static but the request has THIS");
+            }
+            if (!instance && exists(() -> lookup.findVirtual(owner, req.name, type))) {
+                throw Failure.at(req.line, what + " is an instance method but the request has no THIS");
+            }
+            throw Failure.at(req.line, "method " + what + " not found (" + e.getMessage() + ")");
+        }
+    }
+
+    /** A method handle lookup that may fail. */
+    private interface Find {
+        MethodHandle find() throws NoSuchMethodException, IllegalAccessException;
+    }
+
+    private static boolean exists(Find find) {
+        try {
+            find.find();
+            return true;
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return false;
         }
     }
 
