@@ -1,5 +1,6 @@
 package hindsight.replay;
 
+import java.io.InputStream;
 import java.lang.invoke.MethodType;
 
 /**
@@ -23,6 +24,21 @@ final class Capture {
             MethodType type = MethodType.fromMethodDescriptorString(signature.substring(paren), null);
             return new Method("java.io.PrintStream." + signature, type.parameterArray());
         }
+    }
+
+    /**
+     * Puts the capturing streams in place of {@code System.out} and {@code System.err}, and an
+     * empty standard input (the requests are the replayer's). Called again after each call, in
+     * case the program replaced them.
+     */
+    static void install() {
+        if (!(System.out instanceof CapturingStream)) {
+            System.setOut(new CapturingStream());
+        }
+        if (!(System.err instanceof CapturingStream)) {
+            System.setErr(new CapturingStream());
+        }
+        System.setIn(InputStream.nullInputStream());
     }
 
     static Capture begin() {

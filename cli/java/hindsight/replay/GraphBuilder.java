@@ -5,7 +5,6 @@ import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayDeque;
@@ -19,7 +18,6 @@ import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -43,6 +41,8 @@ final class GraphBuilder {
     private final Map<Class<?>, List<Field>> fieldCache = new HashMap<>();
     private final Set<Integer> underConstruction = new HashSet<>();
     private final Set<Integer> filled = new HashSet<>();
+    /** The OBJ records of record classes: built by their canonical constructor, on demand. */
+    private final Set<Integer> records = new HashSet<>();
     private final Map<String, Class<?>> classes = new HashMap<>();
 
     private GraphBuilder(Request req) {
@@ -58,10 +58,10 @@ final class GraphBuilder {
         }
         for (Request.Decl d : req.decls.values()) {
             if (d.kind().equals("OBJ")) {
-                if (b.objects.containsKey(d.id())) {
-                    b.setFields(d);
-                } else {
+                if (b.records.contains(d.id())) {
                     b.record(d);
+                } else {
+                    b.setFields(d);
                 }
             } else if (d.kind().equals("ARR")) {
                 b.fillArray(d);
@@ -104,11 +104,6 @@ final class GraphBuilder {
             default:
                 throw Failure.at(line, where + ": V is not a value");
         }
-    }
-
-    /** The request's declaration of object {@code id}, or null. */
-    Request.Decl decl(int id) {
-        return req.decls.get(id);
     }
 
     private static String primitiveName(Object boxed) {
@@ -156,8 +151,10 @@ final class GraphBuilder {
             case "OBJ": {
                 Class<?> c = classOf(d.type(), d.line());
                 checkObjectClass(c, line);
-                if (!c.isRecord()) {
-                    objects.put(d.id(), allocate(c, line));
+                if (c.isRecord()) {
+                    records.add(d.id());
+                } else {
+                    objects.put(d.id(), Allocator.allocate(c, line));
                 }
                 break;
             }
@@ -214,72 +211,6 @@ final class GraphBuilder {
         }
         if (!Classes.isProgram(c) && c != Object.class && !Throwable.class.isAssignableFrom(c)) {
             throw Failure.at(line, "OBJ of the JDK class " + name + ", which cannot be rebuilt: " + REBUILDABLE);
-        }
-    }
-
-    /**
-     * A new instance of {@code c} on which only the no-argument constructor of its nearest JDK
-     * superclass ran ({@code Object()} for most; {@code Throwable()} sets up an exception's stack
-     * trace), none of the program's.
-     */
-    private static Object allocate(Class<?> c, int line) throws Failure {
-        try {
-            return Allocator.constructor(c, line).newInstance();
-        } catch (InvocationTargetException e) {
-            throw Failure.at(line, "cannot allocate a " + c.getTypeName() + ": " + e.getCause());
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            throw Failure.at(line, "cannot allocate a " + c.getTypeName() + ": " + e);
-        }
-    }
-
-    /** {@code sun.reflect.ReflectionFactory}, found by reflection (it is not part of the API). */
-    private static final class Allocator {
-        static final Object FACTORY;
-        static final Method NEW_CONSTRUCTOR;
-        static final String FAILURE;
-        /** Each constructor is a generated class: made once per program class. */
-        static final Map<Class<?>, Constructor<?>> CONSTRUCTORS = new ConcurrentHashMap<>();
-
-        static {
-            Object factory = null;
-            Method method = null;
-            String failure = null;
-            try {
-                Class<?> rf = Class.forName("sun.reflect.ReflectionFactory");
-                factory = rf.getMethod("getReflectionFactory").invoke(null);
-                method = rf.getMethod("newConstructorForSerialization", Class.class, Constructor.class);
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                failure = e.toString();
-            }
-            FACTORY = factory;
-            NEW_CONSTRUCTOR = method;
-            FAILURE = failure;
-        }
-
-        static Constructor<?> constructor(Class<?> c, int line) throws Failure, ReflectiveOperationException {
-            Constructor<?> known = CONSTRUCTORS.get(c);
-            if (known != null) {
-                return known;
-            }
-            if (FAILURE != null) {
-                throw Failure.at(line, "cannot allocate objects without constructors: " + FAILURE);
-            }
-            Class<?> jdk = c;
-            while (Classes.isProgram(jdk)) {
-                jdk = jdk.getSuperclass();
-            }
-            Constructor<?> base = null;
-            for (Class<?> k = jdk; base == null; k = k.getSuperclass()) {
-                try {
-                    base = k.getDeclaredConstructor();
-                } catch (NoSuchMethodException e) {
-                    // try the next superclass: Object has one
-                }
-            }
-            Constructor<?> ctor = (Constructor<?>) NEW_CONSTRUCTOR.invoke(FACTORY, c, base);
-            ctor.setAccessible(true);
-            CONSTRUCTORS.put(c, ctor);
-            return ctor;
         }
     }
 

@@ -54,6 +54,7 @@ final class Invoker {
             thrown = t;
         } finally {
             Capture.end();
+            Capture.install();
         }
         if (capture.failure() != null) {
             throw new Failure(capture.failure());

@@ -6,7 +6,6 @@ import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -35,9 +34,7 @@ public final class Replayer {
         BufferedReader in = new BufferedReader(
                 new InputStreamReader(new FileInputStream(FileDescriptor.in), StandardCharsets.UTF_8));
         // The program must neither read the requests nor write into the answers.
-        System.setIn(InputStream.nullInputStream());
-        System.setOut(new CapturingStream());
-        System.setErr(new CapturingStream());
+        Capture.install();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (replaying) {
                 answer(fail("the replayed call ended the JVM (System.exit)"));
