@@ -23,8 +23,10 @@ final class CapturingStream extends PrintStream {
     private static final Capture.Method PRINT_FLOAT = Capture.Method.of("print(F)V");
     private static final Capture.Method PRINT_DOUBLE = Capture.Method.of("print(D)V");
     private static final Capture.Method PRINT_CHARS = Capture.Method.of("print([C)V");
-    private static final Capture.Method PRINT_STRING = Capture.Method.of("print(Ljava/lang/String;)V");
-    private static final Capture.Method PRINT_OBJECT = Capture.Method.of("print(Ljava/lang/Object;)V");
+    private static final Capture.Method PRINT_STRING =
+            Capture.Method.of("print(Ljava/lang/String;)V");
+    private static final Capture.Method PRINT_OBJECT =
+            Capture.Method.of("print(Ljava/lang/Object;)V");
     private static final Capture.Method PRINTLN = Capture.Method.of("println()V");
     private static final Capture.Method PRINTLN_BOOLEAN = Capture.Method.of("println(Z)V");
     private static final Capture.Method PRINTLN_CHAR = Capture.Method.of("println(C)V");
@@ -33,15 +35,24 @@ final class CapturingStream extends PrintStream {
     private static final Capture.Method PRINTLN_FLOAT = Capture.Method.of("println(F)V");
     private static final Capture.Method PRINTLN_DOUBLE = Capture.Method.of("println(D)V");
     private static final Capture.Method PRINTLN_CHARS = Capture.Method.of("println([C)V");
-    private static final Capture.Method PRINTLN_STRING = Capture.Method.of("println(Ljava/lang/String;)V");
-    private static final Capture.Method PRINTLN_OBJECT = Capture.Method.of("println(Ljava/lang/Object;)V");
-    private static final Capture.Method PRINTF_STRING_OBJECTS = Capture.Method.of("printf(Ljava/lang/String;[Ljava/lang/Object;)Ljava/io/PrintStream;");
-    private static final Capture.Method PRINTF_LOCALE_STRING_OBJECTS = Capture.Method.of("printf(Ljava/util/Locale;Ljava/lang/String;[Ljava/lang/Object;)Ljava/io/PrintStream;");
-    private static final Capture.Method FORMAT_STRING_OBJECTS = Capture.Method.of("format(Ljava/lang/String;[Ljava/lang/Object;)Ljava/io/PrintStream;");
-    private static final Capture.Method FORMAT_LOCALE_STRING_OBJECTS = Capture.Method.of("format(Ljava/util/Locale;Ljava/lang/String;[Ljava/lang/Object;)Ljava/io/PrintStream;");
-    private static final Capture.Method APPEND_CHARSEQUENCE = Capture.Method.of("append(Ljava/lang/CharSequence;)Ljava/io/PrintStream;");
-    private static final Capture.Method APPEND_CHARSEQUENCE_INT_INT = Capture.Method.of("append(Ljava/lang/CharSequence;II)Ljava/io/PrintStream;");
-    private static final Capture.Method APPEND_CHAR = Capture.Method.of("append(C)Ljava/io/PrintStream;");
+    private static final Capture.Method PRINTLN_STRING =
+            Capture.Method.of("println(Ljava/lang/String;)V");
+    private static final Capture.Method PRINTLN_OBJECT =
+            Capture.Method.of("println(Ljava/lang/Object;)V");
+    private static final Capture.Method PRINTF_STRING_OBJECTS =
+            Capture.Method.of("printf(Ljava/lang/String;[Ljava/lang/Object;)Ljava/io/PrintStream;");
+    private static final Capture.Method PRINTF_LOCALE_STRING_OBJECTS =
+            Capture.Method.of("printf(Ljava/util/Locale;Ljava/lang/String;[Ljava/lang/Object;)Ljava/io/PrintStream;");
+    private static final Capture.Method FORMAT_STRING_OBJECTS =
+            Capture.Method.of("format(Ljava/lang/String;[Ljava/lang/Object;)Ljava/io/PrintStream;");
+    private static final Capture.Method FORMAT_LOCALE_STRING_OBJECTS =
+            Capture.Method.of("format(Ljava/util/Locale;Ljava/lang/String;[Ljava/lang/Object;)Ljava/io/PrintStream;");
+    private static final Capture.Method APPEND_CHARSEQUENCE =
+            Capture.Method.of("append(Ljava/lang/CharSequence;)Ljava/io/PrintStream;");
+    private static final Capture.Method APPEND_CHARSEQUENCE_INT_INT =
+            Capture.Method.of("append(Ljava/lang/CharSequence;II)Ljava/io/PrintStream;");
+    private static final Capture.Method APPEND_CHAR =
+            Capture.Method.of("append(C)Ljava/io/PrintStream;");
 
     CapturingStream() {
         super(OutputStream.nullOutputStream());

@@ -169,14 +169,14 @@ final class GraphBuilder {
             case "SEQ": {
                 Supplier<Collection<Object>> s = SEQUENCES.get(d.type());
                 if (s == null) {
-                    throw Failure.at(line, "object " + d.id() + " is a " + d.type() + ", which cannot be rebuilt: " + REBUILDABLE);
+                    throw unrebuildable(d);
                 }
                 objects.put(d.id(), s.get());
                 break;
             }
             case "MAP":
                 if (!d.type().equals("java.util.LinkedHashMap")) {
-                    throw Failure.at(line, "object " + d.id() + " is a " + d.type() + ", which cannot be rebuilt: " + REBUILDABLE);
+                    throw unrebuildable(d);
                 }
                 objects.put(d.id(), new LinkedHashMap<Object, Object>());
                 break;
@@ -187,13 +187,18 @@ final class GraphBuilder {
                 } else if (d.type().equals("java.lang.StringBuffer")) {
                     objects.put(d.id(), new StringBuffer(text));
                 } else {
-                    throw Failure.at(line, "TEXT of " + d.type() + ", which cannot be rebuilt: only java.lang.StringBuilder and StringBuffer");
+                    throw unrebuildable(d);
                 }
                 break;
             }
             default:
                 throw new IllegalStateException(d.kind());
         }
+    }
+
+    private static Failure unrebuildable(Request.Decl d) {
+        return Failure.at(d.line(), "object " + d.id() + " is a " + d.type()
+                + ", which cannot be rebuilt: " + REBUILDABLE);
     }
 
     private static void checkObjectClass(Class<?> c, int line) throws Failure {

@@ -34,7 +34,8 @@ final class RequestReader {
         }
         String[] t = line.split(" ", -1);
         if (t.length != 4 || !t[0].equals("CALL") || t[1].isEmpty() || t[2].isEmpty() || t[3].isEmpty()) {
-            first = Failure.at(lineNo, "expected 'CALL CLASS NAME DESCRIPTOR', got '" + Tokens.abbreviate(line) + "'");
+            first = Failure.at(lineNo,
+                    "expected 'CALL CLASS NAME DESCRIPTOR', got '" + Tokens.abbreviate(line) + "'");
         } else {
             req.owner = t[1];
             req.name = t[2];
@@ -43,7 +44,8 @@ final class RequestReader {
         while (true) {
             line = read();
             if (line == null) {
-                throw first != null ? first : Failure.at(lineNo, "the input ends inside the request begun at line " + req.line + " (no END)");
+                throw first != null ? first : Failure.at(lineNo,
+                        "the input ends inside the request begun at line " + req.line + " (no END)");
             }
             if (line.equals("END")) {
                 break;
@@ -111,7 +113,8 @@ final class RequestReader {
                 break;
             case "OPAQUE":
                 arity(t, 3);
-                throw new Failure("object " + t[1] + " is OPAQUE (" + t[2] + "): its content is unknown, it cannot be rebuilt");
+                throw new Failure("object " + t[1] + " is OPAQUE (" + t[2]
+                        + "): its content is unknown, it cannot be rebuilt");
             case "THIS":
                 arity(t, 2);
                 if (req.self != null) {
@@ -137,7 +140,8 @@ final class RequestReader {
 
     private static void declare(Request req, Request.Decl d) throws Failure {
         if (req.decls.putIfAbsent(d.id(), d) != null) {
-            throw new Failure("object " + d.id() + " is declared twice (first at line " + req.decls.get(d.id()).line() + ")");
+            throw new Failure("object " + d.id() + " is declared twice (first at line "
+                    + req.decls.get(d.id()).line() + ")");
         }
     }
 
