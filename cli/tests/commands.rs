@@ -210,3 +210,71 @@ fn end_of_input_stops_the_session_without_hanging() {
     assert_eq!(report["result"], "undecided");
     assert_eq!(report["stopped"], true);
 }
+
+#[test]
+fn reference_classes_let_the_reference_oracle_judge_states_the_fixed_run_never_reached() {
+    // The corpus's bst with its mutant bst-1 (`c <= 0` in put), recorded beside the correct one.
+    let dir = tempfile::tempdir().unwrap();
+    let src = repo().join("tests/corpus/bst/src");
+    let fixed = dir.path().join("fixed");
+    javac(&src, &fixed);
+    let buggy_src = dir.path().join("buggy-src/bst");
+    std::fs::create_dir_all(&buggy_src).unwrap();
+    for entry in std::fs::read_dir(src.join("bst")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text = if path.ends_with("BinarySearchTree.java") {
+            assert!(text.contains("if (c < 0) {"));
+            text.replacen("if (c < 0) {", "if (c <= 0) {", 1)
+        } else {
+            text
+        };
+        std::fs::write(buggy_src.join(path.file_name().unwrap()), text).unwrap();
+    }
+    let buggy = dir.path().join("buggy");
+    javac(&dir.path().join("buggy-src"), &buggy);
+    let (fixed_trace, buggy_trace) = (
+        dir.path().join("fixed.htrace"),
+        dir.path().join("buggy.htrace"),
+    );
+    record(&fixed, "bst.Main", &fixed_trace);
+    record(&buggy, "bst.Main", &buggy_trace);
+
+    let reference = format!("reference:{}", fixed_trace.display());
+    let debug = |extra: &[&str]| {
+        let mut args = vec![
+            "debug",
+            buggy_trace.to_str().unwrap(),
+            "--oracle",
+            &reference,
+            "--strategy",
+            "divide-and-query",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        hindsight_json(&args)
+    };
+    // Rules 1 and 2 leave the later puts undecided; replaying them names the buggy call.
+    let without = debug(&[]);
+    assert_eq!(without["result"], "undecided", "{without:#}");
+    let with = debug(&["--reference-classes", fixed.to_str().unwrap()]);
+    assert_eq!(with["result"], "bug", "{with:#}");
+    assert_eq!(
+        with["buggy_node"]["method"], "bst.BinarySearchTree.put",
+        "{with:#}"
+    );
+
+    // Without a reference trace the option means nothing: a clear error, not a silent no-op.
+    let out = hindsight(&[
+        "debug",
+        buggy_trace.to_str().unwrap(),
+        "--reference-classes",
+        fixed.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--reference-classes needs --oracle reference:TRACE"),
+        "{err}"
+    );
+}
