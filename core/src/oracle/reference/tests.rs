@@ -408,6 +408,16 @@ struct Adder {
     fail: bool,
 }
 
+impl Adder {
+    fn new(error: i32, fail: bool) -> Adder {
+        Adder {
+            error,
+            requests: Vec::new(),
+            fail,
+        }
+    }
+}
+
 impl Replayer for Adder {
     fn exchange(&mut self, request: &str) -> Result<String, crate::oracle::ReplayError> {
         self.requests.push(request.to_string());
@@ -440,11 +450,7 @@ fn changed_add() -> (FakeRun, FakeRun) {
 fn rule_3_replays_a_call_in_a_state_the_reference_never_reached() {
     let (buggy, reference) = changed_add();
     // add(0, 3) returned 3: the correct add returns 3 too.
-    let mut right = Adder {
-        error: 0,
-        requests: Vec::new(),
-        fail: false,
-    };
+    let mut right = Adder::new(0, false);
     let mut oracle = ReferenceOracle::new(&buggy, &reference).with_replayer(&mut right);
     assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::Valid);
     assert_eq!(oracle.replay_stats().valid, 1);
@@ -452,11 +458,7 @@ fn rule_3_replays_a_call_in_a_state_the_reference_never_reached() {
     assert_eq!(right.requests, ["CALL p.Sum add ()V\nARGS 2 I0 I3\nEND\n"]);
 
     // A correct add that would return 4 proves the recorded 3 wrong.
-    let mut wrong = Adder {
-        error: 1,
-        requests: Vec::new(),
-        fail: false,
-    };
+    let mut wrong = Adder::new(1, false);
     let mut oracle = ReferenceOracle::new(&buggy, &reference).with_replayer(&mut wrong);
     assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::Invalid);
     assert_eq!(oracle.replay_stats().invalid, 1);
@@ -465,11 +467,7 @@ fn rule_3_replays_a_call_in_a_state_the_reference_never_reached() {
 #[test]
 fn rule_3_that_cannot_replay_leaves_dont_know() {
     let (buggy, reference) = changed_add();
-    let mut failing = Adder {
-        error: 0,
-        requests: Vec::new(),
-        fail: true,
-    };
+    let mut failing = Adder::new(0, true);
     let mut oracle = ReferenceOracle::new(&buggy, &reference).with_replayer(&mut failing);
     assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::DontKnow);
     assert_eq!(oracle.replay_stats().failed, 1);
@@ -480,11 +478,7 @@ fn rule_1_and_2_come_before_replaying() {
     // Node 2 matches a reference call (rule 1), node 4 has unchanged code and no children
     // (rule 2): neither is replayed.
     let (buggy, reference) = sum_numbers();
-    let mut replayer = Adder {
-        error: 0,
-        requests: Vec::new(),
-        fail: false,
-    };
+    let mut replayer = Adder::new(0, false);
     let mut oracle = ReferenceOracle::new(&buggy, &reference).with_replayer(&mut replayer);
     assert_eq!(oracle.answer(NodeId(2)).unwrap(), Answer::Valid);
     assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::Valid);
@@ -553,11 +547,7 @@ fn rule_3_refuses_states_the_trace_does_not_know() {
     // An ArrayList whose content was never recorded.
     buggy.heap.obj(9, "java.util.ArrayList");
     buggy.calls.get_mut(&NodeId(4)).unwrap().args[0] = Value::Object(ObjectId(9));
-    let mut replayer = Adder {
-        error: 0,
-        requests: Vec::new(),
-        fail: false,
-    };
+    let mut replayer = Adder::new(0, false);
     let mut oracle = ReferenceOracle::new(&buggy, &reference).with_replayer(&mut replayer);
     assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::DontKnow);
     assert_eq!(oracle.replay_stats().refused, 1);
