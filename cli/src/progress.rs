@@ -1,5 +1,5 @@
-//! The live progress line of a recording on a terminal: events, nodes, bytes, rate, and whether
-//! the program waits for the recorder. Nothing is shown with `--json` or when stderr is not a
+//! The live progress line of a recording on a terminal: events, nodes, bytes, rate, and how much
+//! of the program's stream is still to store. Nothing is shown with `--json` or when stderr is not a
 //! terminal.
 
 use std::io::IsTerminal;
@@ -126,8 +126,13 @@ pub fn line(p: &Progress, bytes: u64, rate: f64, elapsed: Duration) -> String {
         size(bytes),
         count(rate),
     );
-    if p.store_behind {
-        s.push_str(" — program waiting for the recorder");
+    // The spool takes the program's stream as it comes; what the store has not taken yet waits
+    // there (on disk), and is worth showing once it is more than a moment's worth.
+    if p.backlog_bytes >= 1 << 20 {
+        s.push_str(&format!(
+            " — {} received, still to store",
+            size(p.backlog_bytes)
+        ));
     }
     s
 }
@@ -155,7 +160,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_line_says_when_the_program_waits_for_the_recorder() {
+    fn the_line_says_how_much_is_still_to_store() {
         let mut p = Progress {
             events: 1500,
             nodes: 20,
@@ -167,7 +172,7 @@ mod tests {
             text,
             "recording 1.2s: 1500 events, 20 nodes (18 complete), 3.0 MiB, 2.5k events/s"
         );
-        p.store_behind = true;
-        assert!(line(&p, 0, 0.0, Duration::ZERO).ends_with("program waiting for the recorder"));
+        p.backlog_bytes = 3 << 20;
+        assert!(line(&p, 0, 0.0, Duration::ZERO).ends_with("3.0 MiB received, still to store"));
     }
 }

@@ -6,7 +6,10 @@
 # session saw (first question, complete tree, peak resident memory of `hindsight`).
 #
 #   PAIRS   plain / recorded runs measured back to back (default 3); the overhead is the median
-#           of the pairs' wall-time ratios, so that the machine's load drifts out
+#           of the pairs' wall-time ratios, so that the machine's load drifts out: the program's
+#           own time recorded (`program_ms` of `hindsight record --json`: the store indexes the
+#           stream behind the program, from the spool) over its plain time, and the time until
+#           the trace is complete over the plain time
 #   HINDSIGHT  the binary (default target/release/hindsight of the repository)
 #   KEEP    a directory to keep the traces and JSON in (default: a temporary one, removed)
 #
@@ -33,8 +36,8 @@ load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
 echo "Workloads at size $size_spec, $pairs plain/recorded pairs, $(date -u '+%Y-%m-%d %H:%M UTC');" \
   "$(nproc) CPUs; $(java -version 2>&1 | sed -n 2p); load average $(load) at the start."
 echo
-echo "| workload | size | nodes (calls) | events | trace MB | bytes/event | plain s | recorded s | overhead | first node → first question ms | first question ms | tree complete s | questions before complete | peak RSS MB | recorder waits |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| workload | size | nodes (calls) | events | trace MB | bytes/event | plain s | program recorded s | overhead | trace complete s | overhead to the trace | first node → first question ms | first question ms | tree complete s | questions before complete | peak RSS MB | recorder waits |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for name in "${names[@]}"; do
   case "$size_spec" in
     tiny | small | large) size=$(toml_get "$name" "$size_spec") ;;
@@ -44,20 +47,25 @@ for name in "${names[@]}"; do
   WORKLOAD_COMPILE_ONLY=1 "$workloads_dir/run.sh" "$name" 1
   expected=$("$workloads_dir/run.sh" "$name" "$size" 2>/dev/null)
   : >"$scratch/$name.ratios" && : >"$scratch/$name.plain" && : >"$scratch/$name.recorded"
+  : >"$scratch/$name.program" && : >"$scratch/$name.program_ratios"
   for _ in $(seq "$pairs"); do
     t0=$(now_ms)
     "$workloads_dir/run.sh" "$name" "$size" >/dev/null 2>&1
     t1=$(now_ms)
-    out=$(WORKLOAD_LAUNCHER="$hindsight record -o $scratch/$name.htrace --" \
-      "$workloads_dir/run.sh" "$name" "$size" 2>"$scratch/$name.record.err")
+    # With --json the program's output goes to stderr, the recording's JSON to stdout.
+    WORKLOAD_LAUNCHER="$hindsight record --json -o $scratch/$name.htrace --" \
+      "$workloads_dir/run.sh" "$name" "$size" >"$scratch/$name.record.json" 2>"$scratch/$name.record.err"
     t2=$(now_ms)
-    if [ "$out" != "$expected" ]; then
-      echo "bench.sh: the recorded run of $name printed '$out', the plain run '$expected'" >&2
+    if ! grep -qxF -- "$expected" "$scratch/$name.record.err"; then
+      echo "bench.sh: the recorded run of $name did not print '$expected' (see $scratch/$name.record.err)" >&2
       exit 1
     fi
+    program=$(json "$scratch/$name.record.json" program_ms)
     echo "$((t1 - t0))" >>"$scratch/$name.plain"
     echo "$((t2 - t1))" >>"$scratch/$name.recorded"
+    echo "$program" >>"$scratch/$name.program"
     awk -v p=$((t1 - t0)) -v r=$((t2 - t1)) 'BEGIN { printf "%.3f\n", r / p }' >>"$scratch/$name.ratios"
+    awk -v p=$((t1 - t0)) -v r="$program" 'BEGIN { printf "%.3f\n", r / p }' >>"$scratch/$name.program_ratios"
   done
   "$hindsight" info --json "$scratch/$name.htrace" >"$scratch/$name.info.json"
   WORKLOAD_LAUNCHER="$hindsight debug --json --oracle answers:$scratch/valid.answers -o $scratch/$name.live.htrace --" \
@@ -68,10 +76,12 @@ for name in "${names[@]}"; do
   [ "$complete_s" = – ] || complete_s=$(awk -v v="$complete_s" 'BEGIN { printf "%.1f", v / 1000 }')
   latency=$(json "$d" first_question_latency_ms)
   [ "$latency" = – ] || latency=$(awk -v v="$latency" 'BEGIN { printf "%.1f", v }')
-  printf '| %s | %s | %s | %s | %.1f | %.1f | %.2f | %.2f | %.1f× | %s | %s | %s | %s | %.0f | %s |\n' \
+  printf '| %s | %s | %s | %s | %.1f | %.1f | %.2f | %.2f | %.1f× | %.2f | %.1f× | %s | %s | %s | %s | %.0f | %s |\n' \
     "$name" "$size" "$nodes" "$events" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" \
     "$(awk -v b="$bytes" -v e="$events" 'BEGIN { print b / e }')" \
     "$(median <"$scratch/$name.plain" | awk '{ print $1 / 1000 }')" \
+    "$(median <"$scratch/$name.program" | awk '{ print $1 / 1000 }')" \
+    "$(median <"$scratch/$name.program_ratios")" \
     "$(median <"$scratch/$name.recorded" | awk '{ print $1 / 1000 }')" \
     "$(median <"$scratch/$name.ratios")" "$latency" "$(json "$d" first_question_ms)" "$complete_s" \
     "$(json "$d" questions_before_complete)" \

@@ -49,6 +49,9 @@ pub struct AgentArgs {
 pub struct Recorded {
     pub traces: Vec<RecordedTrace>,
     pub status: std::process::ExitStatus,
+    /// From the start of the program to its end: what recording costs the program.
+    pub program_ms: u64,
+    /// From the start of the program until its trace was complete.
     pub wall_ms: u64,
 }
 
@@ -72,8 +75,10 @@ pub fn start(
     sink: FeedSink,
 ) -> Result<Running> {
     keep_old(trace)?;
+    let state = sink.state().clone();
     let live = LiveRecording::start(trace, WriterConfig::default(), sink.for_first_jvm())
         .context("opening the socket the agent connects to")?;
+    state.watch_spool(live.spooled());
     let jar = agent_jar::agent_jar_path()?;
     let agent_arg = agent_argument(&jar, live.socket_path(), agent);
     let cmd = launch::command_with_agent(command, &agent_arg)?;
@@ -83,11 +88,13 @@ pub fn start(
         .name("hindsight-program".into())
         .spawn(move || {
             let status = launch::wait(&mut child);
+            let program_ms = started.elapsed().as_millis() as u64;
             // Finished even when waiting failed, so that the recorders end and the feed with them.
             let traces = live.finish().context("waiting for the recorder to finish");
             Ok(Recorded {
                 traces: traces?,
                 status: status?,
+                program_ms,
                 wall_ms: started.elapsed().as_millis() as u64,
             })
         })
@@ -172,6 +179,7 @@ struct TraceJson<'a> {
 struct RecordJson<'a> {
     traces: Vec<TraceJson<'a>>,
     exit_status: i32,
+    program_ms: u64,
     wall_ms: u64,
 }
 
@@ -204,6 +212,7 @@ pub fn report(recorded: &Recorded, json: bool) -> Result<()> {
         return output::print_json(&RecordJson {
             traces,
             exit_status,
+            program_ms: recorded.program_ms,
             wall_ms: recorded.wall_ms,
         });
     }

@@ -7,9 +7,10 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use super::SpoolStats;
 use crate::coverage::NodeCoverage;
 use crate::ids::NodeId;
 use crate::trace::recorder::NodeSink;
@@ -35,6 +36,8 @@ pub struct FeedState {
     session_waits: AtomicU64,
     /// When the first call completed, in nanoseconds since `created` plus one (0: not yet).
     first_complete_ns: AtomicU64,
+    /// The spool of the recording's streams, once it started.
+    spool: OnceLock<Arc<SpoolStats>>,
 }
 
 /// A snapshot of the recorder's progress.
@@ -43,10 +46,12 @@ pub struct Progress {
     pub events: u64,
     pub nodes: u64,
     pub complete_nodes: u64,
-    /// The store is behind: the program waits on its socket for the recorder.
+    /// The store is behind the program: what it has not stored yet waits in the spool.
     pub store_behind: bool,
     pub store_behind_frames: u64,
     pub session_waits: u64,
+    /// Bytes of the program's stream received and not yet decoded (the spool's backlog).
+    pub backlog_bytes: u64,
 }
 
 impl FeedState {
@@ -61,7 +66,13 @@ impl FeedState {
             store_behind_frames: AtomicU64::new(0),
             session_waits: AtomicU64::new(0),
             first_complete_ns: AtomicU64::new(0),
+            spool: OnceLock::new(),
         }
+    }
+
+    /// Reports the backlog of `spool` in [`Progress::backlog_bytes`].
+    pub fn watch_spool(&self, spool: Arc<SpoolStats>) {
+        let _ = self.spool.set(spool);
     }
 
     /// Asks the recorder to commit at its next frame or idle moment.
@@ -77,6 +88,7 @@ impl FeedState {
             store_behind: self.store_behind.load(Ordering::Relaxed),
             store_behind_frames: self.store_behind_frames.load(Ordering::Relaxed),
             session_waits: self.session_waits.load(Ordering::Relaxed),
+            backlog_bytes: self.spool.get().map_or(0, |s| s.backlog()),
         }
     }
 

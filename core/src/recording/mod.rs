@@ -7,6 +7,7 @@
 mod feed;
 mod listener;
 mod memory;
+mod spool;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -14,6 +15,7 @@ use std::sync::{Arc, Mutex};
 pub use feed::{feed, Feed, FeedItem, FeedSink, FeedState, Progress, Taken, DEFAULT_FEED_CAPACITY};
 pub use listener::{Accepting, Listener};
 pub use memory::peak_rss_bytes;
+pub use spool::{spool, SpoolReader, SpoolStats};
 
 use crate::trace::recorder::{record_threaded, NodeSink, RecordError, Summary};
 use crate::trace::store::WriterConfig;
@@ -46,11 +48,13 @@ pub struct LiveRecording {
     socket_path: PathBuf,
     accepting: Accepting,
     done: Arc<Mutex<Vec<(usize, RecordedTrace)>>>,
+    spooled: Arc<SpoolStats>,
 }
 
 impl LiveRecording {
     /// Starts listening. Each connection `n` is recorded into [`trace_path_for`]`(trace, n)`,
-    /// sending its node headers to `sink(n)`.
+    /// sending its node headers to `sink(n)`. Each stream is spooled (see [`spool`]) to an
+    /// unnamed file in the trace's directory, so the program is not held back by the store.
     pub fn start<S, F>(
         trace: &Path,
         config: WriterConfig,
@@ -65,9 +69,21 @@ impl LiveRecording {
         let done = Arc::new(Mutex::new(Vec::new()));
         let results = Arc::clone(&done);
         let base = trace.to_path_buf();
+        let spooled = Arc::new(SpoolStats::default());
+        let stats = Arc::clone(&spooled);
         let accepting = listener.accept(move |stream, n| {
             let path = trace_path_for(&base, n);
-            let result = record_threaded(stream, &path, sink(n), config.clone());
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            let result = match spool(stream, &dir, Arc::clone(&stats)) {
+                Ok(input) => record_threaded(input, &path, sink(n), config.clone()),
+                Err(e) => Err(RecordError::Spool {
+                    dir: dir.clone(),
+                    source: e,
+                }),
+            };
             results
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
@@ -77,7 +93,13 @@ impl LiveRecording {
             socket_path,
             accepting,
             done,
+            spooled,
         })
+    }
+
+    /// How much of the programs' streams has arrived and is still to be stored.
+    pub fn spooled(&self) -> Arc<SpoolStats> {
+        Arc::clone(&self.spooled)
     }
 
     /// The path to pass to the agent as `socket=PATH`.

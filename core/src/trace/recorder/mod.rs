@@ -37,6 +37,11 @@ pub enum RecordError {
     Wire(#[from] WireError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error("cannot spool the program's stream into {dir}: {source}; the trace's directory must be writable")]
+    Spool {
+        dir: std::path::PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// What a finished recording produced.
