@@ -241,10 +241,18 @@ impl LiveDebugger {
                     n += 1;
                 }
                 Some(FeedItem::Coverage(node, c)) => {
-                    self.session
-                        .set_coverage(node, CoverageKind::Edge, &c.edges)?;
-                    self.session
-                        .set_coverage(node, CoverageKind::DefUse, &c.def_uses)?;
+                    for (kind, ids) in [
+                        (CoverageKind::Edge, &c.edges),
+                        (CoverageKind::DefUse, &c.def_uses),
+                    ] {
+                        // Kept only when weighed by (see `DebugOptions::all_coverage`); a switch
+                        // of strategy may have read it from the trace already.
+                        if self.options.keeps_coverage(kind)
+                            && !self.session.tree().has_node_coverage(node, kind)
+                        {
+                            self.session.set_coverage(node, kind, ids)?;
+                        }
+                    }
                 }
                 None => break,
             }
@@ -463,7 +471,21 @@ impl LiveDebugger {
     /// Asks the next questions with another strategy, while the program runs or after; the
     /// answers given so far are kept.
     pub fn set_strategy(&mut self, name: StrategyName, p: Option<f64>) -> Result<(), DebugError> {
-        super::switch_strategy(&mut self.session, &mut self.options, name, p)
+        if name.coverage_kind().is_some() {
+            // The coverage of the calls taken in so far is read from the trace: wait until it
+            // holds them all.
+            self.pump()?;
+            if let Some(last) = self.session.tree().id_bound().checked_sub(1) {
+                self.wait_committed(NodeId(last as u32), false)?;
+            }
+        }
+        super::switch_strategy(
+            &mut self.session,
+            &mut self.options,
+            name,
+            p,
+            self.reader.as_ref(),
+        )
     }
 
     /// Trusts every call of the method `qualified` (`pkg.Class.method`, all its overloads): the

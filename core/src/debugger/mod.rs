@@ -82,6 +82,11 @@ pub struct DebugOptions {
     /// The persistence bound: nodes of the execution tree (and of the suspicious set) kept in
     /// memory; the others are spilled to scratch files. `None` keeps every node in memory.
     pub resident_nodes: Option<usize>,
+    /// Keep both kinds of coverage in the tree. By default only the kind the strategy weighs by
+    /// is kept (none for the others): coverage is not under the persistence bound, and a long
+    /// run's entities would not fit the memory budget twice. A switch to a strategy of the other
+    /// kind reads it from the trace.
+    pub all_coverage: bool,
 }
 
 /// The default persistence bound: 4 * 10^6 nodes take at most 4 * 47 = 188 MB (tree skeleton
@@ -89,6 +94,11 @@ pub struct DebugOptions {
 pub const DEFAULT_RESIDENT_NODES: usize = 4_000_000;
 
 impl DebugOptions {
+    /// Whether the session keeps coverage of `kind`.
+    pub fn keeps_coverage(&self, kind: CoverageKind) -> bool {
+        self.all_coverage || self.strategy.coverage_kind() == Some(kind)
+    }
+
     /// The persistence bound a front end's number gives: 0 keeps every node in memory.
     pub fn resident_bound(nodes: usize) -> Option<usize> {
         (nodes > 0).then_some(nodes)
@@ -103,20 +113,50 @@ impl Default for DebugOptions {
             trust: GlobSet::parse(""),
             limits: RenderLimits::default(),
             resident_nodes: Some(DEFAULT_RESIDENT_NODES),
+            all_coverage: false,
         }
     }
 }
 
-/// Gives `session` the strategy `name` and records it in `options`; the answers are kept.
+/// Gives `session` the strategy `name` and records it in `options`; the answers are kept. The
+/// coverage the new strategy weighs by is read from `reader` first when the tree does not have
+/// it (for the calls the session has), and the coverage no longer needed is dropped.
 fn switch_strategy(
     session: &mut Session,
     options: &mut DebugOptions,
     name: StrategyName,
     p: Option<f64>,
+    reader: Option<&TraceReader>,
 ) -> Result<(), DebugError> {
-    session.set_strategy(strategy::create(name, p)?);
+    let strategy = strategy::create(name, p)?;
+    if let (Some(kind), Some(reader)) = (name.coverage_kind(), reader) {
+        if !session.tree().has_coverage_of(kind) {
+            load_coverage(session, reader, kind)?;
+        }
+    }
+    session.set_strategy(strategy);
     options.strategy = name;
     options.p = p;
+    for kind in [CoverageKind::Edge, CoverageKind::DefUse] {
+        if !options.keeps_coverage(kind) {
+            session.clear_coverage(kind);
+        }
+    }
+    Ok(())
+}
+
+/// Gives the session's calls their coverage of `kind` from the trace.
+fn load_coverage(
+    session: &mut Session,
+    reader: &TraceReader,
+    kind: CoverageKind,
+) -> Result<(), DebugError> {
+    for (node, ids) in reader.all_coverage(kind)? {
+        // A live trace may hold calls the session has not taken in yet: they bring their own.
+        if session.tree().contains(node) && !session.tree().has_node_coverage(node, kind) {
+            session.set_coverage(node, kind, &ids)?;
+        }
+    }
     Ok(())
 }
 
@@ -157,8 +197,8 @@ impl Debugger {
         let mut session = Session::new(tree, strategy, TrustPolicy::methods(trusted));
         // The entities each call covered itself, as the recorder computed them.
         for kind in [CoverageKind::Edge, CoverageKind::DefUse] {
-            for (node, ids) in reader.all_coverage(kind)? {
-                session.set_coverage(node, kind, &ids)?;
+            if options.keeps_coverage(kind) {
+                load_coverage(&mut session, &reader, kind)?;
             }
         }
         Ok(Debugger {
@@ -184,7 +224,13 @@ impl Debugger {
     /// Asks the next questions with another strategy (`p` for the coverage ones, their default
     /// when `None`); the answers given so far are kept.
     pub fn set_strategy(&mut self, name: StrategyName, p: Option<f64>) -> Result<(), DebugError> {
-        switch_strategy(&mut self.session, &mut self.options, name, p)
+        switch_strategy(
+            &mut self.session,
+            &mut self.options,
+            name,
+            p,
+            Some(&self.reader),
+        )
     }
 
     /// Trusts every call of the method `qualified` (`pkg.Class.method`, all its overloads).

@@ -57,15 +57,6 @@ pub struct MutantDebug {
     pub replay: Option<ReplayStats>,
 }
 
-/// The coverage kind a strategy weighs by, if any.
-fn coverage_kind(strategy: StrategyName) -> Option<CoverageKind> {
-    match strategy {
-        StrategyName::EdgeCoverage => Some(CoverageKind::Edge),
-        StrategyName::DefUseCoverage => Some(CoverageKind::DefUse),
-        _ => None,
-    }
-}
-
 /// Whether any node of `tree` covers an entity of `kind`.
 pub fn has_coverage(tree: &ExecutionTree, kind: CoverageKind) -> bool {
     tree.iter().any(|x| !tree.coverage(x, kind).is_empty())
@@ -120,7 +111,9 @@ pub fn debug_mutant(
         let tree = debugger.session().tree();
         calls = tree.iter().filter(|&x| tree.kind(x).is_call()).count();
         askable = askable_nodes(debugger.session()).len();
-        let coverage = coverage_kind(strategy).map(|k| has_coverage(debugger.session().tree(), k));
+        let coverage = strategy
+            .coverage_kind()
+            .map(|k| has_coverage(debugger.session().tree(), k));
         // Every answer removes a node or marks a don't-know: more questions than this is a loop.
         let limit = 2 * nodes + 10;
         let mut dialogue = Vec::new();
@@ -169,7 +162,11 @@ pub fn balanced(
     trace: &Path,
     strategies: &[StrategyName],
 ) -> Result<(Vec<Evaluation>, bool), EvaluationError> {
-    let debugger = Debugger::open(trace, DebugOptions::default())?;
+    let options = DebugOptions {
+        all_coverage: true,
+        ..Default::default()
+    };
+    let debugger = Debugger::open(trace, options)?;
     let tree = debugger.session().tree();
     let coverage =
         has_coverage(tree, CoverageKind::Edge) || has_coverage(tree, CoverageKind::DefUse);

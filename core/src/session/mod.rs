@@ -121,6 +121,11 @@ impl Session {
         self.set.set_coverage(node, kind, entities)
     }
 
+    /// Forgets the tree's coverage of `kind`, unless the strategy weighs by it.
+    pub fn clear_coverage(&mut self, kind: CoverageKind) {
+        self.set.clear_coverage(kind);
+    }
+
     /// The recording is over: no node will arrive or complete any more.
     pub fn seal(&mut self) {
         self.set.seal();

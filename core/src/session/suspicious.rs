@@ -279,6 +279,13 @@ impl SuspiciousSet {
         Ok(())
     }
 
+    /// Forgets the tree's coverage of `kind`, unless the weighting uses it.
+    pub fn clear_coverage(&mut self, kind: CoverageKind) {
+        if self.coverage.as_ref().is_none_or(|c| c.kind != kind) {
+            self.tree.clear_coverage(kind);
+        }
+    }
+
     pub fn seal(&mut self) {
         self.tree.seal();
     }

@@ -90,6 +90,15 @@ impl StrategyName {
         }
     }
 
+    /// The coverage a strategy weighs calls by, if any.
+    pub fn coverage_kind(self) -> Option<CoverageKind> {
+        match self {
+            StrategyName::EdgeCoverage => Some(CoverageKind::Edge),
+            StrategyName::DefUseCoverage => Some(CoverageKind::DefUse),
+            _ => None,
+        }
+    }
+
     /// The default p of the coverage-weighted strategies (the jhyde paper's values).
     pub fn default_p(self) -> Option<f64> {
         match self {

@@ -439,6 +439,21 @@ impl ExecutionTree {
         std::iter::successors(first, move |&c| link(&self.next_call, c))
     }
 
+    /// Whether coverage of `kind` was given (for some node).
+    pub fn has_coverage_of(&self, kind: CoverageKind) -> bool {
+        self.coverage[kind.index()].is_some()
+    }
+
+    /// Whether `node` was given a non-empty coverage of `kind`.
+    pub fn has_node_coverage(&self, node: NodeId, kind: CoverageKind) -> bool {
+        !self.coverage(node, kind).is_empty()
+    }
+
+    /// Forgets the coverage of `kind`: what it took in memory is freed.
+    pub fn clear_coverage(&mut self, kind: CoverageKind) {
+        self.coverage[kind.index()] = None;
+    }
+
     /// The entities of `kind` that `node` covers itself (empty if none were set).
     pub fn coverage(&self, node: NodeId, kind: CoverageKind) -> &[u32] {
         match &self.coverage[kind.index()] {

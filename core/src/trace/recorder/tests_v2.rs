@@ -316,14 +316,24 @@ fn the_debugger_gives_the_session_the_recorded_coverage() {
         strategy: crate::strategy::StrategyName::EdgeCoverage,
         ..Default::default()
     };
-    let d = crate::debugger::Debugger::new(r, options).unwrap();
+    let mut d = crate::debugger::Debugger::new(r, options).unwrap();
     let tree = d.session().tree();
     assert_eq!(
         tree.coverage(twice, CoverageKind::Edge),
         expected.as_slice()
     );
     assert_eq!(tree.coverage(never, CoverageKind::Edge).len(), 3);
+    // Only the kind the strategy weighs by is kept in memory...
+    assert!(!tree.has_coverage_of(CoverageKind::DefUse));
+    // ... and a switch reads the other from the trace and drops the first.
+    d.set_strategy(crate::strategy::StrategyName::DefUseCoverage, None)
+        .unwrap();
+    let tree = d.session().tree();
     assert_eq!(tree.coverage(twice, CoverageKind::DefUse).len(), 6);
+    assert!(!tree.has_coverage_of(CoverageKind::Edge));
+    d.set_strategy(crate::strategy::StrategyName::TopDown, None)
+        .unwrap();
+    assert!(!d.session().tree().has_coverage_of(CoverageKind::DefUse));
 }
 
 #[test]
