@@ -74,7 +74,7 @@ impl BruteForce {
         if let Some((kind, _)) = coverage {
             for (&n, &a) in &self.marks {
                 if a == Answer::Valid {
-                    for &e in tree.coverage(n, kind) {
+                    for e in tree.coverage(n, kind) {
                         *v.entry(e).or_default() += 1;
                     }
                 }
@@ -102,7 +102,7 @@ impl BruteForce {
                 let cbw: f64 = members
                     .iter()
                     .flat_map(|&b| tree.coverage(b, kind))
-                    .map(|e| p.powi(v.get(e).copied().unwrap_or(0)))
+                    .map(|e| p.powi(v.get(&e).copied().unwrap_or(0)))
                     .sum();
                 let got = set.coverage_weight(x);
                 assert!((got - cbw).abs() < 1e-9, "cbw of node {x}: {got} != {cbw}");

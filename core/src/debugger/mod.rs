@@ -89,9 +89,12 @@ pub struct DebugOptions {
     pub all_coverage: bool,
 }
 
-/// The default persistence bound: 4 * 10^6 nodes take at most 4 * 47 = 188 MB (tree skeleton
-/// and suspicious set with coverage weights), well within the 512 MiB budget of a session.
-pub const DEFAULT_RESIDENT_NODES: usize = 4_000_000;
+/// The default persistence bound. Per resident node: the skeleton and the calls of its method 29
+/// bytes, the suspicious set 6 (22 with coverage weights), its coverage (one kind, for a coverage
+/// strategy) 8 plus 12 per entity position with one position per node resident: at most 71
+/// bytes, 213 MB for 3 * 10^6 nodes, which leaves the rest of the 512 MiB budget to SQLite, the
+/// feed and the recorder (kxml2 size 6, 5.6 * 10^6 nodes, edge coverage: see docs/benchmarks.md).
+pub const DEFAULT_RESIDENT_NODES: usize = 3_000_000;
 
 impl DebugOptions {
     /// Whether the session keeps coverage of `kind`.

@@ -187,7 +187,7 @@ impl SuspiciousSet {
                 self.weight.update(p.0 as usize, |v| *v += add);
             }
             if let Some(c) = &mut self.coverage {
-                c.own.set(i, self.tree.coverage(x, c.kind).len() as f64);
+                c.own.set(i, self.tree.coverage_len(x, c.kind) as f64);
                 if member {
                     let add = c.own.at(i);
                     c.total.update(i, |v| *v += add);
@@ -492,10 +492,10 @@ impl SuspiciousSet {
             return;
         };
         let (kind, p) = (cov.kind, cov.p);
-        let entities = self.tree.coverage(a, kind).to_vec();
+        let entities = self.tree.coverage(a, kind);
         let touched: usize = entities
             .iter()
-            .map(|&e| self.tree.nodes_covering(kind, e).len())
+            .map(|&e| self.tree.covering_count(kind, e))
             .sum();
         let batch = self.batch_pays(touched);
         let (lo, hi) = self.region_span();
@@ -505,16 +505,20 @@ impl SuspiciousSet {
             let delta = p.powi(*v as i32) - p.powi(*v as i32 + 1);
             *v += 1;
             if batch {
-                for &b in self.tree.nodes_covering(kind, e) {
+                for b in self.tree.nodes_covering(kind, e) {
                     cov.own.update(b.0 as usize, |v| *v -= delta);
                 }
                 continue;
             }
             // Only nodes of the region are ever read again (until `rebuild`), so the others
             // keep a stale `own`.
-            for k in 0..self.tree.nodes_covering(kind, e).len() {
-                let b = self.tree.nodes_covering(kind, e)[k];
-                if b.0 < lo || b.0 > hi || !self.in_region(b) {
+            let covering: Vec<NodeId> = self
+                .tree
+                .nodes_covering(kind, e)
+                .filter(|b| (lo..=hi).contains(&b.0))
+                .collect();
+            for b in covering {
+                if !self.in_region(b) {
                     continue;
                 }
                 if let Some(c) = &mut self.coverage {

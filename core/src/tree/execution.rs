@@ -3,7 +3,8 @@
 //!
 //! Struct-of-arrays indexed by node id (ids are dense and a parent is always recorded before its
 //! children, so `parent < child`): 25 bytes per node in paged columns ([`super::column`]), plus
-//! the per-method list of calls (4 more, also paged), plus coverage. With a persistence bound
+//! the per-method list of calls (4 more, also paged), plus coverage (`super::coverage`, paged
+//! too: 8 bytes per node and 12 per entity a call covers). With a persistence bound
 //! ([`ExecutionTree::set_resident_nodes`]) the columns keep only about that many nodes in
 //! memory and spill the rest to a scratch file. Children keep call order through first/last child and next-sibling
 //! links; subtree sizes are kept up to date on every insertion (one walk up the ancestors).
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::column::Column;
+use super::coverage::CoverageStore;
 use super::node::{NodeHeader, NodeKind};
 use crate::ids::{MethodId, NodeId};
 
@@ -72,14 +74,6 @@ pub enum Change {
     Completed,
     /// A completion header for a node already complete: nothing changed.
     Unchanged,
-}
-
-#[derive(Default, Clone)]
-struct CoverageStore {
-    start: Vec<u32>,
-    len: Vec<u32>,
-    entities: Vec<u32>,
-    inverted: HashMap<u32, Vec<NodeId>>,
 }
 
 /// The execution tree skeleton. See the module documentation.
@@ -164,6 +158,9 @@ impl ExecutionTree {
         self.method.set_resident_entries(nodes);
         self.size.set_resident_entries(nodes);
         self.next_call.set_resident_entries(nodes);
+        for store in self.coverage.iter_mut().flatten() {
+            store.set_resident_nodes(nodes);
+        }
     }
 
     /// The persistence bound set by [`Self::set_resident_nodes`]; structures indexed by node
@@ -182,6 +179,12 @@ impl ExecutionTree {
             + self.method.spilled_pages()
             + self.size.spilled_pages()
             + self.next_call.spilled_pages()
+            + self
+                .coverage
+                .iter()
+                .flatten()
+                .map(CoverageStore::spilled_pages)
+                .sum::<usize>()
     }
 
     /// Builds a tree from headers in recording order (convenience for tests and tools).
@@ -303,24 +306,15 @@ impl ExecutionTree {
             return Err(TreeError::UnknownNode { id: node });
         }
         let n = self.flags.len();
-        let store = self.coverage[kind.index()].get_or_insert_with(CoverageStore::default);
-        if store.start.len() < n {
-            store.start.resize(n, 0);
-            store.len.resize(n, 0);
-        }
-        let i = node.0 as usize;
-        if store.len[i] != 0 {
+        let bound = self.resident_nodes;
+        let store = self.coverage[kind.index()].get_or_insert_with(|| CoverageStore::new(bound));
+        if store.has(node) {
             return Err(TreeError::CoverageAlreadySet { id: node, kind });
         }
         let mut sorted = entities.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
-        store.start[i] = store.entities.len() as u32;
-        store.len[i] = sorted.len() as u32;
-        for &e in &sorted {
-            store.inverted.entry(e).or_default().push(node);
-        }
-        store.entities.extend_from_slice(&sorted);
+        store.set(node, n, &sorted);
         Ok(())
     }
 
@@ -446,7 +440,7 @@ impl ExecutionTree {
 
     /// Whether `node` was given a non-empty coverage of `kind`.
     pub fn has_node_coverage(&self, node: NodeId, kind: CoverageKind) -> bool {
-        !self.coverage(node, kind).is_empty()
+        self.coverage_len(node, kind) > 0
     }
 
     /// Forgets the coverage of `kind`: what it took in memory is freed.
@@ -454,24 +448,38 @@ impl ExecutionTree {
         self.coverage[kind.index()] = None;
     }
 
-    /// The entities of `kind` that `node` covers itself (empty if none were set).
-    pub fn coverage(&self, node: NodeId, kind: CoverageKind) -> &[u32] {
-        match &self.coverage[kind.index()] {
-            Some(s) if (node.0 as usize) < s.start.len() => {
-                let i = node.0 as usize;
-                let start = s.start[i] as usize;
-                &s.entities[start..start + s.len[i] as usize]
-            }
-            _ => &[],
-        }
-    }
-
-    /// The nodes that cover `entity` themselves.
-    pub fn nodes_covering(&self, kind: CoverageKind, entity: u32) -> &[NodeId] {
+    /// The entities of `kind` that `node` covers itself (empty if none were set), sorted.
+    pub fn coverage(&self, node: NodeId, kind: CoverageKind) -> Vec<u32> {
         self.coverage[kind.index()]
             .as_ref()
-            .and_then(|s| s.inverted.get(&entity))
-            .map_or(&[], Vec::as_slice)
+            .map_or_else(Vec::new, |s| s.entities(node))
+    }
+
+    /// How many entities of `kind` `node` covers itself.
+    pub fn coverage_len(&self, node: NodeId, kind: CoverageKind) -> usize {
+        self.coverage[kind.index()]
+            .as_ref()
+            .map_or(0, |s| s.count(node))
+    }
+
+    /// The nodes that cover `entity` themselves, the latest to complete first.
+    pub fn nodes_covering(
+        &self,
+        kind: CoverageKind,
+        entity: u32,
+    ) -> impl Iterator<Item = NodeId> + '_ {
+        self.coverage[kind.index()]
+            .as_ref()
+            .map(|s| s.covering(entity))
+            .into_iter()
+            .flatten()
+    }
+
+    /// How many nodes cover `entity` themselves.
+    pub fn covering_count(&self, kind: CoverageKind, entity: u32) -> usize {
+        self.coverage[kind.index()]
+            .as_ref()
+            .map_or(0, |s| s.covering_count(entity))
     }
 
     /// Whether `a` is `b` or one of its ancestors.

@@ -2,6 +2,7 @@
 //! walk.
 
 pub(crate) mod column;
+mod coverage;
 mod execution;
 mod node;
 pub mod synthetic;

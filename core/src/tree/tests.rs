@@ -148,11 +148,13 @@ fn coverage_is_kept_per_kind_with_an_inverted_index() {
     assert_eq!(tree.coverage(a, CoverageKind::Edge), &[3, 5]);
     assert_eq!(tree.coverage(a, CoverageKind::DefUse), &[] as &[u32]);
     assert_eq!(tree.coverage(c, CoverageKind::DefUse), &[40, 41]);
+    // The latest given first.
     assert_eq!(
-        ids(tree.nodes_covering(CoverageKind::Edge, 3).iter().copied()),
-        vec![a.0, c.0]
+        ids(tree.nodes_covering(CoverageKind::Edge, 3)),
+        vec![c.0, a.0]
     );
-    assert!(tree.nodes_covering(CoverageKind::DefUse, 3).is_empty());
+    assert_eq!(tree.covering_count(CoverageKind::Edge, 3), 2);
+    assert_eq!(tree.nodes_covering(CoverageKind::DefUse, 3).count(), 0);
     assert_eq!(
         tree.set_coverage(c, CoverageKind::Edge, &[1]),
         Err(TreeError::CoverageAlreadySet {
@@ -270,5 +272,60 @@ fn a_spilling_tree_answers_like_one_in_memory() {
             .collect();
         assert_eq!(calls, brute);
         assert_eq!(ids(bounded.calls_of(MethodId(m))), calls);
+    }
+}
+
+/// Coverage is under the persistence bound too: a tree whose entities fill many pages keeps
+/// only a few in memory and still gives every node its own entities and every entity its calls.
+#[test]
+fn coverage_spills_under_the_persistence_bound_and_reads_back_the_same() {
+    use super::column::PAGE;
+    use super::synthetic::{random_recording, Event};
+    let shape = Shape {
+        calls: 3 * PAGE,
+        methods: 40,
+        coverage: true,
+        ..Shape::default()
+    };
+    let build = |bound: Option<usize>, coverage: bool| {
+        let mut tree = ExecutionTree::new();
+        tree.set_resident_nodes(bound);
+        random_recording(7, &shape, |e| match e {
+            Event::Header(h) => {
+                tree.push(&h).unwrap();
+            }
+            Event::Coverage(n, k, es) if coverage => tree.set_coverage(n, k, &es).unwrap(),
+            Event::Coverage(..) => {}
+        });
+        tree
+    };
+    let free = build(None, true);
+    let bounded = build(Some(PAGE), true);
+    let skeleton_only = build(Some(PAGE), false);
+    assert_eq!(free.spilled_pages(), 0);
+    assert!(
+        bounded.spilled_pages() > skeleton_only.spilled_pages(),
+        "coverage pages stayed in memory: {} vs {}",
+        bounded.spilled_pages(),
+        skeleton_only.spilled_pages()
+    );
+    let mut entities = std::collections::HashSet::new();
+    for x in free.iter() {
+        for kind in [CoverageKind::Edge, CoverageKind::DefUse] {
+            let own = free.coverage(x, kind);
+            assert_eq!(bounded.coverage(x, kind), own, "node {x}");
+            assert_eq!(bounded.coverage_len(x, kind), own.len());
+            entities.extend(own.into_iter().map(|e| (kind, e)));
+        }
+    }
+    assert!(entities.len() > 10);
+    // Every chain read back crosses spilled pages: a sample of them is enough.
+    for (kind, e) in entities.into_iter().take(40) {
+        let calls: Vec<NodeId> = free.nodes_covering(kind, e).collect();
+        assert_eq!(bounded.nodes_covering(kind, e).collect::<Vec<_>>(), calls);
+        assert_eq!(free.covering_count(kind, e), calls.len());
+        for x in calls {
+            assert!(free.coverage(x, kind).contains(&e));
+        }
     }
 }

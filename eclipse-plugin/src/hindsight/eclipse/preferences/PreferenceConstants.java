@@ -29,7 +29,7 @@ public final class PreferenceConstants {
     public static final double DEFAULT_P_DEF_USE = 0.6;
     public static final String DEFAULT_TRUSTED_PACKAGES = "java.*, javax.*, jdk.*, sun.*, com.sun.*";
     /** The core's defaults (DebugOptions::resident_nodes, LiveOptions::question_cache). */
-    public static final int DEFAULT_PERSISTENCE_BOUND = 4_000_000;
+    public static final int DEFAULT_PERSISTENCE_BOUND = 3_000_000;
     public static final int DEFAULT_LOGIC_BOUND = 256;
     public static final int DEFAULT_PRESENTATION_DEPTH = 4;
 

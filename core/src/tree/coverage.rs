@@ -1,0 +1,133 @@
+//! The coverage entities of each call, kept in paged columns like the skeleton, so that they stay
+//! within the persistence bound however long the run: each call's entities side by side (its
+//! range in `start`/`len`), and for each entity the chain of the calls covering it, linked from
+//! the latest back (`prev_same`), which is what the coverage strategies update after a valid
+//! answer. Entities are appended in the order calls complete, so a chain runs backwards through
+//! the columns and reading one touches each spilled page at most once.
+
+use std::collections::HashMap;
+
+use super::column::Column;
+use crate::ids::NodeId;
+
+const NONE: u32 = u32::MAX;
+
+/// Entity positions kept in memory per resident node: a call covers a few entities of its own.
+const POSITIONS_PER_NODE: usize = 1;
+
+#[derive(Clone)]
+pub(super) struct CoverageStore {
+    /// Per node: its first position and how many entities it covers.
+    start: Column<u32>,
+    len: Column<u32>,
+    /// Per position: the entity, the call covering it, the previous position of that entity.
+    entity: Column<u32>,
+    owner: Column<u32>,
+    prev_same: Column<u32>,
+    /// Per entity: its last position and how many calls cover it.
+    heads: HashMap<u32, (u32, u32)>,
+}
+
+impl CoverageStore {
+    pub(super) fn new(resident_nodes: Option<usize>) -> CoverageStore {
+        let mut s = CoverageStore {
+            start: Column::new(0),
+            len: Column::new(0),
+            entity: Column::new(0),
+            owner: Column::new(NONE),
+            prev_same: Column::new(NONE),
+            heads: HashMap::new(),
+        };
+        s.set_resident_nodes(resident_nodes);
+        s
+    }
+
+    pub(super) fn set_resident_nodes(&mut self, nodes: Option<usize>) {
+        self.start.set_resident_entries(nodes);
+        self.len.set_resident_entries(nodes);
+        let positions = nodes.map(|n| n.saturating_mul(POSITIONS_PER_NODE));
+        self.entity.set_resident_entries(positions);
+        self.owner.set_resident_entries(positions);
+        self.prev_same.set_resident_entries(positions);
+    }
+
+    pub(super) fn spilled_pages(&self) -> usize {
+        self.start.spilled_pages()
+            + self.len.spilled_pages()
+            + self.entity.spilled_pages()
+            + self.owner.spilled_pages()
+            + self.prev_same.spilled_pages()
+    }
+
+    /// Whether `node` was given entities (a node given none counts as not given).
+    pub(super) fn has(&self, node: NodeId) -> bool {
+        self.len.get(node.0 as usize).is_some_and(|l| l > 0)
+    }
+
+    /// Appends the entities of `node` (sorted, without repeats).
+    pub(super) fn set(&mut self, node: NodeId, nodes: usize, entities: &[u32]) {
+        self.start.grow(nodes);
+        self.len.grow(nodes);
+        let i = node.0 as usize;
+        let first = self.entity.len();
+        self.start.set(i, first as u32);
+        self.len.set(i, entities.len() as u32);
+        let end = first + entities.len();
+        self.entity.grow(end);
+        self.owner.grow(end);
+        self.prev_same.grow(end);
+        for (k, &e) in entities.iter().enumerate() {
+            let pos = (first + k) as u32;
+            let head = self.heads.entry(e).or_insert((NONE, 0));
+            self.entity.set(pos as usize, e);
+            self.owner.set(pos as usize, node.0);
+            self.prev_same.set(pos as usize, head.0);
+            *head = (pos, head.1 + 1);
+        }
+    }
+
+    pub(super) fn entities(&self, node: NodeId) -> Vec<u32> {
+        let i = node.0 as usize;
+        let (Some(start), Some(len)) = (self.start.get(i), self.len.get(i)) else {
+            return Vec::new();
+        };
+        (start..start + len)
+            .map(|p| self.entity.at(p as usize))
+            .collect()
+    }
+
+    pub(super) fn count(&self, node: NodeId) -> usize {
+        self.len.get(node.0 as usize).unwrap_or(0) as usize
+    }
+
+    /// The calls covering `entity`, the latest to complete first.
+    pub(super) fn covering(&self, entity: u32) -> Covering<'_> {
+        Covering {
+            store: self,
+            pos: self.heads.get(&entity).map_or(NONE, |h| h.0),
+        }
+    }
+
+    pub(super) fn covering_count(&self, entity: u32) -> usize {
+        self.heads.get(&entity).map_or(0, |h| h.1 as usize)
+    }
+}
+
+/// The calls covering one entity (see [`CoverageStore::covering`]).
+pub struct Covering<'a> {
+    store: &'a CoverageStore,
+    pos: u32,
+}
+
+impl Iterator for Covering<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        if self.pos == NONE {
+            return None;
+        }
+        let p = self.pos as usize;
+        self.pos = self.store.prev_same.at(p);
+        Some(NodeId(self.store.owner.at(p)))
+    }
+}
