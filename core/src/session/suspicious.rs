@@ -70,6 +70,26 @@ struct CoverageWeights {
     total: Column<f64>,
 }
 
+impl CoverageWeights {
+    /// `x`'s own weight: the stored one, or with `fresh` computed again from the counts (the
+    /// sum of p^v(e) over its entities) and stored.
+    fn own_of(&mut self, tree: &ExecutionTree, x: NodeId, fresh: bool) -> f64 {
+        let i = x.0 as usize;
+        if !fresh {
+            return self.own.at(i);
+        }
+        let own = tree
+            .coverage_iter(x, self.kind)
+            .map(|e| {
+                self.p
+                    .powi(self.valid_count.get(&e).copied().unwrap_or(0) as i32)
+            })
+            .sum();
+        self.own.set(i, own);
+        own
+    }
+}
+
 /// The suspicious set over a growing execution tree. See the module documentation.
 pub struct SuspiciousSet {
     tree: ExecutionTree,
@@ -326,18 +346,20 @@ impl SuspiciousSet {
     /// thread, which records them in preorder, so they normally occupy the ids from the call to
     /// its last descendant (other threads' nodes may be interleaved): a linear pass over that
     /// range avoids pointer chasing. If the range does not hold the whole subtree, a walk does it.
-    fn recompute_region(&mut self) {
+    /// With `fresh_own`, every node's own coverage weight is computed again from the counts
+    /// (see `count_valid_coverage`); otherwise the stored one is used.
+    fn recompute_region(&mut self, fresh_own: bool) {
         let root = self.region_root();
         let end = (self.region_span().1 as usize).saturating_add(1);
-        if !self.recompute_linear(root, end) {
-            self.recompute_by_walk();
+        if !self.recompute_linear(root, end, fresh_own) {
+            self.recompute_by_walk(fresh_own);
         }
     }
 
     /// The linear pass over ids `root..end`: ids of a subtree are larger than its root's and
     /// parents come before children, so one forward pass decides which nodes count and one
     /// backward pass sums them up. Returns false if the range missed part of the subtree.
-    fn recompute_linear(&mut self, root: NodeId, end: usize) -> bool {
+    fn recompute_linear(&mut self, root: NodeId, end: usize, fresh_own: bool) -> bool {
         let r = root.0 as usize;
         let end = end.min(self.tree.id_bound());
         // 0: not in the subtree, 1: in the subtree under a valid answer, 2: counted.
@@ -363,7 +385,8 @@ impl SuspiciousSet {
                 let member = self.is_member(x);
                 self.weight.set(i, u32::from(member));
                 if let Some(c) = &mut self.coverage {
-                    c.total.set(i, if member { c.own.at(i) } else { 0.0 });
+                    let own = c.own_of(&self.tree, x, fresh_own);
+                    c.total.set(i, if member { own } else { 0.0 });
                 }
             }
         }
@@ -388,7 +411,7 @@ impl SuspiciousSet {
         true
     }
 
-    fn recompute_by_walk(&mut self) {
+    fn recompute_by_walk(&mut self, fresh_own: bool) {
         let mut order = Vec::new();
         self.walk(|x| {
             order.push(x);
@@ -399,7 +422,8 @@ impl SuspiciousSet {
             let member = self.is_member(x);
             self.weight.set(i, u32::from(member));
             if let Some(c) = &mut self.coverage {
-                c.total.set(i, if member { c.own.at(i) } else { 0.0 });
+                let own = c.own_of(&self.tree, x, fresh_own);
+                c.total.set(i, if member { own } else { 0.0 });
             }
         }
         let root = self.region_root();
@@ -460,7 +484,7 @@ impl SuspiciousSet {
                 }
                 self.trust[m.0 as usize] |= TRUST_ANSWER;
                 if batch {
-                    self.recompute_region();
+                    self.recompute_region(false);
                 }
             }
         }
@@ -498,12 +522,23 @@ impl SuspiciousSet {
             .map(|&e| self.tree.covering_count(kind, e))
             .sum();
         let batch = self.batch_pays(touched);
+        // Under the persistence bound, walking an entity's calls touches pages all over the
+        // tree, spilled ones too: the region's recomputation then gives each of its nodes its
+        // `own` afresh from the counts instead (slower than the walk when all is in memory).
+        let spilling = self
+            .tree
+            .resident_nodes()
+            .is_some_and(|bound| self.tree.id_bound() > bound);
+        let fresh = batch && spilling;
         let (lo, hi) = self.region_span();
         for e in entities {
             let cov = self.coverage.as_mut().expect("checked above");
             let v = cov.valid_count.entry(e).or_insert(0);
             let delta = p.powi(*v as i32) - p.powi(*v as i32 + 1);
             *v += 1;
+            if fresh {
+                continue;
+            }
             if batch {
                 for b in self.tree.nodes_covering(kind, e) {
                     cov.own.update(b.0 as usize, |v| *v -= delta);
@@ -530,7 +565,7 @@ impl SuspiciousSet {
             }
         }
         if batch {
-            self.recompute_region();
+            self.recompute_region(fresh);
         }
     }
 

@@ -86,14 +86,13 @@ impl CoverageStore {
         }
     }
 
-    pub(super) fn entities(&self, node: NodeId) -> Vec<u32> {
+    pub(super) fn entities(&self, node: NodeId) -> impl Iterator<Item = u32> + '_ {
         let i = node.0 as usize;
-        let (Some(start), Some(len)) = (self.start.get(i), self.len.get(i)) else {
-            return Vec::new();
+        let (start, len) = match (self.start.get(i), self.len.get(i)) {
+            (Some(s), Some(l)) => (s, l),
+            _ => (0, 0),
         };
-        (start..start + len)
-            .map(|p| self.entity.at(p as usize))
-            .collect()
+        (start..start + len).map(|p| self.entity.at(p as usize))
     }
 
     pub(super) fn count(&self, node: NodeId) -> usize {

@@ -450,9 +450,20 @@ impl ExecutionTree {
 
     /// The entities of `kind` that `node` covers itself (empty if none were set), sorted.
     pub fn coverage(&self, node: NodeId, kind: CoverageKind) -> Vec<u32> {
+        self.coverage_iter(node, kind).collect()
+    }
+
+    /// [`Self::coverage`] without collecting it.
+    pub fn coverage_iter(
+        &self,
+        node: NodeId,
+        kind: CoverageKind,
+    ) -> impl Iterator<Item = u32> + '_ {
         self.coverage[kind.index()]
             .as_ref()
-            .map_or_else(Vec::new, |s| s.entities(node))
+            .map(|s| s.entities(node))
+            .into_iter()
+            .flatten()
     }
 
     /// How many entities of `kind` `node` covers itself.
