@@ -16,7 +16,12 @@ fn mergesort_calls_cover_edges() {
     javac(&dir.join("buggy"), &classes);
     let trace = work.path().join("buggy.htrace");
     record(&classes, "mergesort.MergeSort", &trace);
-    let debugger = Debugger::open(&trace, DebugOptions::default()).unwrap();
+    // A session keeps the coverage its strategy weighs by.
+    let options = DebugOptions {
+        strategy: hindsight_core::strategy::StrategyName::EdgeCoverage,
+        ..Default::default()
+    };
+    let debugger = Debugger::open(&trace, options).unwrap();
     let tree = debugger.session().tree();
     let root = hindsight_core::ids::NodeId::ROOT;
     let weights: std::collections::HashMap<_, _> = subtree_weights(tree, root, CoverageKind::Edge)
