@@ -196,27 +196,30 @@ fn changed_code_without_a_matching_call_is_unknown() {
     assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::DontKnow);
 }
 
+/// merge(c, 0) on c = [4, 9, 1, 7], leaving `result` in c; merge's code hash is `hash`.
+fn merge_run(result: [i32; 4], hash: u8) -> FakeRun {
+    let mut run = FakeRun::default();
+    run.heap.arr(3, "int[]", &[4, 9, 1, 7].map(Value::Int));
+    for (i, v) in result.iter().enumerate() {
+        run.heap
+            .set(3, &i.to_string(), 50 + i as u64, Value::Int(*v));
+    }
+    run.code("merge", hash);
+    run.add(
+        1,
+        None,
+        "merge",
+        (40, 60),
+        &[Value::Object(ObjectId(3)), Value::Int(0)],
+        Outcome::Returned(Value::Void),
+    );
+    run
+}
+
 #[test]
 fn array_arguments_compare_by_content_at_entry_and_exit() {
     // merge(c) writes into c: [4, 9, 1, 7] -> [1, 4, 9, 7] in the buggy run, [1, 4, 7, 9] in the reference.
-    let build = |result: [i32; 4], hash: u8| {
-        let mut run = FakeRun::default();
-        run.heap.arr(3, "int[]", &[4, 9, 1, 7].map(Value::Int));
-        for (i, v) in result.iter().enumerate() {
-            run.heap
-                .set(3, &i.to_string(), 50 + i as u64, Value::Int(*v));
-        }
-        run.code("merge", hash);
-        run.add(
-            1,
-            None,
-            "merge",
-            (40, 60),
-            &[Value::Object(ObjectId(3)), Value::Int(0)],
-            Outcome::Returned(Value::Void),
-        );
-        run
-    };
+    let build = merge_run;
     let buggy = build([1, 4, 9, 7], 1);
     let reference = build([1, 4, 7, 9], 2);
     assert_eq!(
@@ -511,24 +514,7 @@ impl Replayer for Sorter {
 
 #[test]
 fn rule_3_compares_what_the_call_did_to_its_arguments() {
-    let build = |result: [i32; 4], hash: u8| {
-        let mut run = FakeRun::default();
-        run.heap.arr(3, "int[]", &[4, 9, 1, 7].map(Value::Int));
-        for (i, v) in result.iter().enumerate() {
-            run.heap
-                .set(3, &i.to_string(), 50 + i as u64, Value::Int(*v));
-        }
-        run.code("merge", hash);
-        run.add(
-            1,
-            None,
-            "merge",
-            (40, 60),
-            &[Value::Object(ObjectId(3)), Value::Int(0)],
-            Outcome::Returned(Value::Void),
-        );
-        run
-    };
+    let build = merge_run;
     // The reference never called merge: only a replay can judge.
     let reference = FakeRun::default();
     let buggy = build([1, 4, 9, 7], 1);
