@@ -28,8 +28,6 @@ pub struct FeedState {
     events: AtomicU64,
     nodes: AtomicU64,
     complete_nodes: AtomicU64,
-    /// Whether, at the last frame, the store was behind the program.
-    store_behind: AtomicBool,
     /// Frames after which the store was behind.
     store_behind_frames: AtomicU64,
     /// Headers the recorder had to wait to hand over (the session was behind).
@@ -46,8 +44,8 @@ pub struct Progress {
     pub events: u64,
     pub nodes: u64,
     pub complete_nodes: u64,
-    /// The store is behind the program: what it has not stored yet waits in the spool.
-    pub store_behind: bool,
+    /// Frames after which the store was behind the program (what it has not stored yet waits
+    /// in the spool).
     pub store_behind_frames: u64,
     pub session_waits: u64,
     /// Bytes of the program's stream received and not yet decoded (the spool's backlog).
@@ -62,7 +60,6 @@ impl FeedState {
             events: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
             complete_nodes: AtomicU64::new(0),
-            store_behind: AtomicBool::new(false),
             store_behind_frames: AtomicU64::new(0),
             session_waits: AtomicU64::new(0),
             first_complete_ns: AtomicU64::new(0),
@@ -85,7 +82,6 @@ impl FeedState {
             events: self.events.load(Ordering::Relaxed),
             nodes: self.nodes.load(Ordering::Relaxed),
             complete_nodes: self.complete_nodes.load(Ordering::Relaxed),
-            store_behind: self.store_behind.load(Ordering::Relaxed),
             store_behind_frames: self.store_behind_frames.load(Ordering::Relaxed),
             session_waits: self.session_waits.load(Ordering::Relaxed),
             backlog_bytes: self.spool.get().map_or(0, |s| s.backlog()),
@@ -216,7 +212,6 @@ impl NodeSink for FeedSink {
         s.nodes.store(counts.nodes, Ordering::Relaxed);
         s.complete_nodes
             .store(counts.complete_nodes, Ordering::Relaxed);
-        s.store_behind.store(store_behind, Ordering::Relaxed);
         if store_behind {
             s.store_behind_frames.fetch_add(1, Ordering::Relaxed);
         }
