@@ -10,8 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::EvaluationError;
 use crate::debugger::TraceRun;
-use crate::oracle::reference::exit_state;
-use crate::oracle::replay::{replayed_exit, Why};
+use crate::oracle::replay::{compare, Comparison};
 use crate::oracle::{RecordedRun, Replayer};
 
 /// The outcome of replaying every call of a run on its own program.
@@ -72,29 +71,24 @@ pub fn replay_check(
             continue;
         }
         check.calls += 1;
-        match replayed_exit(&run, &call, replayer)? {
-            Err(Why::Refused(why)) => {
+        match compare(&run, &call, replayer)? {
+            Comparison::Equal => check.equal += 1,
+            Comparison::Different { recorded, replayed } => {
+                let m = &call.method;
+                check.different.push((
+                    format!("{}.{}{}", m.class, m.name, m.descriptor),
+                    cut(&recorded),
+                    cut(&replayed),
+                ));
+            }
+            Comparison::Unprovable => check.unprovable += 1,
+            Comparison::Refused(why) => {
                 check.refused += 1;
                 *check.reasons.entry(gist("refused", &why)).or_default() += 1;
             }
-            Err(Why::Failed(why)) => {
+            Comparison::Failed(why) => {
                 check.failed += 1;
                 *check.reasons.entry(gist("failed", &why)).or_default() += 1;
-            }
-            Ok(replayed) => {
-                let recorded = exit_state(&run, &call, &[])?;
-                if !(replayed.complete && recorded.complete) {
-                    check.unprovable += 1;
-                } else if replayed.text == recorded.text {
-                    check.equal += 1;
-                } else {
-                    let m = &call.method;
-                    check.different.push((
-                        format!("{}.{}{}", m.class, m.name, m.descriptor),
-                        cut(&recorded.text),
-                        cut(&replayed.text),
-                    ));
-                }
             }
         }
     }

@@ -317,7 +317,7 @@ fn entry_state(
     canonical_state(run, &roots(run, call, statics, at)?, at, MAX_STATE_OBJECTS)
 }
 
-pub(crate) fn exit_state(
+pub(super) fn exit_state(
     run: &impl RecordedRun,
     call: &CallView,
     statics: &[String],

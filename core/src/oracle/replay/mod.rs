@@ -19,7 +19,7 @@ pub use graph::GraphHeap;
 pub use request::{encode_request, Refusal};
 
 use super::reference::{canonical_exit, exit_state, CallView, RecordedRun, MAX_STATE_OBJECTS};
-use crate::omniscient::{CanonicalState, HeapError, HeapResult};
+use crate::omniscient::{HeapError, HeapResult};
 use crate::session::Answer;
 
 /// Runs the correct program: sends one request, returns the text of its answer (up to `END`).
@@ -53,42 +53,56 @@ pub struct ReplayStats {
     pub refused: usize,
 }
 
-/// The exit state the correct program reaches from `call`'s entry state, or why there is none.
-pub fn replayed_exit(
+/// How the replay of a call compares with its recording.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    /// Both exit states are completely known and equal.
+    Equal,
+    /// Both are completely known and differ: the canonical forms, recorded then replayed.
+    Different { recorded: String, replayed: String },
+    /// Replayed, but one of the states is not completely known: equality proves nothing.
+    Unprovable,
+    /// Not sent: part of the entry state is not in the trace, or the call writes static fields.
+    Refused(Refusal),
+    /// The replayer could not run the call; its reason.
+    Failed(String),
+}
+
+/// Replays `call` of `run` and compares the exit state the correct program reaches from its
+/// entry state with the recorded one.
+pub fn compare(
     run: &impl RecordedRun,
     call: &CallView,
     replayer: &mut dyn Replayer,
-) -> HeapResult<Result<CanonicalState, Why>> {
+) -> HeapResult<Comparison> {
     if !call.statics.is_empty() {
         // Static fields are not part of a request: the replayer's would be its own.
-        return Ok(Err(Why::Refused("the call writes static fields".into())));
+        return Ok(Comparison::Refused("the call writes static fields".into()));
     }
     let request = match encode_request(run, call, MAX_STATE_OBJECTS)? {
         Ok(r) => r,
-        Err(why) => return Ok(Err(Why::Refused(why))),
+        Err(why) => return Ok(Comparison::Refused(why)),
     };
     let text = replayer.exchange(&request)?;
     let ran = match parse_answer(&text)
         .map_err(|e| ReplayError(format!("malformed answer: {e}\nrequest:\n{request}")))?
     {
-        Replayed::Failed(reason) => return Ok(Err(Why::Failed(reason))),
+        Replayed::Failed(reason) => return Ok(Comparison::Failed(reason)),
         Replayed::Ran(ran) => ran,
     };
     let roots = ran.this.iter().chain(&ran.args).copied().collect();
-    Ok(Ok(canonical_exit(
-        &ran.heap,
-        roots,
-        Some(ran.outcome),
-        0,
-        &ran.output,
-    )?))
-}
-
-/// Why a call was not replayed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Why {
-    Refused(Refusal),
-    Failed(String),
+    let replayed = canonical_exit(&ran.heap, roots, Some(ran.outcome), 0, &ran.output)?;
+    let recorded = exit_state(run, call, &[])?;
+    Ok(if !(replayed.complete && recorded.complete) {
+        Comparison::Unprovable
+    } else if replayed.text == recorded.text {
+        Comparison::Equal
+    } else {
+        Comparison::Different {
+            recorded: recorded.text,
+            replayed: replayed.text,
+        }
+    })
 }
 
 /// Rule 3 for `call` of the buggy run `run`: valid or invalid when the replayed exit state and
@@ -99,27 +113,26 @@ pub fn judge(
     replayer: &mut dyn Replayer,
     stats: &mut ReplayStats,
 ) -> HeapResult<Option<Answer>> {
-    let replayed = match replayed_exit(run, call, replayer)? {
-        Ok(state) => state,
-        Err(Why::Refused(_)) => {
+    Ok(match compare(run, call, replayer)? {
+        Comparison::Equal => {
+            stats.valid += 1;
+            Some(Answer::Valid)
+        }
+        Comparison::Different { .. } => {
+            stats.invalid += 1;
+            Some(Answer::Invalid)
+        }
+        Comparison::Unprovable => {
+            stats.unprovable += 1;
+            None
+        }
+        Comparison::Refused(_) => {
             stats.refused += 1;
-            return Ok(None);
+            None
         }
-        Err(Why::Failed(_)) => {
+        Comparison::Failed(_) => {
             stats.failed += 1;
-            return Ok(None);
+            None
         }
-    };
-    let recorded = exit_state(run, call, &[])?;
-    if !(replayed.complete && recorded.complete) {
-        stats.unprovable += 1;
-        return Ok(None);
-    }
-    Ok(Some(if replayed.text == recorded.text {
-        stats.valid += 1;
-        Answer::Valid
-    } else {
-        stats.invalid += 1;
-        Answer::Invalid
-    }))
+    })
 }
