@@ -114,7 +114,8 @@ enum Partial {
     Decided(Answer),
     /// Rule 2 may apply: it needs the children's answers.
     NeedsChildren,
-    Undecided,
+    /// Neither rule applies: rule 3 gets the call as rule 1 read it.
+    Undecided(Box<CallView>),
 }
 
 impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
@@ -155,7 +156,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             } else {
                 match self.rule_1(n)? {
                     Partial::Decided(a) => a,
-                    Partial::Undecided => self.rule_3(n)?,
+                    Partial::Undecided(call) => self.rule_3(&call)?,
                     Partial::NeedsChildren => {
                         stack.push((n, true));
                         for child in self.buggy.children(n)? {
@@ -218,7 +219,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             if self.reference.code_hash(&call.method)? == Some(code_hash) {
                 Partial::NeedsChildren
             } else {
-                Partial::Undecided
+                Partial::Undecided(Box::new(call))
             },
         )
     }
@@ -233,17 +234,20 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         if children_ok {
             return Ok(Answer::Valid);
         }
-        self.rule_3(node)
+        if self.replayer.is_none() {
+            return Ok(Answer::DontKnow);
+        }
+        let call = self.buggy.call(node)?;
+        self.rule_3(&call)
     }
 
     /// Rule 3 (replay) if there is a replayer, else don't know.
-    fn rule_3(&mut self, node: NodeId) -> HeapResult<Answer> {
+    fn rule_3(&mut self, call: &CallView) -> HeapResult<Answer> {
         let Some(replayer) = self.replayer.as_deref_mut() else {
             return Ok(Answer::DontKnow);
         };
-        let call = self.buggy.call(node)?;
         Ok(
-            replay::judge(self.buggy, &call, replayer, &mut self.replay_stats)?
+            replay::judge(self.buggy, call, replayer, &mut self.replay_stats)?
                 .unwrap_or(Answer::DontKnow),
         )
     }
