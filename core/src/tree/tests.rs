@@ -280,7 +280,6 @@ fn a_spilling_tree_answers_like_one_in_memory() {
 #[test]
 fn coverage_spills_under_the_persistence_bound_and_reads_back_the_same() {
     use super::column::PAGE;
-    use super::synthetic::{random_recording, Event};
     let shape = Shape {
         calls: 3 * PAGE,
         methods: 40,
@@ -288,15 +287,12 @@ fn coverage_spills_under_the_persistence_bound_and_reads_back_the_same() {
         ..Shape::default()
     };
     let build = |bound: Option<usize>, coverage: bool| {
-        let mut tree = ExecutionTree::new();
+        let mut tree = random_tree(7, &shape);
+        if !coverage {
+            tree.clear_coverage(CoverageKind::Edge);
+            tree.clear_coverage(CoverageKind::DefUse);
+        }
         tree.set_resident_nodes(bound);
-        random_recording(7, &shape, |e| match e {
-            Event::Header(h) => {
-                tree.push(&h).unwrap();
-            }
-            Event::Coverage(n, k, es) if coverage => tree.set_coverage(n, k, &es).unwrap(),
-            Event::Coverage(..) => {}
-        });
         tree
     };
     let free = build(None, true);
