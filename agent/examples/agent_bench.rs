@@ -41,7 +41,13 @@ fn main() {
         for (opts, times) in [(None, &mut plain), (Some(options.as_str()), &mut recorded)] {
             let start = Instant::now();
             let out = std::process::Command::new("java")
-                .args(opts.map(|o| format!("-javaagent:{}={o}", common::AGENT_JAR)))
+                .args(opts.iter().flat_map(|o| {
+                    let agent = format!("-javaagent:{}={o}", common::AGENT_JAR);
+                    hindsight_agent::JIT_OPTIONS
+                        .iter()
+                        .map(|j| j.to_string())
+                        .chain([agent])
+                }))
                 .args(["-cp", cp, "Bench", &scale.to_string()])
                 .output()
                 .unwrap_or_else(|e| fail(&format!("cannot run java: {e}")));

@@ -1,8 +1,8 @@
 //! Starting the debuggee: the user's command, with the agent attached.
 //!
-//! A command whose program is `java` gets `-javaagent:...` as its first argument. Any other
-//! command (a script, `mvn test`) gets the agent through `JAVA_TOOL_OPTIONS`, which every JVM it
-//! starts reads; each of those JVMs then streams to the same socket and the recorder writes one
+//! A command whose program is `java` gets `-javaagent:...` (and the options that go with it) as
+//! its first arguments. Any other command (a script, `mvn test`) gets them through
+//! `JAVA_TOOL_OPTIONS`, which every JVM it starts reads; each of those JVMs then streams to the same socket and the recorder writes one
 //! trace per JVM.
 
 use std::ffi::{OsStr, OsString};
@@ -55,16 +55,17 @@ fn is_java_launcher(program: &OsStr) -> bool {
     name == "java" || name == "java.exe"
 }
 
-/// Builds the command line that runs `command` with `agent_arg` (`-javaagent:JAR=OPTIONS`).
-pub fn command_with_agent(command: &[OsString], agent_arg: &str) -> Result<Command> {
+/// Builds the command line that runs `command` with the JVM options `jvm_options`
+/// (`-javaagent:JAR=OPTIONS` and the options that go with it).
+pub fn command_with_agent(command: &[OsString], jvm_options: &[String]) -> Result<Command> {
     let (program, args) = command.split_first().ok_or_else(|| {
         anyhow!("no command given: put the program after `--`, e.g. `-- java -cp classes Main`")
     })?;
     let mut cmd = Command::new(program);
     if is_java_launcher(program) {
-        cmd.arg(agent_arg);
+        cmd.args(jvm_options);
     } else {
-        let mut options = OsString::from(agent_arg);
+        let mut options = OsString::from(jvm_options.join(" "));
         if let Some(existing) = std::env::var_os("JAVA_TOOL_OPTIONS") {
             options.push(" ");
             options.push(existing);
@@ -150,19 +151,23 @@ mod tests {
                 "x".into(),
                 "Main".into(),
             ],
-            "-javaagent:a.jar=socket=s",
+            &["-XX:X".into(), "-javaagent:a.jar=socket=s".into()],
         )
         .unwrap();
         assert_eq!(
             args(&cmd),
-            ["-javaagent:a.jar=socket=s", "-cp", "x", "Main"]
+            ["-XX:X", "-javaagent:a.jar=socket=s", "-cp", "x", "Main"]
         );
         assert!(cmd.get_envs().all(|(k, _)| k != "JAVA_TOOL_OPTIONS"));
     }
 
     #[test]
     fn other_commands_get_the_agent_through_java_tool_options() {
-        let cmd = command_with_agent(&["mvn".into(), "test".into()], "-javaagent:a.jar").unwrap();
+        let cmd = command_with_agent(
+            &["mvn".into(), "test".into()],
+            &["-XX:X".into(), "-javaagent:a.jar".into()],
+        )
+        .unwrap();
         assert_eq!(args(&cmd), ["test"]);
         let value = cmd
             .get_envs()
@@ -171,12 +176,12 @@ mod tests {
             .unwrap()
             .to_string_lossy()
             .into_owned();
-        assert!(value.starts_with("-javaagent:a.jar"), "{value}");
+        assert!(value.starts_with("-XX:X -javaagent:a.jar"), "{value}");
     }
 
     #[test]
     fn an_empty_command_is_an_error() {
-        let err = command_with_agent(&[], "-javaagent:a.jar").unwrap_err();
+        let err = command_with_agent(&[], &["-javaagent:a.jar".into()]).unwrap_err();
         assert!(err.to_string().contains("no command given"));
     }
 

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use hindsight_agent::JIT_OPTIONS;
 use hindsight_core::recording::{peak_rss_bytes, FeedSink, LiveRecording, RecordedTrace};
 use hindsight_core::trace::store::{annotate, Ending, WriterConfig};
 use serde::Serialize;
@@ -80,8 +81,7 @@ pub fn start(
         .context("opening the socket the agent connects to")?;
     state.watch_spool(live.spooled());
     let jar = agent_jar::agent_jar_path()?;
-    let agent_arg = agent_argument(&jar, live.socket_path(), agent);
-    let cmd = launch::command_with_agent(command, &agent_arg)?;
+    let cmd = launch::command_with_agent(command, &jvm_options(&jar, live.socket_path(), agent))?;
     let started = Instant::now();
     let mut child = launch::spawn(cmd, output)?;
     let ended = std::thread::Builder::new()
@@ -136,9 +136,9 @@ pub fn record_command(
     recorded
 }
 
-/// `-javaagent:JAR=socket=PATH,include=...` (agent/README.md: options are `key=value` pairs
-/// separated by commas; pattern lists continue over commas).
-fn agent_argument(jar: &Path, socket: &Path, agent: &AgentArgs) -> String {
+/// The agent's JIT options, then `-javaagent:JAR=socket=PATH,include=...` (agent/README.md:
+/// options are `key=value` pairs separated by commas; pattern lists continue over commas).
+fn jvm_options(jar: &Path, socket: &Path, agent: &AgentArgs) -> Vec<String> {
     let mut arg = format!("-javaagent:{}=socket={}", jar.display(), socket.display());
     if let Some(include) = &agent.include {
         arg.push_str(&format!(",include={include}"));
@@ -146,7 +146,9 @@ fn agent_argument(jar: &Path, socket: &Path, agent: &AgentArgs) -> String {
     if let Some(exclude) = &agent.exclude {
         arg.push_str(&format!(",exclude={exclude}"));
     }
-    arg
+    let mut options: Vec<String> = JIT_OPTIONS.iter().map(|o| o.to_string()).collect();
+    options.push(arg);
+    options
 }
 
 /// Moves an existing trace aside to NAME.old, so that a recording never silently destroys one.

@@ -36,6 +36,22 @@ pub fn trace_path_for(base: &Path, n: usize) -> PathBuf {
     base.with_file_name(name)
 }
 
+/// How much nicer than the recorder the threads that store a recording are.
+pub const STORE_NICENESS: i32 = 10;
+
+/// Makes the calling thread [`STORE_NICENESS`] nicer; the threads it starts inherit it.
+///
+/// The spool keeps the backlog on disk, so the store need not keep pace with the program: on a
+/// machine with few cores it should take the CPU the program and its JIT leave, not compete
+/// for it (docs/benchmarks.md, "Workloads"). The spool's copying thread is started before and
+/// keeps its priority, since the program waits for it. Linux keeps a nice value per thread. A
+/// failure leaves the priority as it was: it only costs speed.
+fn behind_the_program() {
+    if let Ok(nice) = rustix::process::getpriority_process(None) {
+        let _ = rustix::process::setpriority_process(None, (nice + STORE_NICENESS).min(19));
+    }
+}
+
 /// One JVM's recording, once it ended.
 #[derive(Debug)]
 pub struct RecordedTrace {
@@ -78,7 +94,10 @@ impl LiveRecording {
                 _ => PathBuf::from("."),
             };
             let result = match spool(stream, &dir, Arc::clone(&stats)) {
-                Ok(input) => record_threaded(input, &path, sink(n), config.clone()),
+                Ok(input) => {
+                    behind_the_program();
+                    record_threaded(input, &path, sink(n), config.clone())
+                }
                 Err(e) => Err(RecordError::Spool {
                     dir: dir.clone(),
                     source: e,

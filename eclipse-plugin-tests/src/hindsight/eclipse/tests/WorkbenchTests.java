@@ -247,6 +247,9 @@ public class WorkbenchTests {
         String cmdline = String.valueOf(process.getAttribute(IProcess.ATTR_CMDLINE));
         String agent = "-javaagent:" + AgentJar.file().getAbsolutePath() + "=socket=";
         Check.isTrue(cmdline.contains(agent), "command line has " + agent + ": " + cmdline);
+        for (String option : HindsightLaunchDelegate.JIT_OPTIONS) {
+            Check.isTrue(cmdline.contains(option), "command line has " + option + ": " + cmdline);
+        }
         String socket = cmdline.substring(cmdline.indexOf(agent) + agent.length()).split(" ")[0];
         // The core's recorder binds it (agent.sock); the delegate's fallback names it recorder.sock.
         Check.isTrue(socket.endsWith(".sock") && socket.length() <= HindsightLaunchDelegate.MAX_SOCKET_PATH,

@@ -25,6 +25,15 @@ import org.eclipse.jdt.launching.JavaLaunchDelegate;
 public class HindsightLaunchDelegate extends JavaLaunchDelegate {
     public static final String TYPE_ID = "hindsight.eclipse.launch";
 
+    /**
+     * JVM options that go with the agent, the same as the command line's (agent/src/lib.rs,
+     * {@code JIT_OPTIONS}): the JIT keeps the entry points of instrumented code out of line.
+     */
+    public static final String[] JIT_OPTIONS = {
+        "-XX:CompileCommand=quiet",
+        "-XX:CompileCommand=dontinline,hindsight.runtime.Buf::*",
+    };
+
     /** The socket of the live session started for the launch in progress on this thread. */
     private static final ThreadLocal<Path> LIVE_SOCKET = new ThreadLocal<>();
 
@@ -68,7 +77,8 @@ public class HindsightLaunchDelegate extends JavaLaunchDelegate {
     @Override
     public String getVMArguments(ILaunchConfiguration configuration) throws CoreException {
         Path socket = LIVE_SOCKET.get();
-        return agentArgument(AgentJar.file(), socket != null ? socket : newSocketPath()) + " "
+        return String.join(" ", JIT_OPTIONS) + " "
+                + agentArgument(AgentJar.file(), socket != null ? socket : newSocketPath()) + " "
                 + super.getVMArguments(configuration);
     }
 

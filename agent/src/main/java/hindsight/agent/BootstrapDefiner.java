@@ -39,15 +39,34 @@ final class BootstrapDefiner {
                     classes.add(entry);
                 }
             }
-            for (JarEntry entry : classes) {
-                byte[] bytes;
-                try (InputStream in = jar.getInputStream(entry)) {
-                    bytes = in.readAllBytes();
-                }
-                String name = entry.getName().substring(0, entry.getName().length() - 6);
-                define.invoke(unsafe, name, bytes, 0, bytes.length, null, null);
+            if (classes.isEmpty()) {
+                return false;
             }
-            return !classes.isEmpty();
+            // A class whose superclass is not defined yet fails (the bootstrap loader cannot
+            // find it) and is tried again in the next pass.
+            while (!classes.isEmpty()) {
+                List<JarEntry> later = new ArrayList<>();
+                for (JarEntry entry : classes) {
+                    byte[] bytes;
+                    try (InputStream in = jar.getInputStream(entry)) {
+                        bytes = in.readAllBytes();
+                    }
+                    String name = entry.getName().substring(0, entry.getName().length() - 6);
+                    try {
+                        define.invoke(unsafe, name, bytes, 0, bytes.length, null, null);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        if (!(e.getCause() instanceof NoClassDefFoundError)) {
+                            throw e;
+                        }
+                        later.add(entry);
+                    }
+                }
+                if (later.size() == classes.size()) {
+                    return false;
+                }
+                classes = later;
+            }
+            return true;
         } catch (Throwable e) {
             return false;
         }

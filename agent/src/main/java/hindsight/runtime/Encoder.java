@@ -1,0 +1,302 @@
+package hindsight.runtime;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The state and encoding of one thread's event buffer: the bytes, the clock, the ids and the
+ * definitions inserted in front of an event. {@link Buf} adds the entry points that instrumented
+ * code calls.
+ *
+ * <p>The split is for the JIT: the recorder launches the JVM with every method declared in
+ * {@code Buf} kept out of line (agent/README.md, "JIT options"), so that an instrumented method
+ * compiles to calls rather than to a copy of the encoder at each of its events, while the
+ * encoder's own methods, declared here, are still inlined into each entry point.
+ *
+ * <p>Only the owning thread writes a buffer. A value may need a definition first (a string's
+ * text, a first-seen object or array); such definitions are inserted in front of the event being
+ * written, which then takes a fresh timestamp, so timestamps stay increasing within a frame.
+ */
+abstract class Encoder {
+    static final AtomicLong CLOCK = new AtomicLong(1);
+    /** Incremented by the flusher thread; an owner that sees a new value flushes. */
+    static volatile int flushEpoch;
+
+    static final int LIMIT = 1 << 16;
+    static final int MAX_STRING_BYTES = 1 << 20;
+
+    static final int CALL = 1, RETURN = 2, UNWIND = 3, EXT_CALL = 4, EXT_RETURN = 5,
+            EXT_UNWIND = 6, LINE = 7, LOCAL = 8, FIELD_WRITE = 9, STATIC_WRITE = 10,
+            ARRAY_WRITE = 11, NEW_OBJECT = 12, NEW_ARRAY = 13, THIS = 14, THROW = 15, CATCH = 16,
+            STRING = 17, FIELD_WRITE_UNINIT = 18, CONTENT = 19, BLOCK = 20,
+            FIELD_READ = 21, ARRAY_READ = 22, STATIC_READ = 23;
+    /** Content longer than this many values is cut (docs/wire-format.md). */
+    static final int MAX_CONTENT = 10_000;
+
+    /** {@link #state}: the owner writes; the owner is in uninstrumented code; the flusher sends. */
+    private static final int ACTIVE = 0, FLUSHING = 2;
+    static final int PARKED = 1;
+    static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Encoder.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final Thread thread;
+    final int tid;
+    int depth;
+    /**
+     * While the owner runs uninstrumented code (an EXT_CALL), the buffer is PARKED and the
+     * flusher thread may send it, so that a thread blocked in the JDK (sleep, I/O, a lock) does
+     * not hold back its completed calls.
+     */
+    private volatile int state;
+    /** Depths at which a callback ended a parked period: its exit parks again. */
+    private int[] reparkAt = new int[8];
+    private int reparkTop;
+
+    byte[] b = new byte[LIMIT + 1024];
+    int pos;
+    int count;
+    long baseTs = -1;
+    long lastTs;
+
+    /** The event being written: its start, the timestamp before it and its own. */
+    int evStart;
+    long evPrevTs;
+    long evTs;
+    private int inserting;
+    private int epoch = flushEpoch;
+    /**
+     * A small per-thread cache of object ids in front of the synchronized identity map (arrays
+     * written in a loop hit it). It keeps at most CACHE objects of this thread reachable.
+     */
+    private static final int CACHE = 16;
+    private final Object[] cachedObjects = new Object[CACHE];
+    private final long[] cachedIds = new long[CACHE];
+    /**
+     * Constructors of this thread inside their super(...)/this(...) call, as depth * 2 + 1 when
+     * the callee is instrumented, depth * 2 when not.
+     */
+    int[] superCalls = new int[8];
+    int superCallsTop;
+
+    /** Set while this thread takes a snapshot of JDK content: nested snapshots are skipped. */
+    boolean snapshotting;
+
+    Encoder(Thread t) {
+        thread = t;
+        tid = Defs.thread(t);
+    }
+
+    // ---- encoding ----
+
+    final void ensure(int n) {
+        if (pos + n > b.length) {
+            b = java.util.Arrays.copyOf(b, Math.max(b.length * 2, pos + n));
+        }
+    }
+
+    final void put(int v) {
+        if (pos + 1 > b.length) {
+            ensure(1);
+        }
+        b[pos++] = (byte) v;
+    }
+
+    final void varint(long v) {
+        if (pos + 10 > b.length) {
+            ensure(10);
+        }
+        byte[] a = b;
+        int p = pos;
+        while ((v & ~0x7FL) != 0) {
+            a[p++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        a[p++] = (byte) v;
+        pos = p;
+    }
+
+    final void svarint(long v) {
+        varint((v << 1) ^ (v >> 63));
+    }
+
+    private static int varintLen(long v) {
+        int n = 1;
+        while ((v & ~0x7FL) != 0) {
+            v >>>= 7;
+            n++;
+        }
+        return n;
+    }
+
+    final void raw(byte[] src, int off, int n) {
+        ensure(n);
+        System.arraycopy(src, off, b, pos, n);
+        pos += n;
+    }
+
+    static byte[] utf8(String s) {
+        byte[] u = s.getBytes(StandardCharsets.UTF_8);
+        if (u.length <= MAX_STRING_BYTES) {
+            return u;
+        }
+        int keep = MAX_STRING_BYTES / 3;
+        if (Character.isHighSurrogate(s.charAt(keep - 1))) {
+            keep--;
+        }
+        return (s.substring(0, keep) + "…[truncated " + (s.length() - keep) + " chars]")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Starts an event at a boundary between events: may flush first. */
+    final void begin(int op) {
+        if (pos > LIMIT || epoch != flushEpoch) {
+            if (inserting == 0) {
+                flush();
+            }
+        }
+        beginAt(op, CLOCK.getAndIncrement());
+    }
+
+    final void beginAt(int op, long t) {
+        if (baseTs < 0) {
+            baseTs = t;
+            lastTs = t;
+        }
+        evStart = pos;
+        evPrevTs = lastTs;
+        evTs = t;
+        put(op);
+        varint(t - lastTs);
+        lastTs = t;
+        count++;
+    }
+
+    /** Writes the EVENTS frame and empties the buffer (owner thread, between events). */
+    void flush() {
+        synchronized (Out.LOCK) {
+            if (count > 0) {
+                // A frame of STRING events only has no timestamp of its own.
+                Out.events(tid, Math.max(baseTs, 0), count, b, pos);
+            }
+            pos = 0;
+            count = 0;
+            baseTs = -1;
+            epoch = flushEpoch;
+        }
+    }
+
+    // ---- definitions inserted before the current event ----
+
+    final long objectId(Object o) {
+        int slot = System.identityHashCode(o) & (CACHE - 1);
+        if (cachedObjects[slot] == o) {
+            return cachedIds[slot];
+        }
+        long id = Ids.OBJECTS.idOf(o);
+        if (id < 0) {
+            id = -id;
+            insertFirstSeen(o, id);
+        }
+        cachedObjects[slot] = o;
+        cachedIds[slot] = id;
+        return id;
+    }
+
+    final long stringId(String s) {
+        long id = Ids.STRINGS.idOf(s);
+        if (id < 0) {
+            id = -id;
+            int start = evStart;
+            byte[] saved = java.util.Arrays.copyOfRange(b, start, pos);
+            pos = start;
+            put(STRING);
+            varint(id);
+            byte[] u = utf8(s);
+            varint(u.length);
+            raw(u, 0, u.length);
+            count++;
+            evStart = pos;
+            raw(saved, 0, saved.length);
+        }
+        return id;
+    }
+
+    /** Moves the current event aside, writes NEW_OBJECT/NEW_ARRAY (origin 1) with its timestamp, then re-emits it. */
+    final void insertFirstSeen(Object o, long id) {
+        int start = evStart;
+        long prev = evPrevTs;
+        long t = evTs;
+        int op = b[start];
+        int header = 1 + varintLen(t - prev);
+        byte[] fields = java.util.Arrays.copyOfRange(b, start + header, pos);
+        pos = start;
+        lastTs = prev;
+        count--;
+        inserting++;
+        try {
+            writeNew(o, id, t, 1);
+        } finally {
+            inserting--;
+        }
+        beginAt(op, CLOCK.getAndIncrement());
+        raw(fields, 0, fields.length);
+    }
+
+
+    /** A callback from parked uninstrumented code enters an instrumented method. */
+    final void enterFromParked() {
+        reclaim();
+        if (reparkTop == reparkAt.length) {
+            reparkAt = java.util.Arrays.copyOf(reparkAt, reparkTop * 2);
+        }
+        reparkAt[reparkTop++] = depth;
+    }
+
+    boolean isParked() {
+        return state != ACTIVE;
+    }
+
+    /** Flusher thread: sends the buffer if its owner is parked. */
+    void flushIfParked() {
+        if (count > 0 && STATE.compareAndSet(this, PARKED, FLUSHING)) {
+            try {
+                flush();
+            } finally {
+                STATE.setRelease(this, PARKED);
+            }
+        }
+    }
+
+    /** The owner is back from uninstrumented code: waits while the flusher sends the buffer. */
+    final void reclaim() {
+        if (state != ACTIVE) {
+            while (!STATE.compareAndSet(this, PARKED, ACTIVE)) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** Writes NEW_OBJECT or NEW_ARRAY (with the array's elements when origin is 1) at time t. */
+    abstract void writeNew(Object o, long id, long t, int origin);
+
+    /** The end of an instrumented call: the outermost one of a thread flushes. */
+    final void endCall() {
+        if (--depth <= 0) {
+            depth = 0;
+            flush();
+        }
+        if (reparkTop > 0 && reparkAt[reparkTop - 1] == depth) {
+            reparkTop--;
+            STATE.setRelease(this, PARKED);
+        }
+    }
+}
