@@ -37,7 +37,7 @@ pub fn trace_path_for(base: &Path, n: usize) -> PathBuf {
 }
 
 /// How much nicer than the recorder the threads that store a recording are.
-pub const STORE_NICENESS: i32 = 10;
+pub const STORE_NICENESS: i32 = 19;
 
 /// Makes the calling thread [`STORE_NICENESS`] nicer; the threads it starts inherit it.
 ///

@@ -16,6 +16,8 @@ public final class Agent {
     static final long FLUSH_INTERVAL_MS = 100;
 
     private static final List<WeakReference<Buf>> BUFS = new ArrayList<>();
+    /** Buffers registered so far (under the BUFS lock). */
+    private static int registered;
     private static String[] include = new String[0];
     private static String[] exclude = new String[0];
     static volatile int exitStatus;
@@ -117,6 +119,9 @@ public final class Agent {
 
     static void register(Buf b) {
         synchronized (BUFS) {
+            if (registered++ > 0) {
+                Encoder.share();
+            }
             for (Iterator<WeakReference<Buf>> it = BUFS.iterator(); it.hasNext(); ) {
                 Buf o = it.next().get();
                 if (o == null || (!o.thread.isAlive() && o.count == 0)) {

@@ -466,17 +466,29 @@ public final class Buf extends Encoder {
             Object[] values = snapshot(o, kind);
             int n = values.length;
             // Definitions first, as events of their own, so that the CONTENT event is not
-            // moved once per first-seen value.
-            for (Object v : values) {
-                predefine(v);
+            // moved once per first-seen value. A text is a new string every time: it gets a
+            // fresh id rather than a place in the identity map of strings.
+            long text = 0;
+            if (kind == 2) {
+                text = Ids.STRINGS.fresh();
+                writeString(text, (String) values[0]);
+            } else {
+                for (Object v : values) {
+                    predefine(v);
+                }
             }
             begin(CONTENT);
             long id = objectId(o);
             varint(id);
             put(kind);
             varint(kind == 1 ? n / 2 : n);
-            for (Object v : values) {
-                vA(v);
+            if (kind == 2) {
+                put(0x0C);
+                varint(text);
+            } else {
+                for (Object v : values) {
+                    vA(v);
+                }
             }
         } catch (Throwable t) {
             // ConcurrentModificationException from another thread, an OutOfMemoryError, ...:
@@ -584,12 +596,7 @@ public final class Buf extends Encoder {
         if (c == String.class) {
             long id = Ids.STRINGS.idOf(v);
             if (id < 0) {
-                put(STRING);
-                varint(-id);
-                byte[] u = utf8((String) v);
-                varint(u.length);
-                raw(u, 0, u.length);
-                count++;
+                writeString(-id, (String) v);
             }
         } else if (c != Integer.class && c != Long.class && c != Boolean.class
                 && c != Character.class && c != Double.class && c != Float.class

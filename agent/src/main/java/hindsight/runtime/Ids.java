@@ -7,12 +7,20 @@ import java.lang.ref.WeakReference;
  * A weak identity map from objects to dense ids (from 1). It never calls application code: it
  * hashes with {@link System#identityHashCode} and compares with {@code ==}. Dead entries are
  * expunged through a reference queue; an id is never reused because ids come from a counter.
+ *
+ * <p>Lookups of objects that have an id take no lock (most lookups: every value of an event
+ * goes through here). That is safe because a chain is only ever changed in ways a reader cannot
+ * be misled by: an entry's hash and id are final, a new entry goes in front of a chain, an
+ * expunged one is unlinked (so a {@code next} a reader sees always leads further down the
+ * chain it was in, and a chain ends), and a resize builds a new table of new entries instead
+ * of relinking the old ones. A reader that sees a stale chain misses the entry at worst, and
+ * then looks again under the lock.
  */
 final class Ids {
     private static final class Entry extends WeakReference<Object> {
         final int hash;
         final long id;
-        Entry next;
+        volatile Entry next;
 
         Entry(Object o, int hash, long id, ReferenceQueue<Object> q, Entry next) {
             super(o, q);
@@ -28,26 +36,43 @@ final class Ids {
     static final Ids CONTENTS = new Ids();
 
     private final ReferenceQueue<Object> queue = new ReferenceQueue<>();
-    private Entry[] table = new Entry[1 << 12];
+    private volatile Entry[] table = new Entry[1 << 12];
     private int size;
     private long next = 1;
 
     /** The id of {@code o}: positive when it had one, negative (minus the new id) when assigned now. */
-    synchronized long idOf(Object o) {
+    long idOf(Object o) {
         int h = System.identityHashCode(o);
-        Entry[] t = table;
-        int i = h & (t.length - 1);
-        for (Entry e = t[i]; e != null; e = e.next) {
+        long id = find(table, o, h);
+        return id != 0 ? id : idOfLocked(o, h);
+    }
+
+    /** A new id that no object will have (a string sent once, never looked up again). */
+    synchronized long fresh() {
+        return next++;
+    }
+
+    private static long find(Entry[] t, Object o, int h) {
+        for (Entry e = t[h & (t.length - 1)]; e != null; e = e.next) {
             if (e.hash == h && e.get() == o) {
                 return e.id;
             }
         }
-        expunge();
-        if (size >= t.length - (t.length >> 2)) {
-            resize();
-            t = table;
-            i = h & (t.length - 1);
+        return 0;
+    }
+
+    private synchronized long idOfLocked(Object o, int h) {
+        long known = find(table, o, h);
+        if (known != 0) {
+            return known;
         }
+        expunge();
+        Entry[] t = table;
+        if (size >= t.length - (t.length >> 2)) {
+            t = resized(t);
+            table = t;
+        }
+        int i = h & (t.length - 1);
         long id = next++;
         t[i] = new Entry(o, h, id, queue, t[i]);
         size++;
@@ -55,15 +80,16 @@ final class Ids {
     }
 
     private void expunge() {
+        Entry[] t = table;
         Object r;
         while ((r = queue.poll()) != null) {
             Entry dead = (Entry) r;
-            int i = dead.hash & (table.length - 1);
+            int i = dead.hash & (t.length - 1);
             Entry prev = null;
-            for (Entry e = table[i]; e != null; prev = e, e = e.next) {
+            for (Entry e = t[i]; e != null; prev = e, e = e.next) {
                 if (e == dead) {
                     if (prev == null) {
-                        table[i] = e.next;
+                        t[i] = e.next;
                     } else {
                         prev.next = e.next;
                     }
@@ -74,18 +100,21 @@ final class Ids {
         }
     }
 
-    private void resize() {
-        Entry[] old = table;
+    /** A table twice as large holding new entries for the live ones (the old ones stay intact). */
+    private Entry[] resized(Entry[] old) {
         Entry[] t = new Entry[old.length * 2];
+        int live = 0;
         for (Entry head : old) {
-            for (Entry e = head; e != null; ) {
-                Entry n = e.next;
-                int i = e.hash & (t.length - 1);
-                e.next = t[i];
-                t[i] = e;
-                e = n;
+            for (Entry e = head; e != null; e = e.next) {
+                Object o = e.get();
+                if (o != null) {
+                    int i = e.hash & (t.length - 1);
+                    t[i] = new Entry(o, e.hash, e.id, queue, t[i]);
+                    live++;
+                }
             }
         }
-        table = t;
+        size = live;
+        return t;
     }
 }
