@@ -555,7 +555,9 @@ fn jdk_collections_maps_and_builders_get_their_content_after_calls_that_change_t
             "CONTENT #2 sequence []",
             "EXT_CALL java.util.List.add(#2, box 3)",
             "CONTENT #2 sequence [box 3]",
-            "CONTENT #2 sequence [box 3, box 1, box 2]",
+            // Adds at the end send the new element only.
+            "CONTENT #2 sequence from 1 [box 1]",
+            "CONTENT #2 sequence from 2 [box 2]",
             "EXT_CALL java.util.Collections.sort(#2)",
             "CONTENT #2 sequence [box 1, box 2, box 3]",
             "CONTENT #3 map [\"a\", box 1, \"b\", box 2]",
@@ -573,11 +575,24 @@ fn jdk_collections_maps_and_builders_get_their_content_after_calls_that_change_t
             .any(|l| l.contains("CONTENT #2 ")),
         "a read-only call sent the list's content again"
     );
+    // The loop's adds are tails past the cut, too; the set sends everything, cut.
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("CONTENT") && l.contains("sequence from 10004 [box 10004]")));
     let cut = lines
         .iter()
         .filter(|l| l.contains("CONTENT") && l.contains("box 9999, \"…[truncated]\"]"))
         .count();
-    assert!(cut > 0, "the 10,000-value cut is missing");
+    assert_eq!(cut, 1, "the 10,000-value cut is missing");
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("CONTENT") && l.contains("sequence from 1 [box 9, box 6]")));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("CONTENT") && l.contains("sequence [box 2, box 3, box 4]")),
+        "an add after an unseen remove sent a tail"
+    );
     assert!(
         lines.iter().any(
             |l| l.contains("CONTENT") && l.contains("[\"apple\", \"fig\", \"kiwi\", \"pear\"]")

@@ -41,10 +41,25 @@ public class JdkContent {
         for (int i = 0; i < 10005; i++) {
             big.add(i);
         }
+        // Not an add: the whole content again, cut after 10,000 values.
+        big.set(0, -1);
+        // Inserted: the elements from the new one on.
+        List<Integer> ys = new ArrayList<>();
+        ys.add(5);
+        ys.add(6);
+        ys.add(1, 9);
+        // Removed behind the agent's back (no CONTENT follows an iterator's remove): the next
+        // add sends everything, not a tail after a stale beginning.
+        List<Integer> zs = new ArrayList<>(List.of(1, 2, 3));
+        java.util.Iterator<Integer> it = zs.iterator();
+        it.next();
+        it.remove();
+        zs.add(4);
         // Set.of iterates in a per-JVM random order: its content is sent sorted.
         Set<String> salted = Set.of("pear", "apple", "fig", "kiwi");
         Logged logged = new Logged();
         logged.add("q");
-        System.out.println(xs + " " + m + " " + sb + " " + big.size() + " " + salted.size() + " " + logged.iterations);
+        System.out.println(xs + " " + m + " " + sb + " " + big.size() + " " + salted.size() + " " + logged.iterations
+                + " " + ys + " " + zs);
     }
 }

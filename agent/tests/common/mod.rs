@@ -304,8 +304,10 @@ pub fn decode(bytes: &[u8]) -> Result<Trace, String> {
                         0x13 => {
                             e.ints.push(f.varint()?);
                             let kind = f.u8()?;
+                            // Kind 3: a sequence's elements from `start` on.
+                            let start = if kind == 3 { f.varint()? } else { 0 };
                             let count = f.varint()? as usize;
-                            e.ints.extend([u64::from(kind), count as u64]);
+                            e.ints.extend([u64::from(kind), count as u64, start]);
                             (0, if kind == 1 { 2 * count } else { count })
                         }
                         o => return Err(format!("bad op {o:#x}")),
@@ -430,9 +432,13 @@ impl Trace {
                 0x13 => format!(
                     "CONTENT #{} {} [{}]",
                     e.ints[0],
-                    ["sequence", "map", "text"]
-                        .get(e.ints[1] as usize)
-                        .unwrap_or(&"?"),
+                    match e.ints[1] {
+                        0 => "sequence".to_string(),
+                        1 => "map".to_string(),
+                        2 => "text".to_string(),
+                        3 => format!("sequence from {}", e.ints[3]),
+                        _ => "?".to_string(),
+                    },
                     vals.join(", ")
                 ),
                 0x14 => {

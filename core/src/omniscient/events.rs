@@ -320,13 +320,26 @@ impl Texts<'_> {
                     ),
                 )
             }
-            EventKind::Content { object, values, .. } => (
+            EventKind::Content {
+                object,
+                start,
+                values,
+                ..
+            } => (
                 "content",
-                format!(
-                    "{} now holds {} values",
-                    self.object_name(*object, ts)?,
-                    values.len()
-                ),
+                match start {
+                    0 => format!(
+                        "{} now holds {} values",
+                        self.object_name(*object, ts)?,
+                        values.len()
+                    ),
+                    _ => format!(
+                        "{} now holds {} values ({} from index {start} on)",
+                        self.object_name(*object, ts)?,
+                        *start as usize + values.len(),
+                        values.len()
+                    ),
+                },
             ),
             EventKind::Block { block, line } => ("block", format!("block {block} (line {line})")),
             EventKind::FieldRead { object, field } => (

@@ -290,6 +290,25 @@ impl StreamBuilder {
             EventKind::Content {
                 object,
                 kind,
+                start: 0,
+                values,
+            },
+        )
+    }
+    /// A sequence's elements from `start` on, the earlier ones unchanged (the tail form).
+    pub fn content_tail(
+        &mut self,
+        t: ThreadId,
+        object: ObjectId,
+        start: u32,
+        values: Vec<Value>,
+    ) -> Timestamp {
+        self.event(
+            t,
+            EventKind::Content {
+                object,
+                kind: ContentKind::Sequence,
+                start,
                 values,
             },
         )

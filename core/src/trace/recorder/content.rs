@@ -23,12 +23,14 @@ pub struct Contents {
 const MAX_VALUES: usize = 1 << 20;
 
 impl Contents {
+    /// Applies a `CONTENT` event: `values` are the content's slots from `start` on (0 but for
+    /// a sequence's tail, whose earlier slots did not change).
     pub fn apply(
         &mut self,
         store: &mut TraceWriter,
         coverage: &mut Shared,
         object: ObjectId,
-        kind: ContentKind,
+        (kind, start): (ContentKind, u32),
         values: &[Value],
         (ts, by): (Timestamp, StackEntry),
     ) -> Result<(), StoreError> {
@@ -40,11 +42,20 @@ impl Contents {
         if prev.is_none() {
             store.content_object(object, kind, ts)?;
         }
-        let prev = prev.unwrap_or_default();
-        self.values -= prev.len().min(self.values);
+        self.values -= prev.as_ref().map_or(0, Vec::len).min(self.values);
+        let start = start as usize;
+        // The content before this event's slots, when remembered: a tail after a forgotten
+        // content finds its earlier slots in the store, but cannot be remembered itself.
+        let known: Option<Vec<Value>> = match prev {
+            Some(p) if p.len() >= start => Some(p),
+            None if start == 0 => Some(Vec::new()),
+            _ => None,
+        };
+        let prev = known.as_deref().unwrap_or_default();
         for (i, v) in slots.iter().enumerate() {
-            if prev.get(i) != Some(v) {
-                let index = i as u32;
+            let slot = start + i;
+            if known.is_none() || prev.get(slot) != Some(v) {
+                let index = slot as u32;
                 store.write(
                     Variable::Element {
                         array: object,
@@ -57,23 +68,29 @@ impl Contents {
                 coverage.writers.forget(HeapKey::Element(object, index));
             }
         }
-        if prev.len() != slots.len() || prev.is_empty() {
+        let len = start + slots.len();
+        if known.is_none() || prev.len() != len || prev.is_empty() {
             store.write(
                 Variable::Element {
                     array: object,
                     index: LENGTH_SLOT,
                 },
                 ts,
-                Value::Int(slots.len() as i32),
+                Value::Int(len as i32),
                 by,
             );
         }
-        if self.values + slots.len() > MAX_VALUES {
+        let Some(mut content) = known else {
+            return Ok(());
+        };
+        content.truncate(start);
+        content.extend_from_slice(slots);
+        if self.values + content.len() > MAX_VALUES {
             self.last.clear();
             self.values = 0;
         }
-        self.values += slots.len();
-        self.last.insert(object, slots.to_vec());
+        self.values += content.len();
+        self.last.insert(object, content);
         Ok(())
     }
 }

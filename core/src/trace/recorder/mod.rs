@@ -534,6 +534,7 @@ impl<S: NodeSink> Recorder<S> {
             EventKind::Content {
                 object,
                 kind,
+                start,
                 values,
             } => {
                 self.store.event(thread, &st.stack, depth, ev, None)?;
@@ -541,7 +542,7 @@ impl<S: NodeSink> Recorder<S> {
                     &mut self.store,
                     &mut self.coverage,
                     *object,
-                    *kind,
+                    (*kind, *start),
                     values,
                     (ts, by),
                 )?;

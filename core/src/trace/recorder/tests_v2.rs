@@ -87,6 +87,47 @@ fn ints(v: Vec<Option<Value>>) -> Vec<i32> {
 }
 
 #[test]
+fn a_sequence_tail_rewrites_only_the_slots_from_its_start() {
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.Main", true);
+    let list_class = s.class("java.util.ArrayList", false);
+    let main = s.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
+    let t = s.thread("main");
+    s.call(t, main, &[Value::Null]);
+    let list = s.new_object(t, list_class);
+    let seq = |v: &[i32]| v.iter().map(|&i| Value::Int(i)).collect::<Vec<_>>();
+    let full = s.content(t, list, ContentKind::Sequence, seq(&[3, 4]));
+    let appended = s.content_tail(t, list, 2, seq(&[5]));
+    let inserted = s.content_tail(t, list, 1, seq(&[9, 4, 5]));
+    s.ret(t, Value::Void);
+    let (_dir, r) = record_stream(&s.end(0));
+    let at = |t| ints(r.array_at(list, t, 0, 100).unwrap());
+    assert_eq!(at(full), vec![3, 4]);
+    assert_eq!(at(appended), vec![3, 4, 5]);
+    assert_eq!(at(inserted), vec![3, 9, 4, 5]);
+    let writes = |index| -> Vec<(u64, Value)> {
+        r.history(Variable::Element { array: list, index })
+            .unwrap()
+            .into_iter()
+            .map(|w| (w.ts, w.value))
+            .collect()
+    };
+    assert_eq!(writes(0), vec![(full, Value::Int(3))], "slot 0 is before both tails");
+    assert_eq!(
+        writes(2),
+        vec![(appended, Value::Int(5)), (inserted, Value::Int(4))]
+    );
+    assert_eq!(
+        writes(LENGTH_SLOT),
+        vec![
+            (full, Value::Int(2)),
+            (appended, Value::Int(3)),
+            (inserted, Value::Int(4))
+        ]
+    );
+}
+
+#[test]
 fn a_list_grows_shrinks_and_is_sorted_as_element_writes() {
     let (bytes, c) = content_program();
     let (_dir, r) = record_stream(&bytes);

@@ -6,10 +6,11 @@ use std::path::PathBuf;
 pub enum StoreError {
     #[error("{path}: not a Hindsight trace ({detail})")]
     NotATrace { path: PathBuf, detail: String },
-    #[error("{path}: trace format version {found}, this Hindsight reads version {supported}; {}", version_hint(*found, *supported))]
+    #[error("{path}: trace format version {found}, this Hindsight reads versions {oldest} to {supported}; {}", version_hint(*found, *supported))]
     WrongVersion {
         path: PathBuf,
         found: i64,
+        oldest: i64,
         supported: i64,
     },
     #[error("{path}: the trace file is truncated or corrupt ({detail}); record the run again")]

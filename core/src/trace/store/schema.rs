@@ -3,7 +3,10 @@
 /// `PRAGMA application_id` of a trace file: "HSTR".
 pub const APPLICATION_ID: i32 = 0x4853_5452;
 /// Bumped on any change of the tables or the block and page encodings.
-pub const FORMAT_VERSION: i64 = 3;
+pub const FORMAT_VERSION: i64 = 4;
+/// The oldest version this Hindsight still reads: version 4 only added the tail form of a
+/// sequence's `CONTENT` event to the event blocks, which version 3 files never hold.
+pub const OLDEST_READABLE_VERSION: i64 = 3;
 
 /// Kind codes of the `nodes.kind` column.
 pub const KIND_ROOT: i64 = 0;

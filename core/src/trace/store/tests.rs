@@ -800,10 +800,16 @@ fn opening_what_is_not_a_good_trace_says_why_and_where() {
     let e = open_err(&old);
     assert!(
         e.contains("old.htrace")
-            && e.contains("format version 2, this Hindsight reads version 3")
+            && e.contains("format version 2, this Hindsight reads versions 3 to 4")
             && e.contains("record the run again"),
         "{e}"
     );
+    // Version 3 lacked only the tail form of CONTENT: still read, and reported as it is.
+    rusqlite::Connection::open(&old)
+        .unwrap()
+        .execute("UPDATE meta SET value = 3 WHERE key = 'format_version'", [])
+        .unwrap();
+    assert_eq!(TraceReader::open(&old).unwrap().info().unwrap().format_version, 3);
 
     let cut = dir.path().join("cut.htrace");
     let full = std::fs::read(&good).unwrap();

@@ -86,10 +86,13 @@ pub enum EventKind {
         value: Value,
     },
     /// The content of a JDK object; `values` holds `2 * count` values for a map (key, value,
-    /// ...), `count` otherwise.
+    /// ...), `count` otherwise. For a sequence, `start` > 0 says that `values` are its elements
+    /// from that index on, the ones before it unchanged since its previous content (the
+    /// agent's *tail* form, docs/wire-format.md); it is 0 for every full content.
     Content {
         object: ObjectId,
         kind: ContentKind,
+        start: u32,
         values: Vec<Value>,
     },
     /// A basic block of the current method starts. `line` is not on the wire (the decoder sets
@@ -111,6 +114,9 @@ pub enum EventKind {
         field: FieldId,
     },
 }
+
+/// The kind byte of a `CONTENT` event that holds a sequence's elements from an index on.
+const TAIL: u8 = 3;
 
 /// The kind of a `CONTENT` event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -336,10 +342,16 @@ pub fn put_event_ext(out: &mut Vec<u8>, ev: &Event, prev_ts: Timestamp, store: b
         EventKind::Content {
             object,
             kind,
+            start,
             values,
         } => {
             put_varint(out, object.0);
-            out.push(*kind as u8);
+            if *start > 0 {
+                out.push(TAIL);
+                put_varint(out, u64::from(*start));
+            } else {
+                out.push(*kind as u8);
+            }
             put_varint(out, (values.len() / kind.values_per_item()) as u64);
             for v in values {
                 put_value(out, v);
@@ -494,8 +506,12 @@ pub fn read_event_ext(
         op::CONTENT => {
             let object = ObjectId(r.varint()?);
             let k = r.u8()?;
-            let Some(kind) = ContentKind::from_byte(k) else {
-                return r.error(format!("content kind {k}, expected 0 to 2"));
+            let (kind, start) = if k == TAIL {
+                (ContentKind::Sequence, r.varint32("content start")?)
+            } else if let Some(kind) = ContentKind::from_byte(k) {
+                (kind, 0)
+            } else {
+                return r.error(format!("content kind {k}, expected 0 to 3"));
             };
             let count = r.count("content count", kind.values_per_item())?;
             let n = count * kind.values_per_item();
@@ -506,6 +522,7 @@ pub fn read_event_ext(
             EventKind::Content {
                 object,
                 kind,
+                start,
                 values,
             }
         }

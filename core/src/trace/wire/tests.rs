@@ -198,6 +198,7 @@ fn sample_frames() -> Vec<Frame> {
                     EventKind::Content {
                         object: ObjectId(3),
                         kind: ContentKind::Sequence,
+                        start: 0,
                         values: vec![Value::Int(1), Value::Null],
                     },
                 ),
@@ -206,6 +207,7 @@ fn sample_frames() -> Vec<Frame> {
                     EventKind::Content {
                         object: ObjectId(6),
                         kind: ContentKind::Map,
+                        start: 0,
                         values: vec![Value::Str(StringId(1)), Value::Int(1)],
                     },
                 ),
@@ -214,7 +216,17 @@ fn sample_frames() -> Vec<Frame> {
                     EventKind::Content {
                         object: ObjectId(7),
                         kind: ContentKind::Text,
+                        start: 0,
                         values: vec![Value::Str(StringId(1))],
+                    },
+                ),
+                ev(
+                    31,
+                    EventKind::Content {
+                        object: ObjectId(3),
+                        kind: ContentKind::Sequence,
+                        start: 2,
+                        values: vec![Value::Int(5)],
                     },
                 ),
                 ev(100, EventKind::Return(Value::Void)),
@@ -459,6 +471,7 @@ fn a_map_content_counts_entries_and_bad_kinds_are_malformed() {
         kind: EventKind::Content {
             object: ObjectId(1),
             kind: ContentKind::Map,
+            start: 0,
             values: vec![Value::Int(1), Value::Int(2), Value::Int(3), Value::Int(4)],
         },
     };
@@ -475,6 +488,20 @@ fn a_map_content_counts_entries_and_bad_kinds_are_malformed() {
     b[3] = 9;
     let err = read_event(&mut ByteReader::new(&b), &mut 0, true).unwrap_err();
     assert!(err.problem.contains("content kind 9"), "{}", err.problem);
+    // A sequence's tail: kind 3, then the start.
+    let tail = Event {
+        ts: 1,
+        kind: EventKind::Content {
+            object: ObjectId(1),
+            kind: ContentKind::Sequence,
+            start: 200,
+            values: vec![Value::Int(1)],
+        },
+    };
+    let mut t = Vec::new();
+    put_event(&mut t, &tail, 0);
+    assert_eq!(&t[..7], &[op::CONTENT, 1, 1, 3, 200, 1, 1]);
+    assert_eq!(read_event(&mut ByteReader::new(&t), &mut 0, true).unwrap(), tail);
     let mut m = Vec::new();
     put_blocks(
         &mut m,

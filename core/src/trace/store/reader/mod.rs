@@ -15,7 +15,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use super::error::StoreError;
-use super::schema::{APPLICATION_ID, FORMAT_VERSION};
+use super::schema::{APPLICATION_ID, FORMAT_VERSION, OLDEST_READABLE_VERSION};
 
 pub use events::{EventAt, NodeEvent};
 pub use nodes::{Argument, NodeDetail, NodeResult, Preorder};
@@ -66,6 +66,8 @@ struct Segment {
 /// A read-only view of a trace file.
 pub struct TraceReader {
     conn: Connection,
+    /// The file's format version.
+    version: i64,
     path: PathBuf,
     /// Index segments, newest `last_ts` first; reloaded when new ones were committed.
     segments: RefCell<(i64, Vec<Segment>)>,
@@ -139,10 +141,11 @@ impl TraceReader {
                 detail: "no format_version in meta".into(),
             });
         };
-        if version != FORMAT_VERSION {
+        if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(StoreError::WrongVersion {
                 path: path.into(),
                 found: version,
+                oldest: OLDEST_READABLE_VERSION,
                 supported: FORMAT_VERSION,
             });
         }
@@ -167,6 +170,7 @@ impl TraceReader {
         }
         Ok(TraceReader {
             conn,
+            version,
             path: path.into(),
             segments: RefCell::new((-1, Vec::new())),
             block_cache: RefCell::new(None),
@@ -213,7 +217,7 @@ impl TraceReader {
         wal.push("-wal");
         bytes += std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
         Ok(TraceInfo {
-            format_version: FORMAT_VERSION,
+            format_version: self.version,
             status: self.meta("status")?.unwrap_or_else(|| "recording".into()),
             events: num("events")?.unwrap_or(0),
             nodes: num("nodes")?.unwrap_or(0),

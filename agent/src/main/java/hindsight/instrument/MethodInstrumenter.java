@@ -831,8 +831,14 @@ final class MethodInstrumenter implements Opcodes {
         if (withReceiver && mayHoldContent(Type.getObjectType(x.owner))) {
             c.add(buf());
             c.add(new VarInsnNode(ALOAD, slots[0]));
-            c.add(push(READ_ONLY.contains(x.name) ? 0 : 1));
-            c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "content", "(Ljava/lang/Object;Z)V", false));
+            int at = addsAt(x);
+            if (at == NOT_ADDING) {
+                c.add(push(READ_ONLY.contains(x.name) ? 0 : 1));
+                c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "content", "(Ljava/lang/Object;Z)V", false));
+            } else {
+                c.add(at == AT_END ? push(-1) : new VarInsnNode(ILOAD, slots[at + 1]));
+                c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "added", "(Ljava/lang/Object;I)V", false));
+            }
         }
         boolean argsChanged = x.name.equals("drainTo")
                 || x.owner.equals("java/util/Collections") && ARG_WRITERS.contains(x.name);
@@ -843,6 +849,28 @@ final class MethodInstrumenter implements Opcodes {
                 c.add(push(argsChanged ? 1 : 0));
                 c.add(new MethodInsnNode(INVOKEVIRTUAL, BUF, "content", "(Ljava/lang/Object;Z)V", false));
             }
+        }
+    }
+
+    private static final int NOT_ADDING = -2, AT_END = -1;
+
+    /**
+     * For a call that adds one element to a list: {@link #AT_END}, or the index of the argument
+     * that gives the element's position; {@link #NOT_ADDING} for any other call. The runtime
+     * checks the receiver's class ({@code Buf.added}).
+     */
+    private static int addsAt(MethodInsnNode x) {
+        switch (x.name + x.desc) {
+            case "add(Ljava/lang/Object;)Z":
+            case "addElement(Ljava/lang/Object;)V":
+            case "addLast(Ljava/lang/Object;)V":
+                return AT_END;
+            case "add(ILjava/lang/Object;)V":
+                return 0;
+            case "insertElementAt(Ljava/lang/Object;I)V":
+                return 1;
+            default:
+                return NOT_ADDING;
         }
     }
 
@@ -873,7 +901,10 @@ final class MethodInstrumenter implements Opcodes {
             "lower", "floorKey", "ceilingKey", "higherKey", "lowerKey", "floorEntry",
             "ceilingEntry", "higherEntry", "lowerEntry", "headMap", "tailMap", "subMap",
             "headSet", "tailSet", "subSet", "subList", "toArray", "getOrDefault", "forEach",
-            "comparator", "getClass");
+            "comparator", "getClass", "elementAt", "firstElement", "lastElement", "elements",
+            "keys", "search", "clone", "getChars", "codePointBefore", "codePointCount",
+            "codePoints", "ensureCapacity", "trimToSize", "getProperty", "propertyNames",
+            "stringPropertyNames");
 
     /** Static methods of java.util.Collections that change a collection argument. */
     private static final Set<String> ARG_WRITERS = Set.of("sort", "reverse", "shuffle", "swap",

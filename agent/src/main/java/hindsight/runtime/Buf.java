@@ -470,7 +470,7 @@ public final class Buf extends Encoder {
             // fresh id rather than a place in the identity map of strings.
             long text = 0;
             if (kind == 2) {
-                text = Ids.STRINGS.fresh();
+                text = Strings.fresh();
                 writeString(text, (String) values[0]);
             } else {
                 for (Object v : values) {
@@ -490,6 +490,9 @@ public final class Buf extends Encoder {
                     vA(v);
                 }
             }
+            // A cut sequence is never followed by a tail: its recorded content is not the list's.
+            boolean cut = n > 0 && values[n - 1] == TRUNCATED;
+            Ids.CONTENTS.setMark(o, kind == 0 && !cut ? n : -1);
         } catch (Throwable t) {
             // ConcurrentModificationException from another thread, an OutOfMemoryError, ...:
             // the content stays unknown rather than the program changing.
@@ -497,6 +500,59 @@ public final class Buf extends Encoder {
             snapshotting = false;
         }
     }
+
+    /**
+     * After a call that added one element to a list: {@code add(e)}, {@code addElement(e)},
+     * {@code addLast(e)} ({@code index} -1: at the end) or {@code add(index, e)},
+     * {@code insertElementAt(e, index)}. For the JDK lists whose add puts the element there,
+     * when the list's previous CONTENT (full or tail) left it one element shorter, only the
+     * elements from the new one on are sent (CONTENT kind 3, a tail): appending to a long list
+     * would otherwise cost the whole list each time. Anything else sends the full content,
+     * which also covers a change no CONTENT followed (an iterator's remove).
+     */
+    public void added(Object o, int index) {
+        if (o == null || snapshotting) {
+            return;
+        }
+        Class<?> c = o.getClass();
+        if (c != java.util.ArrayList.class && c != java.util.Vector.class
+                && c != java.util.LinkedList.class && c != java.util.Stack.class) {
+            content(o, true);
+            return;
+        }
+        java.util.List<?> list = (java.util.List<?>) o;
+        int before = Ids.CONTENTS.mark(o);
+        int n = list.size();
+        int start = index < 0 ? n - 1 : index;
+        if (before < 0 || n != before + 1 || start < 1 || start > before) {
+            content(o, true);
+            return;
+        }
+        snapshotting = true;
+        try {
+            Object[] values = list.subList(start, n).toArray();
+            for (Object v : values) {
+                predefine(v);
+            }
+            begin(CONTENT);
+            varint(objectId(o));
+            put(TAIL);
+            varint(start);
+            varint(values.length);
+            for (Object v : values) {
+                vA(v);
+            }
+            Ids.CONTENTS.setMark(o, start + values.length);
+        } catch (Throwable t) {
+            // Changed by another thread meanwhile: the next change sends the full content.
+            Ids.CONTENTS.setMark(o, -1);
+        } finally {
+            snapshotting = false;
+        }
+    }
+
+    /** The kind byte of a CONTENT event holding a sequence's elements from an index on. */
+    private static final int TAIL = 3;
 
     /** The values of a CONTENT event, cut after MAX_CONTENT values with the marker. */
     private static Object[] snapshot(Object o, int kind) {
@@ -594,7 +650,7 @@ public final class Buf extends Encoder {
         }
         Class<?> c = v.getClass();
         if (c == String.class) {
-            long id = Ids.STRINGS.idOf(v);
+            long id = Strings.idOf((String) v);
             if (id < 0) {
                 writeString(-id, (String) v);
             }

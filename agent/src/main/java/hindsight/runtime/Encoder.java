@@ -245,7 +245,7 @@ abstract class Encoder {
     }
 
     final long stringId(String s) {
-        long id = Ids.STRINGS.idOf(s);
+        long id = Strings.idOf(s);
         if (id < 0) {
             id = -id;
             int start = evStart;

@@ -21,6 +21,8 @@ final class Ids {
         final int hash;
         final long id;
         volatile Entry next;
+        /** A number kept with the object ({@link #mark}, under the lock); -1 until set. */
+        int mark = -1;
 
         Entry(Object o, int hash, long id, ReferenceQueue<Object> q, Entry next) {
             super(o, q);
@@ -31,7 +33,6 @@ final class Ids {
     }
 
     static final Ids OBJECTS = new Ids();
-    static final Ids STRINGS = new Ids();
     /** Objects whose CONTENT was sent once (the id is unused; only "new" matters). */
     static final Ids CONTENTS = new Ids();
 
@@ -52,13 +53,36 @@ final class Ids {
         return next++;
     }
 
+    /**
+     * The number kept with {@code o}: -1 when it has no id or none was set. {@link #CONTENTS}
+     * keeps a sequence's length after its last CONTENT. Under the lock, like {@link #setMark},
+     * so that a resize cannot lose a mark or show an old one.
+     */
+    synchronized int mark(Object o) {
+        Entry e = entry(table, o, System.identityHashCode(o));
+        return e == null ? -1 : e.mark;
+    }
+
+    /** Keeps {@code m} with {@code o}, which has an id. */
+    synchronized void setMark(Object o, int m) {
+        Entry e = entry(table, o, System.identityHashCode(o));
+        if (e != null) {
+            e.mark = m;
+        }
+    }
+
     private static long find(Entry[] t, Object o, int h) {
+        Entry e = entry(t, o, h);
+        return e == null ? 0 : e.id;
+    }
+
+    private static Entry entry(Entry[] t, Object o, int h) {
         for (Entry e = t[h & (t.length - 1)]; e != null; e = e.next) {
             if (e.hash == h && e.get() == o) {
-                return e.id;
+                return e;
             }
         }
-        return 0;
+        return null;
     }
 
     private synchronized long idOfLocked(Object o, int h) {
@@ -110,6 +134,7 @@ final class Ids {
                 if (o != null) {
                     int i = e.hash & (t.length - 1);
                     t[i] = new Entry(o, e.hash, e.id, queue, t[i]);
+                    t[i].mark = e.mark;
                     live++;
                 }
             }
