@@ -112,7 +112,11 @@ fn a_sequence_tail_rewrites_only_the_slots_from_its_start() {
             .map(|w| (w.ts, w.value))
             .collect()
     };
-    assert_eq!(writes(0), vec![(full, Value::Int(3))], "slot 0 is before both tails");
+    assert_eq!(
+        writes(0),
+        vec![(full, Value::Int(3))],
+        "slot 0 is before both tails"
+    );
     assert_eq!(
         writes(2),
         vec![(appended, Value::Int(5)), (inserted, Value::Int(4))]

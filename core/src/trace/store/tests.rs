@@ -809,7 +809,14 @@ fn opening_what_is_not_a_good_trace_says_why_and_where() {
         .unwrap()
         .execute("UPDATE meta SET value = 3 WHERE key = 'format_version'", [])
         .unwrap();
-    assert_eq!(TraceReader::open(&old).unwrap().info().unwrap().format_version, 3);
+    assert_eq!(
+        TraceReader::open(&old)
+            .unwrap()
+            .info()
+            .unwrap()
+            .format_version,
+        3
+    );
 
     let cut = dir.path().join("cut.htrace");
     let full = std::fs::read(&good).unwrap();

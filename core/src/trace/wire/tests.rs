@@ -501,7 +501,10 @@ fn a_map_content_counts_entries_and_bad_kinds_are_malformed() {
     let mut t = Vec::new();
     put_event(&mut t, &tail, 0);
     assert_eq!(&t[..7], &[op::CONTENT, 1, 1, 3, 200, 1, 1]);
-    assert_eq!(read_event(&mut ByteReader::new(&t), &mut 0, true).unwrap(), tail);
+    assert_eq!(
+        read_event(&mut ByteReader::new(&t), &mut 0, true).unwrap(),
+        tail
+    );
     let mut m = Vec::new();
     put_blocks(
         &mut m,
