@@ -85,8 +85,8 @@ abstract class Encoder {
     private int inserting;
     private int epoch = flushEpoch;
     /**
-     * A small per-thread cache of object ids in front of the synchronized identity map (arrays
-     * written in a loop hit it). It keeps at most CACHE objects of this thread reachable.
+     * A small per-thread cache of object ids in front of the identity map (arrays written in a
+     * loop hit it). It keeps at most CACHE objects of this thread reachable.
      */
     private static final int CACHE = 16;
     private final Object[] cachedObjects = new Object[CACHE];
