@@ -94,7 +94,7 @@ impl<'h, H: Heap> Changes<'h, H> {
 
     /// How a value at `at` compares with the value at `entry`.
     pub fn mark(&mut self, before: Option<Value>, now: Option<Value>) -> OmniResult<Mark> {
-        if before != now {
+        if before != now && !self.same_text(before, now)? {
             return Ok(Mark::Changed);
         }
         match now {
@@ -103,6 +103,18 @@ impl<'h, H: Heap> Changes<'h, H> {
             }
             _ => Ok(Mark::Unchanged),
         }
+    }
+
+    /// Strings are values: two string ids of one text are the same value (the agent may give a
+    /// text a second id when its cache slot was taken, docs/wire-format.md).
+    fn same_text(&self, a: Option<Value>, b: Option<Value>) -> OmniResult<bool> {
+        let (Some(Value::Str(a)), Some(Value::Str(b))) = (a, b) else {
+            return Ok(false);
+        };
+        Ok(match (self.heap.string(a)?, self.heap.string(b)?) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        })
     }
 
     fn reach_changed(&mut self, id: ObjectId) -> OmniResult<bool> {
@@ -515,7 +527,7 @@ pub fn entry_of(reader: &TraceReader, path: &VarPath, at: Timestamp) -> OmniResu
 mod tests {
     use super::super::testing::MemHeap;
     use super::*;
-    use crate::ids::ObjectId;
+    use crate::ids::{ObjectId, StringId};
 
     #[test]
     fn marks_tell_values_references_and_contents_apart() {
@@ -549,6 +561,13 @@ mod tests {
                 .unwrap(),
             Mark::Unchanged
         );
+        // Two ids of one text are one value; another text, or an unknown one, is a change.
+        heap.text(1, "ab").text(2, "ab").text(3, "abc");
+        let s = |id| Some(Value::Str(StringId(id)));
+        let mark = |a, b| Changes::new(&heap, 5, 8).mark(a, b).unwrap();
+        assert_eq!(mark(s(1), s(2)), Mark::Unchanged);
+        assert_eq!(mark(s(1), s(3)), Mark::Changed);
+        assert_eq!(mark(s(1), s(9)), Mark::Changed);
     }
 
     #[test]
