@@ -2,8 +2,8 @@
 //!
 //! A command whose program is `java` gets `-javaagent:...` (and the options that go with it) as
 //! its first arguments. Any other command (a script, `mvn test`) gets them through
-//! `JAVA_TOOL_OPTIONS`, which every JVM it starts reads; each of those JVMs then streams to the same socket and the recorder writes one
-//! trace per JVM.
+//! `JAVA_TOOL_OPTIONS`, which every JVM it starts reads; each of those JVMs then streams to the
+//! same socket and the recorder writes one trace per JVM.
 
 use std::ffi::{OsStr, OsString};
 use std::io;

@@ -83,9 +83,9 @@ pub struct DebugOptions {
     /// memory; the others are spilled to scratch files. `None` keeps every node in memory.
     pub resident_nodes: Option<usize>,
     /// Keep both kinds of coverage in the tree. By default only the kind the strategy weighs by
-    /// is kept (none for the others): coverage is not under the persistence bound, and a long
-    /// run's entities would not fit the memory budget twice. A switch to a strategy of the other
-    /// kind reads it from the trace.
+    /// is kept (none for the others): the resident part of a second kind would take memory the
+    /// budget leaves to SQLite and the recorder. A switch to a strategy of the other kind reads
+    /// it from the trace.
     pub all_coverage: bool,
 }
 

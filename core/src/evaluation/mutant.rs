@@ -59,7 +59,7 @@ pub struct MutantDebug {
 
 /// Whether any node of `tree` covers an entity of `kind`.
 pub fn has_coverage(tree: &ExecutionTree, kind: CoverageKind) -> bool {
-    tree.iter().any(|x| !tree.coverage(x, kind).is_empty())
+    tree.iter().any(|x| tree.has_node_coverage(x, kind))
 }
 
 /// The method a verdict names: the buggy node's, or, when don't-know answers leave several

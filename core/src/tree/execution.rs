@@ -435,7 +435,11 @@ impl ExecutionTree {
 
     /// Whether coverage of `kind` was given (for some node).
     pub fn has_coverage_of(&self, kind: CoverageKind) -> bool {
-        self.coverage[kind.index()].is_some()
+        self.coverage_store(kind).is_some()
+    }
+
+    fn coverage_store(&self, kind: CoverageKind) -> Option<&CoverageStore> {
+        self.coverage[kind.index()].as_ref()
     }
 
     /// Whether `node` was given a non-empty coverage of `kind`.
@@ -459,8 +463,7 @@ impl ExecutionTree {
         node: NodeId,
         kind: CoverageKind,
     ) -> impl Iterator<Item = u32> + '_ {
-        self.coverage[kind.index()]
-            .as_ref()
+        self.coverage_store(kind)
             .map(|s| s.entities(node))
             .into_iter()
             .flatten()
@@ -468,9 +471,7 @@ impl ExecutionTree {
 
     /// How many entities of `kind` `node` covers itself.
     pub fn coverage_len(&self, node: NodeId, kind: CoverageKind) -> usize {
-        self.coverage[kind.index()]
-            .as_ref()
-            .map_or(0, |s| s.count(node))
+        self.coverage_store(kind).map_or(0, |s| s.count(node))
     }
 
     /// The nodes that cover `entity` themselves, the latest to complete first.
@@ -479,8 +480,7 @@ impl ExecutionTree {
         kind: CoverageKind,
         entity: u32,
     ) -> impl Iterator<Item = NodeId> + '_ {
-        self.coverage[kind.index()]
-            .as_ref()
+        self.coverage_store(kind)
             .map(|s| s.covering(entity))
             .into_iter()
             .flatten()
@@ -488,8 +488,7 @@ impl ExecutionTree {
 
     /// How many nodes cover `entity` themselves.
     pub fn covering_count(&self, kind: CoverageKind, entity: u32) -> usize {
-        self.coverage[kind.index()]
-            .as_ref()
+        self.coverage_store(kind)
             .map_or(0, |s| s.covering_count(entity))
     }
 

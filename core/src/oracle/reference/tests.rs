@@ -219,16 +219,15 @@ fn merge_run(result: [i32; 4], hash: u8) -> FakeRun {
 #[test]
 fn array_arguments_compare_by_content_at_entry_and_exit() {
     // merge(c) writes into c: [4, 9, 1, 7] -> [1, 4, 9, 7] in the buggy run, [1, 4, 7, 9] in the reference.
-    let build = merge_run;
-    let buggy = build([1, 4, 9, 7], 1);
-    let reference = build([1, 4, 7, 9], 2);
+    let buggy = merge_run([1, 4, 9, 7], 1);
+    let reference = merge_run([1, 4, 7, 9], 2);
     assert_eq!(
         ReferenceOracle::new(&buggy, &reference)
             .answer(NodeId(1))
             .unwrap(),
         Answer::Invalid
     );
-    let same = build([1, 4, 7, 9], 1);
+    let same = merge_run([1, 4, 7, 9], 1);
     assert_eq!(
         ReferenceOracle::new(&same, &reference)
             .answer(NodeId(1))
@@ -514,14 +513,13 @@ impl Replayer for Sorter {
 
 #[test]
 fn rule_3_compares_what_the_call_did_to_its_arguments() {
-    let build = merge_run;
     // The reference never called merge: only a replay can judge.
     let reference = FakeRun::default();
-    let buggy = build([1, 4, 9, 7], 1);
+    let buggy = merge_run([1, 4, 9, 7], 1);
     let mut sorter = Sorter;
     let mut oracle = ReferenceOracle::new(&buggy, &reference).with_replayer(&mut sorter);
     assert_eq!(oracle.answer(NodeId(1)).unwrap(), Answer::Invalid);
-    let sorted = build([1, 4, 7, 9], 1);
+    let sorted = merge_run([1, 4, 7, 9], 1);
     let mut sorter = Sorter;
     let mut oracle = ReferenceOracle::new(&sorted, &reference).with_replayer(&mut sorter);
     assert_eq!(oracle.answer(NodeId(1)).unwrap(), Answer::Valid);

@@ -490,9 +490,12 @@ public final class Buf extends Encoder {
                     vA(v);
                 }
             }
-            // A cut sequence is never followed by a tail: its recorded content is not the list's.
-            boolean cut = n > 0 && values[n - 1] == TRUNCATED;
-            Ids.CONTENTS.setMark(o, kind == 0 && !cut ? n : -1);
+            if (kind == 0) {
+                // A cut sequence is never followed by a tail: its recorded content is not the
+                // list's. (Maps and texts never are: their mark stays -1.)
+                boolean cut = n > 0 && values[n - 1] == TRUNCATED;
+                Ids.CONTENTS.setMark(o, cut ? -1 : n);
+            }
         } catch (Throwable t) {
             // ConcurrentModificationException from another thread, an OutOfMemoryError, ...:
             // the content stays unknown rather than the program changing.
