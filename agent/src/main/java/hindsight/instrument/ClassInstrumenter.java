@@ -5,12 +5,8 @@ import java.util.Set;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Opcodes;
-import java.util.List;
-import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.TryCatchBlockNode;
 
 /** Instruments every method with code of one class (see {@link MethodInstrumenter}). */
 final class ClassInstrumenter {
@@ -40,55 +36,16 @@ final class ClassInstrumenter {
                 | ((cn.access & Opcodes.ACC_RECORD) != 0 || "java/lang/Record".equals(cn.superName)
                     ? Defs.CLASS_RECORD : 0);
         int classId = Defs.instrumentedClass(cn.name, cn.sourceFile, flags);
+        ExternalCalls external = new ExternalCalls(cn, loader);
         for (MethodNode m : cn.methods) {
             boolean noCode = (m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0;
             boolean bridge = (m.access & Opcodes.ACC_BRIDGE) != 0;
             if (noCode || bridge || skip.contains(m.name + m.desc)) {
                 continue;
             }
-            new MethodInstrumenter(cn, m, classId, loader).run();
+            new MethodInstrumenter(cn, m, classId, external).run();
         }
         ClassWriter cw = new FrameClassWriter(loader);
-        cn.accept(cw);
-        return cw.toByteArray();
-    }
-
-    /**
-     * ASM merges a handler's frame with the state after every instruction of its range, so the
-     * UNWIND handler covering a constructor's code up to and including its super(...) call gets
-     * {@code top} where the verifier needs {@code uninitializedThis} (a handler that ends in athrow
-     * may cover that call). This pass puts uninitializedThis back into that one frame.
-     */
-    private static byte[] fixConstructorHandlers(byte[] bytes) {
-        ClassNode cn = new ClassNode();
-        new ClassReader(bytes).accept(cn, ClassReader.EXPAND_FRAMES);
-        boolean changed = false;
-        for (MethodNode m : cn.methods) {
-            if (!m.name.equals("<init>")) {
-                continue;
-            }
-            for (TryCatchBlockNode t : m.tryCatchBlocks) {
-                if (!MethodInstrumenter.isUnwindHandler(t.handler)) {
-                    continue;
-                }
-                AbstractInsnNode f = t.handler.getNext();
-                while (f != null && !(f instanceof FrameNode) && f.getOpcode() < 0) {
-                    f = f.getNext();
-                }
-                if (f instanceof FrameNode) {
-                    List<Object> local = ((FrameNode) f).local;
-                    if (local != null && !local.isEmpty() && Opcodes.TOP.equals(local.get(0))) {
-                        local.set(0, Opcodes.UNINITIALIZED_THIS);
-                        changed = true;
-                    }
-                }
-                break;
-            }
-        }
-        if (!changed) {
-            return bytes;
-        }
-        ClassWriter cw = new ClassWriter(0);
         cn.accept(cw);
         return cw.toByteArray();
     }

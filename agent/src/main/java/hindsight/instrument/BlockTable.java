@@ -1,0 +1,154 @@
+package hindsight.instrument;
+
+import hindsight.runtime.Defs;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * The flow analysis of a method's original code (docs/wire-format.md, "Blocks and effects"): its
+ * basic blocks, each with the line of a line label on its first instruction (else 0) and the
+ * variable effects of its instructions in order. A block starts at the first instruction, at
+ * every jump or switch target, after every jump, switch, return and athrow, and at every
+ * exception handler.
+ */
+final class BlockTable implements Opcodes {
+    /** Effect kinds (the wire format's {@code effect.kind}). */
+    static final int LOCAL_WRITE = 0, LOCAL_READ = 1, FIELD_WRITE = 2, FIELD_READ = 3,
+            ARRAY_WRITE = 4, ARRAY_READ = 5, STATIC_WRITE = 6, STATIC_READ = 7;
+
+    private final Ordinals ordinals;
+    /** Block index by the ordinal of its first instruction. */
+    private final Map<Integer, Integer> blockAt = new HashMap<>();
+    final int[] starts;
+    final int[] lines;
+    final int[] effectCounts;
+    private final List<Integer> effectKinds = new ArrayList<>();
+    private final List<Integer> effectTargets = new ArrayList<>();
+
+    BlockTable(MethodNode m, AbstractInsnNode[] orig, Ordinals ordinals, Vars vars) {
+        this.ordinals = ordinals;
+        starts = leaders(m, orig, ordinals);
+        lines = new int[starts.length];
+        effectCounts = new int[starts.length];
+        for (int i = 0; i < starts.length; i++) {
+            blockAt.put(starts[i], i);
+        }
+        int block = -1;
+        for (AbstractInsnNode x : orig) {
+            if (x instanceof LineNumberNode) {
+                int b = startingAt(x);
+                if (b >= 0) {
+                    lines[b] = ((LineNumberNode) x).line;
+                }
+                continue;
+            }
+            if (x.getOpcode() < 0) {
+                continue;
+            }
+            int b = startingAt(x);
+            if (b >= 0) {
+                block = b;
+            }
+            if (block >= 0) {
+                int before = effectKinds.size();
+                effectsOf(x, vars);
+                effectCounts[block] += effectKinds.size() - before;
+            }
+        }
+    }
+
+    private void effectsOf(AbstractInsnNode x, Vars vars) {
+        int op = x.getOpcode();
+        if (op >= ILOAD && op <= ALOAD) {
+            effect(LOCAL_READ, vars.read(x, ((VarInsnNode) x).var, op));
+        } else if (op >= ISTORE && op <= ASTORE) {
+            effect(LOCAL_WRITE, vars.written(x, ((VarInsnNode) x).var, op));
+        } else if (op == IINC) {
+            effect(LOCAL_READ, vars.read(x, ((IincInsnNode) x).var, ILOAD));
+            effect(LOCAL_WRITE, vars.written(x, ((IincInsnNode) x).var, ISTORE));
+        } else if (op == PUTFIELD || op == GETFIELD || op == PUTSTATIC || op == GETSTATIC) {
+            FieldInsnNode f = (FieldInsnNode) x;
+            boolean isStatic = op == PUTSTATIC || op == GETSTATIC;
+            int fid = Defs.field(f.owner, f.name, f.desc, isStatic);
+            effect(op == PUTFIELD ? FIELD_WRITE : op == GETFIELD ? FIELD_READ
+                    : op == PUTSTATIC ? STATIC_WRITE : STATIC_READ, fid);
+        } else if (op >= IASTORE && op <= SASTORE) {
+            effect(ARRAY_WRITE, 0);
+        } else if (op >= IALOAD && op <= SALOAD) {
+            effect(ARRAY_READ, 0);
+        }
+    }
+
+    /** An effect on a variable; compiler temporaries (target -1) have none. */
+    private void effect(int kind, int target) {
+        if (target >= 0) {
+            effectKinds.add(kind);
+            effectTargets.add(target);
+        }
+    }
+
+    /** The block whose first instruction is {@code x} (or a label or line before it), else -1. */
+    int startingAt(AbstractInsnNode x) {
+        Integer b = blockAt.get(ordinals.of(x));
+        return b == null ? -1 : b;
+    }
+
+    int[] effectKinds() {
+        return effectKinds.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    int[] effectTargets() {
+        return effectTargets.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The ordinals of the blocks' first instructions, in order. */
+    private static int[] leaders(MethodNode m, AbstractInsnNode[] orig, Ordinals ordinals) {
+        TreeSet<Integer> leaders = new TreeSet<>();
+        if (ordinals.count > 0) {
+            leaders.add(0);
+        }
+        for (AbstractInsnNode x : orig) {
+            int op = x.getOpcode();
+            if (x instanceof JumpInsnNode) {
+                leaders.add(ordinals.of(((JumpInsnNode) x).label));
+                leaders.add(ordinals.of(x) + 1);
+            } else if (x instanceof TableSwitchInsnNode) {
+                TableSwitchInsnNode s = (TableSwitchInsnNode) x;
+                leaders.add(ordinals.of(s.dflt));
+                for (LabelNode l : s.labels) {
+                    leaders.add(ordinals.of(l));
+                }
+                leaders.add(ordinals.of(x) + 1);
+            } else if (x instanceof LookupSwitchInsnNode) {
+                LookupSwitchInsnNode s = (LookupSwitchInsnNode) x;
+                leaders.add(ordinals.of(s.dflt));
+                for (LabelNode l : s.labels) {
+                    leaders.add(ordinals.of(l));
+                }
+                leaders.add(ordinals.of(x) + 1);
+            } else if ((op >= IRETURN && op <= RETURN) || op == ATHROW || op == RET) {
+                leaders.add(ordinals.of(x) + 1);
+            }
+        }
+        for (TryCatchBlockNode t : m.tryCatchBlocks) {
+            leaders.add(ordinals.of(t.handler));
+        }
+        // A leader past the last instruction starts nothing.
+        return leaders.stream().filter(i -> i < ordinals.count).mapToInt(Integer::intValue).toArray();
+    }
+}

@@ -1,0 +1,100 @@
+package hindsight.instrument;
+
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+
+/**
+ * The runtime's entry points that instrumented code calls: the methods of
+ * {@code hindsight.runtime.Buf} (on the thread's buffer, kept in a local) and of
+ * {@code hindsight.runtime.R}. The only place that names them; {@link Code#call} emits a call.
+ */
+enum EntryPoint {
+    // R: fetches the buffer once per call; notes System.exit's status.
+    ENTER(Kind.R, "enter", "()" + EntryPoint.BUF_DESC),
+    NOTE_EXIT(Kind.R, "noteExit", "(I)V"),
+
+    // Event headers on the buffer (the values follow as V_* calls).
+    CALL("call", "(II)V"),
+    RET("ret", "()V"),
+    RET_VOID("retVoid", "()V"),
+    EXIT("exit", "()V"),
+    EXT_CALL("extCall", "(II)V"),
+    EXT_RET("extRet", "()V"),
+    LINE("line", "(I)V"),
+    BLOCK("block", "(I)V"),
+    FIELD_READ("fieldRead", "(Ljava/lang/Object;I)V"),
+    ARRAY_READ("arrayRead", "(Ljava/lang/Object;I)V"),
+    STATIC_READ("staticRead", "(I)V"),
+    LOCAL("local", "(I)V"),
+    FIELD_WRITE("fieldWrite", "(Ljava/lang/Object;I)V"),
+    FIELD_WRITE_UNINIT("fieldWriteUninit", "(I)V"),
+    STATIC_WRITE("staticWrite", "(I)V"),
+    ARRAY_WRITE("arrayWrite", "(Ljava/lang/Object;I)V"),
+    ARRAY_WRITE_B("arrayWriteB", "(Ljava/lang/Object;II)V"),
+    ARRAY_RANGE("arrayRange", "(Ljava/lang/Object;II)V"),
+    SUPER_CALL("superCall", "(Z)V"),
+    THIS_INIT("thisInit", "(Ljava/lang/Object;)V"),
+    SEEN("seen", "(Ljava/lang/Object;)V"),
+    PARK("park", "()V"),
+    UNPARK("unpark", "()V"),
+    CONTENT("content", "(Ljava/lang/Object;Z)V"),
+    ADDED("added", "(Ljava/lang/Object;I)V"),
+
+    // Values of the current event.
+    V_VOID("vV", "()V"),
+    V_BOOLEAN("vZ", "(I)V"),
+    V_CHAR("vC", "(I)V"),
+    V_BYTE("vB", "(I)V"),
+    V_SHORT("vS", "(I)V"),
+    V_INT("vI", "(I)V"),
+    V_LONG("vJ", "(J)V"),
+    V_FLOAT("vF", "(F)V"),
+    V_DOUBLE("vD", "(D)V"),
+    V_OBJECT("vA", "(Ljava/lang/Object;)V"),
+
+    // Events whose value is on the operand stack: static, value first, buffer last.
+    S_UNWIND(Kind.STATIC, "sUnwind", "(Ljava/lang/Throwable;" + EntryPoint.BUF_DESC + ")V"),
+    S_EXT_UNWIND(Kind.STATIC, "sExtUnwind", "(Ljava/lang/Throwable;" + EntryPoint.BUF_DESC + ")V"),
+    S_THROW(Kind.STATIC, "sThrow", "(Ljava/lang/Throwable;" + EntryPoint.BUF_DESC + ")V"),
+    S_CATCH(Kind.STATIC, "sCatch", "(Ljava/lang/Throwable;" + EntryPoint.BUF_DESC + ")V"),
+    S_NEW_ARRAY(Kind.STATIC, "sNewArray", "(Ljava/lang/Object;" + EntryPoint.BUF_DESC + ")V"),
+    S_EXT_NEW(Kind.STATIC, "sExtNew", "(Ljava/lang/Object;" + EntryPoint.BUF_DESC + ")V"),
+    S_CONTENT(Kind.STATIC, "sContent", "(Ljava/lang/Object;" + EntryPoint.BUF_DESC + ")V");
+
+    static final String BUF = "hindsight/runtime/Buf";
+    static final String BUF_DESC = "L" + BUF + ";";
+    private static final String R_CLASS = "hindsight/runtime/R";
+
+    private enum Kind { VIRTUAL, STATIC, R }
+
+    final String owner;
+    final int opcode;
+    final String name;
+    final String desc;
+
+    EntryPoint(String name, String desc) {
+        this(Kind.VIRTUAL, name, desc);
+    }
+
+    EntryPoint(Kind kind, String name, String desc) {
+        this.owner = kind == Kind.R ? R_CLASS : BUF;
+        this.opcode = kind == Kind.VIRTUAL ? Opcodes.INVOKEVIRTUAL : Opcodes.INVOKESTATIC;
+        this.name = name;
+        this.desc = desc;
+    }
+
+    /** The value method for a value of type t (sub-int types have their own tags). */
+    static EntryPoint value(Type t) {
+        switch (t.getSort()) {
+            case Type.BOOLEAN: return V_BOOLEAN;
+            case Type.CHAR: return V_CHAR;
+            case Type.BYTE: return V_BYTE;
+            case Type.SHORT: return V_SHORT;
+            case Type.INT: return V_INT;
+            case Type.LONG: return V_LONG;
+            case Type.FLOAT: return V_FLOAT;
+            case Type.DOUBLE: return V_DOUBLE;
+            default: return V_OBJECT;
+        }
+    }
+}
