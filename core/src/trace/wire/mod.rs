@@ -9,6 +9,8 @@ mod frame;
 mod value;
 
 #[cfg(test)]
+mod java_tables;
+#[cfg(test)]
 mod tests;
 
 /// A seeded PRNG for tests in other modules.

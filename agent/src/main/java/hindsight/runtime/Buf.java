@@ -58,40 +58,40 @@ public final class Buf extends Encoder {
     // ---- values ----
 
     public void vV() {
-        put(0x00);
+        put(TAG_VOID);
     }
 
     public void vZ(int v) {
-        put(v != 0 ? 0x03 : 0x02);
+        put(v != 0 ? TAG_TRUE : TAG_FALSE);
     }
 
     public void vI(int v) {
-        put(0x04);
+        put(TAG_INT);
         svarint(v);
     }
 
     public void vC(int v) {
-        put(0x05);
+        put(TAG_CHAR);
         varint(v & 0xFFFF);
     }
 
     public void vB(int v) {
-        put(0x06);
+        put(TAG_BYTE);
         svarint((byte) v);
     }
 
     public void vS(int v) {
-        put(0x07);
+        put(TAG_SHORT);
         svarint((short) v);
     }
 
     public void vJ(long v) {
-        put(0x08);
+        put(TAG_LONG);
         svarint(v);
     }
 
     public void vF(float v) {
-        put(0x09);
+        put(TAG_FLOAT);
         int bits = Float.floatToRawIntBits(v);
         ensure(4);
         b[pos++] = (byte) bits;
@@ -101,7 +101,7 @@ public final class Buf extends Encoder {
     }
 
     public void vD(double v) {
-        put(0x0A);
+        put(TAG_DOUBLE);
         long bits = Double.doubleToRawLongBits(v);
         ensure(8);
         for (int i = 0; i < 8; i++) {
@@ -111,45 +111,45 @@ public final class Buf extends Encoder {
 
     public void vA(Object o) {
         if (o == null) {
-            put(0x01);
+            put(TAG_NULL);
             return;
         }
-        if (o == VOID) {
-            put(0x00);
+        if (o == Contents.VOID) {
+            put(TAG_VOID);
             return;
         }
         Class<?> c = o.getClass();
         if (c == String.class) {
             long id = stringId((String) o);
-            put(0x0C);
+            put(TAG_STRING);
             varint(id);
         } else if (c == Integer.class) {
-            put(0x0D);
+            put(TAG_BOXED);
             vI((Integer) o);
         } else if (c == Long.class) {
-            put(0x0D);
+            put(TAG_BOXED);
             vJ((Long) o);
         } else if (c == Boolean.class) {
-            put(0x0D);
+            put(TAG_BOXED);
             vZ((Boolean) o ? 1 : 0);
         } else if (c == Character.class) {
-            put(0x0D);
+            put(TAG_BOXED);
             vC((Character) o);
         } else if (c == Double.class) {
-            put(0x0D);
+            put(TAG_BOXED);
             vD((Double) o);
         } else if (c == Float.class) {
-            put(0x0D);
+            put(TAG_BOXED);
             vF((Float) o);
         } else if (c == Byte.class) {
-            put(0x0D);
+            put(TAG_BOXED);
             vB((Byte) o);
         } else if (c == Short.class) {
-            put(0x0D);
+            put(TAG_BOXED);
             vS((Short) o);
         } else {
             long id = objectId(o);
-            put(0x0B);
+            put(TAG_OBJECT);
             varint(id);
         }
     }
@@ -182,7 +182,7 @@ public final class Buf extends Encoder {
     /** RETURN of a void method, then the end of the call. */
     public void retVoid() {
         begin(RETURN);
-        put(0x00);
+        put(TAG_VOID);
         endCall();
     }
 
@@ -432,240 +432,24 @@ public final class Buf extends Encoder {
         b.vA(o);
     }
 
-    // ---- content of JDK objects ----
+    // ---- content of JDK objects (Contents) ----
 
     /**
      * After a call into uninstrumented code: CONTENT of {@code o} if it is a JDK collection, map
      * or string builder and the call may have changed it ({@code changed}) or its content was
-     * never sent. Never throws into the program: a snapshot that fails is skipped.
+     * never sent.
      */
     public void content(Object o, boolean changed) {
-        if (o == null || snapshotting) {
-            return;
-        }
-        int kind;
-        if (o instanceof java.util.Collection) {
-            kind = 0;
-        } else if (o instanceof java.util.Map) {
-            kind = 1;
-        } else if (o instanceof StringBuilder || o instanceof StringBuffer) {
-            kind = 2;
-        } else {
-            return;
-        }
-        // An application subclass could run application code while we iterate it.
-        if (o.getClass().getClassLoader() != null) {
-            return;
-        }
-        boolean first = Ids.CONTENTS.idOf(o) < 0;
-        if (!changed && !first) {
-            return;
-        }
-        snapshotting = true;
-        try {
-            Object[] values = snapshot(o, kind);
-            int n = values.length;
-            // Definitions first, as events of their own, so that the CONTENT event is not
-            // moved once per first-seen value. A text is a new string every time: it gets a
-            // fresh id rather than a place in the identity map of strings.
-            long text = 0;
-            if (kind == 2) {
-                text = Strings.fresh();
-                writeString(text, (String) values[0]);
-            } else {
-                for (Object v : values) {
-                    predefine(v);
-                }
-            }
-            begin(CONTENT);
-            long id = objectId(o);
-            varint(id);
-            put(kind);
-            varint(kind == 1 ? n / 2 : n);
-            if (kind == 2) {
-                put(0x0C);
-                varint(text);
-            } else {
-                for (Object v : values) {
-                    vA(v);
-                }
-            }
-            if (kind == 0) {
-                // A cut sequence is never followed by a tail: its recorded content is not the
-                // list's. (Maps and texts never are: their mark stays -1.)
-                boolean cut = n > 0 && values[n - 1] == TRUNCATED;
-                Ids.CONTENTS.setMark(o, cut ? -1 : n);
-            }
-        } catch (Throwable t) {
-            // ConcurrentModificationException from another thread, an OutOfMemoryError, ...:
-            // the content stays unknown rather than the program changing.
-        } finally {
-            snapshotting = false;
-        }
+        Contents.send(this, o, changed);
     }
 
-    /**
-     * After a call that added one element to a list: {@code add(e)}, {@code addElement(e)},
-     * {@code addLast(e)} ({@code index} -1: at the end) or {@code add(index, e)},
-     * {@code insertElementAt(e, index)}. For the JDK lists whose add puts the element there,
-     * when the list's previous CONTENT (full or tail) left it one element shorter, only the
-     * elements from the new one on are sent (CONTENT kind 3, a tail): appending to a long list
-     * would otherwise cost the whole list each time. Anything else sends the full content,
-     * which also covers a change no CONTENT followed (an iterator's remove).
-     */
+    /** After an add of one element to a list at {@code index} (-1: at the end). */
     public void added(Object o, int index) {
-        if (o == null || snapshotting) {
-            return;
-        }
-        Class<?> c = o.getClass();
-        if (c != java.util.ArrayList.class && c != java.util.Vector.class
-                && c != java.util.LinkedList.class && c != java.util.Stack.class) {
-            content(o, true);
-            return;
-        }
-        java.util.List<?> list = (java.util.List<?>) o;
-        int before = Ids.CONTENTS.mark(o);
-        int n = list.size();
-        int start = index < 0 ? n - 1 : index;
-        if (before < 0 || n != before + 1 || start < 1 || start > before) {
-            content(o, true);
-            return;
-        }
-        snapshotting = true;
-        try {
-            Object[] values = list.subList(start, n).toArray();
-            for (Object v : values) {
-                predefine(v);
-            }
-            begin(CONTENT);
-            varint(objectId(o));
-            put(TAIL);
-            varint(start);
-            varint(values.length);
-            for (Object v : values) {
-                vA(v);
-            }
-            Ids.CONTENTS.setMark(o, start + values.length);
-        } catch (Throwable t) {
-            // Changed by another thread meanwhile: the next change sends the full content.
-            Ids.CONTENTS.setMark(o, -1);
-        } finally {
-            snapshotting = false;
-        }
-    }
-
-    /** The kind byte of a CONTENT event holding a sequence's elements from an index on. */
-    private static final int TAIL = 3;
-
-    /** The values of a CONTENT event, cut after MAX_CONTENT values with the marker. */
-    private static Object[] snapshot(Object o, int kind) {
-        if (kind == 2) {
-            return new Object[] {o.toString()};
-        }
-        Object[] out = new Object[16];
-        int n = 0;
-        if (kind == 0) {
-            for (Object e : (java.util.Collection<?>) o) {
-                if (n == MAX_CONTENT) {
-                    out = grow(out, n + 1);
-                    out[n++] = TRUNCATED;
-                    break;
-                }
-                out = grow(out, n + 1);
-                out[n++] = e;
-            }
-        } else {
-            int entries = 0;
-            for (java.util.Map.Entry<?, ?> e : ((java.util.Map<?, ?>) o).entrySet()) {
-                out = grow(out, n + 2);
-                if (entries == MAX_CONTENT) {
-                    out[n++] = TRUNCATED;
-                    out[n++] = VOID;
-                    break;
-                }
-                out[n++] = e.getKey();
-                out[n++] = e.getValue();
-                entries++;
-            }
-        }
-        out = java.util.Arrays.copyOf(out, n);
-        if (n > 1 && out[n - 1] != VOID && out[n - 1] != TRUNCATED && isSalted(o.getClass())) {
-            canonicalOrder(out, kind == 1 ? 2 : 1);
-        }
-        return out;
-    }
-
-    /**
-     * Set.of and Map.of iterate in an order that changes from one JVM to the next (a random
-     * salt): two runs of one program would show different contents. Their elements are sent
-     * sorted instead when they are all strings or all boxes of one class (whose compareTo is
-     * JDK code); other elements keep the iteration order.
-     */
-    private static boolean isSalted(Class<?> c) {
-        String n = c.getName();
-        return n.equals("java.util.ImmutableCollections$SetN")
-                || n.equals("java.util.ImmutableCollections$MapN");
-    }
-
-    /** Rows by their first value (a class, not a lambda: the runtime spins no classes). */
-    private static final class ByFirst implements java.util.Comparator<Object[]> {
-        @Override
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        public int compare(Object[] a, Object[] b) {
-            return ((Comparable) a[0]).compareTo(b[0]);
-        }
-    }
-
-    private static final ByFirst BY_FIRST = new ByFirst();
-
-    private static void canonicalOrder(Object[] values, int stride) {
-        Class<?> c = values[0] == null ? null : values[0].getClass();
-        if (c != String.class && c != Integer.class && c != Long.class && c != Character.class
-                && c != Short.class && c != Byte.class && c != Boolean.class) {
-            return;
-        }
-        int n = values.length / stride;
-        Object[][] rows = new Object[n][];
-        for (int i = 0; i < n; i++) {
-            if (values[i * stride] == null || values[i * stride].getClass() != c) {
-                return;
-            }
-            rows[i] = java.util.Arrays.copyOfRange(values, i * stride, i * stride + stride);
-        }
-        java.util.Arrays.sort(rows, BY_FIRST);
-        for (int i = 0; i < n; i++) {
-            System.arraycopy(rows[i], 0, values, i * stride, stride);
-        }
-    }
-
-    private static final String TRUNCATED = "…[truncated]";
-    /** Stands for the value {@code void} (the value of a cut map's marker entry). */
-    private static final Object VOID = new Object();
-
-    private static Object[] grow(Object[] a, int need) {
-        return need <= a.length ? a : java.util.Arrays.copyOf(a, Math.max(need, a.length * 2));
-    }
-
-    /** Between events: STRING or first-seen NEW_* for a value about to be written. */
-    private void predefine(Object v) {
-        if (v == null || v == VOID) {
-            return;
-        }
-        Class<?> c = v.getClass();
-        if (c == String.class) {
-            long id = Strings.idOf((String) v);
-            if (id < 0) {
-                writeString(-id, (String) v);
-            }
-        } else if (c != Integer.class && c != Long.class && c != Boolean.class
-                && c != Character.class && c != Double.class && c != Float.class
-                && c != Byte.class && c != Short.class) {
-            seen(v);
-        }
+        Contents.added(this, o, index);
     }
 
     /** CONTENT of an object an uninstrumented constructor just made. */
     public static void sContent(Object o, Buf b) {
-        b.content(o, true);
+        Contents.send(b, o, true);
     }
 }

@@ -38,13 +38,17 @@ abstract class Encoder {
     static final int LIMIT = 1 << 16;
     static final int MAX_STRING_BYTES = 1 << 20;
 
+    /** Event ops (docs/wire-format.md, "Events"). */
     static final int CALL = 1, RETURN = 2, UNWIND = 3, EXT_CALL = 4, EXT_RETURN = 5,
             EXT_UNWIND = 6, LINE = 7, LOCAL = 8, FIELD_WRITE = 9, STATIC_WRITE = 10,
             ARRAY_WRITE = 11, NEW_OBJECT = 12, NEW_ARRAY = 13, THIS = 14, THROW = 15, CATCH = 16,
             STRING = 17, FIELD_WRITE_UNINIT = 18, CONTENT = 19, BLOCK = 20,
             FIELD_READ = 21, ARRAY_READ = 22, STATIC_READ = 23;
-    /** Content longer than this many values is cut (docs/wire-format.md). */
-    static final int MAX_CONTENT = 10_000;
+    /** Value tags (docs/wire-format.md, "Values"). */
+    static final int TAG_VOID = 0x00, TAG_NULL = 0x01, TAG_FALSE = 0x02, TAG_TRUE = 0x03,
+            TAG_INT = 0x04, TAG_CHAR = 0x05, TAG_BYTE = 0x06, TAG_SHORT = 0x07, TAG_LONG = 0x08,
+            TAG_FLOAT = 0x09, TAG_DOUBLE = 0x0A, TAG_OBJECT = 0x0B, TAG_STRING = 0x0C,
+            TAG_BOXED = 0x0D;
 
     /** {@link #state}: the owner writes; the owner is in uninstrumented code; the flusher sends. */
     private static final int ACTIVE = 0, FLUSHING = 2;

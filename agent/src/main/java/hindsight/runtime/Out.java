@@ -17,6 +17,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class Out {
     static final Object LOCK = new Object();
+    /** The wire format's version (docs/wire-format.md), after the magic. */
+    static final int VERSION = 2;
+    /** Frame types. */
     static final int HELLO = 1, CLASS = 2, METHOD = 3, FIELD = 4, THREAD = 5, EVENTS = 6, END = 7,
             WARNING = 8;
 
@@ -39,7 +42,7 @@ final class Out {
             raw = new FileOutputStream(o.file);
         }
         os = new BufferedOutputStream(raw, 1 << 16);
-        os.write(new byte[] {'H', 'S', 'W', 'I', 'R', 'E', 2, 0});
+        os.write(new byte[] {'H', 'S', 'W', 'I', 'R', 'E', (byte) VERSION, (byte) (VERSION >> 8)});
     }
 
     /** A frame's bytes: length, type, payload. */
