@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use crate::ids::{MethodId, NodeId};
 use crate::recording::{Feed, FeedItem, Taken};
+use crate::scratch::ScratchFiles;
 use crate::session::{Answer, Session, Step, TrustPolicy, Verdict, Walk};
 use crate::strategy::{self, StrategyName};
 use crate::trace::store::TraceReader;
@@ -143,7 +144,7 @@ impl LiveDebugger {
             })
         };
         let mut tree = ExecutionTree::new();
-        tree.set_resident_nodes(options.resident_nodes);
+        tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
         let session = Session::new(tree, strategy, policy);
         let questions = QuestionCache {
             bound: live.question_cache,

@@ -19,6 +19,7 @@ pub use run::TraceRun;
 use crate::glob::GlobSet;
 use crate::ids::{MethodId, NodeId};
 use crate::omniscient::RenderLimits;
+use crate::scratch::ScratchFiles;
 use crate::session::{Answer, Session, SessionError, Step, TrustPolicy, Verdict};
 use crate::strategy::{self, StrategyError, StrategyName};
 use crate::trace::store::{StoreError, TraceReader};
@@ -180,7 +181,7 @@ impl Debugger {
     pub fn new(reader: TraceReader, options: DebugOptions) -> Result<Debugger, DebugError> {
         let mut names = MethodNames::default();
         let mut tree = ExecutionTree::new();
-        tree.set_resident_nodes(options.resident_nodes);
+        tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
         let mut seen: HashSet<MethodId> = HashSet::new();
         let mut trusted: HashSet<MethodId> = HashSet::new();
         for row in reader.preorder() {
