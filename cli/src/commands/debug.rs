@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use hindsight_core::debugger::{
-    DebugError, DebugOptions, Debugger, LiveDebugger, LiveOptions, Question, Report, TraceRun,
+    DebugError, DebugOptions, Debugger, LiveDebugger, LiveOptions, Question, Report,
 };
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
-use hindsight_core::oracle::{AnswerRules, ReferenceOracle};
+use hindsight_core::oracle::{AnswerRules, ReferenceOracle, TraceRun};
 
 use crate::replayer::{compile_replayer, ProcessReplayer};
 use hindsight_core::recording::{self, peak_rss_bytes};

@@ -6,7 +6,6 @@ mod live;
 pub mod names;
 mod question;
 mod report;
-mod run;
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -14,7 +13,6 @@ use std::path::Path;
 pub use live::{LiveDebugger, LiveOptions, ViewNode};
 pub use question::{question, Question, QuestionError, Shown};
 pub use report::{BuggyNode, Report};
-pub use run::TraceRun;
 
 use crate::glob::GlobSet;
 use crate::ids::{MethodId, NodeId};
