@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::names::MethodNames;
 use super::{question, report, DebugError, DebugOptions, Question, QuestionError, Report};
+use crate::omniscient::names::MethodNames;
 use serde::Serialize;
 
 use crate::ids::{MethodId, NodeId};

@@ -3,7 +3,6 @@
 //! verdict with the buggy code's lines.
 
 mod live;
-pub mod names;
 mod question;
 mod report;
 
@@ -16,13 +15,13 @@ pub use report::{BuggyNode, Report};
 
 use crate::glob::GlobSet;
 use crate::ids::{MethodId, NodeId};
+use crate::omniscient::names::{self, MethodNames};
 use crate::omniscient::RenderLimits;
 use crate::scratch::ScratchFiles;
 use crate::session::{Answer, Session, SessionError, Step, TrustPolicy, Verdict};
 use crate::strategy::{self, StrategyError, StrategyName};
 use crate::trace::store::{StoreError, TraceReader};
 use crate::tree::{CoverageKind, ExecutionTree, TreeError};
-use names::MethodNames;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DebugError {

@@ -9,8 +9,8 @@ use std::ops::Range;
 use std::path::Path;
 
 use super::recorded::{CallView, MethodKey, Outcome, OutputCall, RecordedRun};
-use crate::debugger::names::MethodNames;
 use crate::ids::{FieldId, MethodId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
+use crate::omniscient::names::MethodNames;
 use crate::omniscient::{Heap, HeapError, HeapResult, ObjectInfo};
 use crate::trace::store::{NodeResult, StoreError, TraceReader, Variable};
 use crate::trace::wire::{FieldDef, Value};
