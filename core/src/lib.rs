@@ -7,11 +7,11 @@
 
 pub use hindsight_algo::{glob, ids, session, strategy, tree};
 
+pub mod capture;
 pub mod coverage;
 pub mod debugger;
 pub mod evaluation;
 pub mod omniscient;
 pub mod oracle;
-pub mod recording;
 pub mod scratch;
 pub mod trace;

@@ -18,8 +18,8 @@ use super::{question, report, DebugError, DebugOptions, Question, QuestionError,
 use crate::omniscient::names::MethodNames;
 use serde::Serialize;
 
+use crate::capture::{Feed, FeedItem, Taken};
 use crate::ids::{MethodId, NodeId};
-use crate::recording::{Feed, FeedItem, Taken};
 use crate::scratch::ScratchFiles;
 use crate::session::{Answer, Session, Step, TrustPolicy, Verdict, Walk};
 use crate::strategy::{self, StrategyName};
@@ -532,8 +532,8 @@ impl LiveDebugger {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::capture::{feed, LiveRecording};
     use crate::glob::GlobSet;
-    use crate::recording::{feed, LiveRecording};
     use crate::trace::store::WriterConfig;
     use crate::trace::synthetic::StreamBuilder;
     use crate::trace::wire::Value;
@@ -723,9 +723,9 @@ mod tests {
 #[cfg(test)]
 mod coverage_tests {
     use super::*;
-    use crate::recording::{feed, LiveRecording};
+    use crate::capture::{feed, LiveRecording};
     use crate::strategy::StrategyName;
-    use crate::trace::recorder::tests_v2::loop_program_ending;
+    use crate::trace::recorder::tests_content_coverage::loop_program_ending;
     use crate::trace::store::WriterConfig;
     use std::io::Write;
     use std::os::unix::net::UnixStream;

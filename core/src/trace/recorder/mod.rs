@@ -2,21 +2,21 @@
 //! stacks), sends node headers to a `NodeSink`, and writes everything to the trace store.
 
 mod content;
-mod run;
 mod sink;
+mod stream;
 
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-pub(crate) mod tests_v2;
+pub(crate) mod tests_content_coverage;
 
 use rustc_hash::FxHashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-pub use run::{record, record_threaded};
 pub use sink::{FnSink, NodeSink, NullSink};
+pub use stream::{record, record_threaded};
 
 use std::collections::BTreeMap;
 
