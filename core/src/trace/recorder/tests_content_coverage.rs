@@ -7,7 +7,7 @@ use super::*;
 use crate::coverage::{Entity, ENTRY};
 use crate::ids::{NodeId, ObjectId};
 use crate::omniscient::{canonical_state, render_value, RenderLimits};
-use crate::trace::store::{TraceReader, LENGTH_SLOT};
+use crate::trace::store::{TraceReader, Variable, LENGTH_SLOT};
 use crate::trace::synthetic::{block_def, StreamBuilder};
 use crate::trace::wire::ContentKind;
 use crate::tree::CoverageKind;
