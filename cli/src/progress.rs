@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use hindsight_core::recording::{FeedState, Progress};
+use hindsight_core::capture::{FeedState, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 const TICK: Duration = Duration::from_millis(100);

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{javac, record, repo};
-use hindsight_core::coverage::subtree_weights;
 use hindsight_core::debugger::{DebugOptions, Debugger};
+use hindsight_core::tree::subtree_weights;
 use hindsight_core::tree::CoverageKind;
 
 #[test]

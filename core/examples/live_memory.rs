@@ -13,8 +13,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use hindsight_core::capture::{feed, peak_rss_bytes, DEFAULT_FEED_CAPACITY};
 use hindsight_core::debugger::{DebugOptions, LiveDebugger, LiveOptions};
-use hindsight_core::recording::{feed, peak_rss_bytes, DEFAULT_FEED_CAPACITY};
 use hindsight_core::session::{Answer, Step};
 use hindsight_core::trace::recorder::record_threaded;
 use hindsight_core::trace::store::WriterConfig;

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use hindsight_core::capture::{self, LiveRecording};
 use hindsight_core::debugger::{DebugError, DebugOptions, Debugger, LiveDebugger, LiveOptions};
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
@@ -13,7 +14,6 @@ use hindsight_core::omniscient::{
     children_of, history, node_events, node_state, origin, Children, EventPage, History, NodeState,
     OmniError, RenderLimits, ValueOrigin, VarPath,
 };
-use hindsight_core::recording::{self, LiveRecording};
 use hindsight_core::session::{Answer, Session, Step, Verdict};
 use hindsight_core::strategy::StrategyName;
 use hindsight_core::trace::store::{TraceReader, WriterConfig};
@@ -158,12 +158,12 @@ impl BridgeSession {
         if let Some(n) = bounds.question_cache {
             live_options.question_cache = n.max(1);
         }
-        let (sink, feed) = recording::feed(recording::DEFAULT_FEED_CAPACITY);
+        let (sink, feed) = capture::feed(capture::DEFAULT_FEED_CAPACITY);
         let live = LiveRecording::start(trace, WriterConfig::default(), sink.for_first_jvm())?;
         let socket = live.socket_path().to_path_buf();
         let debugger = LiveDebugger::new(
             feed,
-            &recording::trace_path_for(trace, 0),
+            &capture::trace_path_for(trace, 0),
             Self::options(trust, bounds),
             live_options,
         )?;

@@ -8,14 +8,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use hindsight_core::debugger::{
-    DebugError, DebugOptions, Debugger, LiveDebugger, LiveOptions, Question, Report, TraceRun,
+    DebugError, DebugOptions, Debugger, LiveDebugger, LiveOptions, Question, Report,
 };
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
-use hindsight_core::oracle::{AnswerRules, ReferenceOracle};
+use hindsight_core::oracle::{AnswerRules, ReferenceOracle, TraceRun};
 
 use crate::replayer::{compile_replayer, ProcessReplayer};
-use hindsight_core::recording::{self, peak_rss_bytes};
+use hindsight_core::capture::{self, peak_rss_bytes};
 use hindsight_core::session::{Answer, Step, Verdict};
 use hindsight_core::strategy::StrategyName;
 use serde::Serialize;
@@ -417,7 +417,7 @@ pub fn run(args: Args) -> Result<u8> {
                 } else {
                     Output::Inherit
                 };
-                let (sink, feed) = recording::feed(recording::DEFAULT_FEED_CAPACITY);
+                let (sink, feed) = capture::feed(capture::DEFAULT_FEED_CAPACITY);
                 let progress = ProgressLine::start(
                     sink.state().clone(),
                     path.clone(),

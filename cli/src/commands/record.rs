@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use hindsight_agent::JIT_OPTIONS;
-use hindsight_core::recording::{peak_rss_bytes, FeedSink, LiveRecording, RecordedTrace};
+use hindsight_core::capture::{peak_rss_bytes, FeedSink, LiveRecording, RecordedTrace};
 use hindsight_core::trace::store::{annotate, Ending, WriterConfig};
 use serde::Serialize;
 

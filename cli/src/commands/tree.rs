@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use hindsight_core::debugger::names::MethodNames;
+use hindsight_core::omniscient::names::MethodNames;
 use hindsight_core::trace::store::TraceReader;
 use hindsight_core::tree::NodeKind;
 use serde::Serialize;

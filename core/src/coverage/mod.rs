@@ -30,7 +30,6 @@
 
 mod cursor;
 mod frame;
-mod weights;
 mod writers;
 
 #[cfg(test)]
@@ -38,7 +37,6 @@ mod tests;
 
 pub use cursor::{local_reads, BlockCursor, Ran};
 pub use frame::{frame_entities, written_key, FrameCoverage, MethodTable, Shared};
-pub use weights::subtree_weights;
 pub use writers::{HeapKey, LastWriters};
 
 use rustc_hash::FxHashMap;

@@ -2,7 +2,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::*;
-use crate::ids::{NodeId, ObjectId, StringId};
+use crate::ids::{ObjectId, StringId};
 use crate::trace::synthetic::block_def;
 use crate::trace::wire::{EventKind, Value};
 
@@ -279,19 +279,6 @@ fn entities_survive_their_table_row() {
         assert_eq!(Entity::from_row(e.to_row()), Some(e));
     }
     assert_eq!(Entity::from_row([9, 1, 0, 0, 0, 0]), None);
-}
-
-#[test]
-fn mergesort_weights_are_the_papers_subtree_sums_of_own_edges() {
-    let (tree, nodes) = crate::testutil::mergesort();
-    let w = subtree_weights(&tree, nodes[0], crate::tree::CoverageKind::Edge);
-    let got: Vec<(NodeId, u64)> = w;
-    let want: Vec<(NodeId, u64)> = nodes
-        .iter()
-        .copied()
-        .zip([46, 45, 7, 8, 8, 7, 10, 0, 0])
-        .collect();
-    assert_eq!(got, want);
 }
 
 #[test]

@@ -14,12 +14,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::names::MethodNames;
 use super::{question, report, DebugError, DebugOptions, Question, QuestionError, Report};
+use crate::omniscient::names::MethodNames;
 use serde::Serialize;
 
+use crate::capture::{Feed, FeedItem, Taken};
 use crate::ids::{MethodId, NodeId};
-use crate::recording::{Feed, FeedItem, Taken};
+use crate::scratch::ScratchFiles;
 use crate::session::{Answer, Session, Step, TrustPolicy, Verdict, Walk};
 use crate::strategy::{self, StrategyName};
 use crate::trace::store::TraceReader;
@@ -143,7 +144,7 @@ impl LiveDebugger {
             })
         };
         let mut tree = ExecutionTree::new();
-        tree.set_resident_nodes(options.resident_nodes);
+        tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
         let session = Session::new(tree, strategy, policy);
         let questions = QuestionCache {
             bound: live.question_cache,
@@ -531,8 +532,8 @@ impl LiveDebugger {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::capture::{feed, LiveRecording};
     use crate::glob::GlobSet;
-    use crate::recording::{feed, LiveRecording};
     use crate::trace::store::WriterConfig;
     use crate::trace::synthetic::StreamBuilder;
     use crate::trace::wire::Value;
@@ -722,9 +723,9 @@ mod tests {
 #[cfg(test)]
 mod coverage_tests {
     use super::*;
-    use crate::recording::{feed, LiveRecording};
+    use crate::capture::{feed, LiveRecording};
     use crate::strategy::StrategyName;
-    use crate::trace::recorder::tests_v2::loop_program_ending;
+    use crate::trace::recorder::tests_content_coverage::loop_program_ending;
     use crate::trace::store::WriterConfig;
     use std::io::Write;
     use std::os::unix::net::UnixStream;

@@ -3,10 +3,8 @@
 //! verdict with the buggy code's lines.
 
 mod live;
-pub mod names;
 mod question;
 mod report;
-mod run;
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -14,16 +12,16 @@ use std::path::Path;
 pub use live::{LiveDebugger, LiveOptions, ViewNode};
 pub use question::{question, Question, QuestionError, Shown};
 pub use report::{BuggyNode, Report};
-pub use run::TraceRun;
 
 use crate::glob::GlobSet;
 use crate::ids::{MethodId, NodeId};
+use crate::omniscient::names::{self, MethodNames};
 use crate::omniscient::RenderLimits;
+use crate::scratch::ScratchFiles;
 use crate::session::{Answer, Session, SessionError, Step, TrustPolicy, Verdict};
 use crate::strategy::{self, StrategyError, StrategyName};
 use crate::trace::store::{StoreError, TraceReader};
 use crate::tree::{CoverageKind, ExecutionTree, TreeError};
-use names::MethodNames;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DebugError {
@@ -180,7 +178,7 @@ impl Debugger {
     pub fn new(reader: TraceReader, options: DebugOptions) -> Result<Debugger, DebugError> {
         let mut names = MethodNames::default();
         let mut tree = ExecutionTree::new();
-        tree.set_resident_nodes(options.resident_nodes);
+        tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
         let mut seen: HashSet<MethodId> = HashSet::new();
         let mut trusted: HashSet<MethodId> = HashSet::new();
         for row in reader.preorder() {

@@ -5,8 +5,8 @@
 
 use serde::Serialize;
 
-use super::names::MethodNames;
 use crate::ids::{NodeId, Timestamp};
+use crate::omniscient::names::MethodNames;
 use crate::omniscient::{render_value, simple_class_name, Heap, HeapError, RenderLimits};
 use crate::trace::store::{NodeResult, StoreError, TraceReader};
 use crate::trace::wire::Value;

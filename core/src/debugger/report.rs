@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use super::names::MethodNames;
 use super::DebugError;
 use crate::ids::NodeId;
+use crate::omniscient::names::MethodNames;
 use crate::session::Verdict;
 use crate::trace::store::TraceReader;
 

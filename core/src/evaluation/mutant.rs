@@ -6,8 +6,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::EvaluationError;
-use crate::debugger::{DebugOptions, Debugger, Report, TraceRun};
-use crate::oracle::{ReferenceOracle, ReplayStats, Replayer};
+use crate::debugger::{DebugOptions, Debugger, Report};
+use crate::oracle::{ReferenceOracle, ReplayStats, Replayer, TraceRun};
 use crate::session::{Answer, Step, TrustPolicy};
 use crate::strategy::eval::{askable_nodes, average_questions, Evaluation};
 use crate::strategy::StrategyName;

@@ -9,9 +9,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::EvaluationError;
-use crate::debugger::TraceRun;
+
 use crate::oracle::replay::{compare, Comparison};
-use crate::oracle::{RecordedRun, Replayer};
+use crate::oracle::{RecordedRun, Replayer, TraceRun};
 
 /// The outcome of replaying every call of a run on its own program.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -28,74 +28,12 @@
 
 use std::collections::HashMap;
 
+use super::recorded::{CallView, MethodKey, RecordedRun};
 use super::replay::{self, ReplayStats, Replayer};
-use crate::ids::{NodeId, Timestamp};
-use crate::omniscient::{canonical_state, CanonicalState, Heap, HeapResult};
+use super::state::{entry_state, exit_state};
+use crate::ids::NodeId;
+use crate::omniscient::{CanonicalState, HeapResult};
 use crate::session::Answer;
-use crate::trace::wire::Value;
-
-/// How many objects of a state the oracle compares; beyond it states are cut (see
-/// [`canonical_state`]) and a match is no longer proof.
-pub const MAX_STATE_OBJECTS: usize = 100_000;
-
-/// A method as both programs name it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct MethodKey {
-    /// Dotted class name.
-    pub class: String,
-    pub name: String,
-    pub descriptor: String,
-}
-
-/// How a call ended.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Outcome {
-    Returned(Value),
-    Threw(Value),
-}
-
-/// What the oracle needs to know about one call.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CallView {
-    pub method: MethodKey,
-    /// The hash of the method's original bytecode; `None` for uninstrumented code.
-    pub code_hash: Option<[u8; 16]>,
-    pub entry: Timestamp,
-    /// `None` while the call is incomplete.
-    pub exit: Option<Timestamp>,
-    pub this: Option<Value>,
-    pub args: Vec<Value>,
-    pub outcome: Option<Outcome>,
-    /// Static fields written during the call or its callees, as `pkg.Class.field`.
-    pub statics: Vec<String>,
-    /// The output the call or its callees produced, in order: each output call's method and
-    /// arguments (receiver first) with the timestamp they are read at.
-    pub output: Vec<OutputCall>,
-}
-
-/// A call of an output method of the JDK (see the module documentation).
-#[derive(Clone, Debug, PartialEq)]
-pub struct OutputCall {
-    /// `java.io.PrintStream.println(Ljava/lang/String;)V`: the receiver's identity is left out,
-    /// its class is in the name.
-    pub method: String,
-    /// The arguments without the receiver.
-    pub args: Vec<Value>,
-    pub at: Timestamp,
-}
-
-/// A recorded run, as the reference oracle reads it.
-pub trait RecordedRun: Heap {
-    fn call(&self, node: NodeId) -> HeapResult<CallView>;
-    /// The node's children that are calls, in call order.
-    fn children(&self, node: NodeId) -> HeapResult<Vec<NodeId>>;
-    /// Every call of `method`, in call order.
-    fn calls_of(&self, method: &MethodKey) -> HeapResult<Vec<NodeId>>;
-    /// The hash of a method's original bytecode, if the run loaded its class.
-    fn code_hash(&self, method: &MethodKey) -> HeapResult<Option<[u8; 16]>>;
-    /// The value of a static field (`pkg.Class.field`) at `at`, if it was ever written by then.
-    fn static_at(&self, field: &str, at: Timestamp) -> HeapResult<Option<Value>>;
-}
 
 /// The reference oracle over a buggy run and a reference run.
 pub struct ReferenceOracle<'a, B, R> {
@@ -290,74 +228,6 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         }
         Ok(found)
     }
-}
-
-/// The roots of a call's state: `this`, the arguments, then the named static fields.
-fn roots(
-    run: &impl RecordedRun,
-    call: &CallView,
-    statics: &[String],
-    at: Timestamp,
-) -> HeapResult<Vec<Value>> {
-    let mut roots: Vec<Value> = call
-        .this
-        .iter()
-        .copied()
-        .chain(call.args.iter().copied())
-        .collect();
-    for field in statics {
-        roots.push(run.static_at(field, at)?.unwrap_or(Value::Void));
-    }
-    Ok(roots)
-}
-
-fn entry_state(
-    run: &impl RecordedRun,
-    call: &CallView,
-    statics: &[String],
-) -> HeapResult<CanonicalState> {
-    // Just before the call event: what the caller passed in.
-    let at = call.entry.saturating_sub(1);
-    canonical_state(run, &roots(run, call, statics, at)?, at, MAX_STATE_OBJECTS)
-}
-
-pub(super) fn exit_state(
-    run: &impl RecordedRun,
-    call: &CallView,
-    statics: &[String],
-) -> HeapResult<CanonicalState> {
-    let at = call.exit.unwrap_or(Timestamp::MAX);
-    let roots = roots(run, call, statics, at)?;
-    canonical_exit(run, roots, call.outcome, at, &call.output)
-}
-
-/// The canonical form of an exit state: the state of `roots` at `at`, the outcome, then each
-/// output call's arguments as they were when it was made.
-pub(super) fn canonical_exit(
-    heap: &impl Heap,
-    mut roots: Vec<Value>,
-    outcome: Option<Outcome>,
-    at: Timestamp,
-    output: &[OutputCall],
-) -> HeapResult<CanonicalState> {
-    match outcome {
-        Some(Outcome::Returned(v)) => roots.push(v),
-        // An exception compares by its class and recorded fields, marked apart from a return.
-        Some(Outcome::Threw(v)) => {
-            roots.push(Value::Void);
-            roots.push(v);
-        }
-        None => {}
-    }
-    let mut state = canonical_state(heap, &roots, at, MAX_STATE_OBJECTS)?;
-    for out in output {
-        let args = canonical_state(heap, &out.args, out.at, MAX_STATE_OBJECTS)?;
-        state
-            .text
-            .push_str(&format!("|{}({})", out.method, args.text));
-        state.complete &= args.complete;
-    }
-    Ok(state)
 }
 
 #[cfg(test)]

@@ -2,9 +2,11 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::*;
-use crate::ids::{ObjectId, StringId};
-use crate::omniscient::{testing::MemHeap, ObjectInfo};
+use crate::ids::{ObjectId, StringId, Timestamp};
+use crate::omniscient::{testing::MemHeap, Heap, ObjectInfo};
+use crate::oracle::recorded::{CallView, MethodKey, Outcome, OutputCall};
 use crate::oracle::Replayer;
+use crate::trace::wire::Value;
 
 /// A recorded run built by hand: calls, children, code hashes, statics over a [`MemHeap`].
 #[derive(Default)]

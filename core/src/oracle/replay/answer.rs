@@ -1,7 +1,7 @@
 //! A replayer's answer (docs/replay-protocol.md, "Answer") read into a state.
 
 use super::graph::GraphHeap;
-use crate::oracle::reference::{Outcome, OutputCall};
+use crate::oracle::recorded::{Outcome, OutputCall};
 use crate::trace::wire::Value;
 
 /// What the correct program did from the buggy call's entry state.

@@ -18,7 +18,8 @@ pub use answer::{parse_answer, Ran, Replayed};
 pub use graph::GraphHeap;
 pub use request::{encode_request, Refusal};
 
-use super::reference::{canonical_exit, exit_state, CallView, RecordedRun, MAX_STATE_OBJECTS};
+use super::recorded::{CallView, RecordedRun};
+use super::state::{canonical_exit, exit_state, MAX_STATE_OBJECTS};
 use crate::omniscient::{HeapError, HeapResult};
 use crate::session::Answer;
 

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::token;
 use crate::ids::{ObjectId, Timestamp};
 use crate::omniscient::{compares_by_class, Heap, HeapResult};
-use crate::oracle::reference::CallView;
+use crate::oracle::recorded::CallView;
 use crate::trace::wire::{ContentKind, Value};
 
 /// Why a call's entry state cannot be sent: part of it is not in the trace.

@@ -1,7 +1,7 @@
 use super::*;
 use crate::ids::ObjectId;
 use crate::omniscient::{canonical_state, testing::MemHeap};
-use crate::oracle::reference::Outcome;
+use crate::oracle::recorded::Outcome;
 use crate::trace::wire::Value;
 
 const NODE_ANSWER: &str = "RETURNED @1\n\
@@ -116,9 +116,9 @@ fn malformed_answers_name_the_line() {
     }
 }
 
-fn call(this: Option<Value>, args: &[Value]) -> crate::oracle::reference::CallView {
-    crate::oracle::reference::CallView {
-        method: crate::oracle::reference::MethodKey {
+fn call(this: Option<Value>, args: &[Value]) -> crate::oracle::recorded::CallView {
+    crate::oracle::recorded::CallView {
+        method: crate::oracle::recorded::MethodKey {
             class: "p.Tree".into(),
             name: "insert".into(),
             descriptor: "(Lp/Node;Ljava/lang/String;)V".into(),

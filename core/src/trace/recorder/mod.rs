@@ -1,32 +1,32 @@
 //! The recorder: turns decoded frames into execution nodes as they arrive (per-thread call
 //! stacks), sends node headers to a `NodeSink`, and writes everything to the trace store.
 
+mod apply;
 mod content;
-mod run;
 mod sink;
+mod stream;
 
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-pub(crate) mod tests_v2;
+pub(crate) mod tests_content_coverage;
 
 use rustc_hash::FxHashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-pub use run::{record, record_threaded};
 pub use sink::{FnSink, NodeSink, NullSink};
+pub use stream::{record, record_threaded};
 
 use std::collections::BTreeMap;
 
 use crate::coverage::{FrameCoverage, MethodTable, Shared};
 use crate::ids::{FieldId, MethodId, NodeId, ThreadId, Timestamp};
 use crate::trace::store::{
-    Ending, NodeRow, Outcome, StackEntry, StoreError, TraceWriter, Variable, WriteCounts,
-    WriterConfig,
+    Ending, NodeRow, StackEntry, StoreError, TraceWriter, WriteCounts, WriterConfig,
 };
-use crate::trace::wire::{Event, EventKind, Frame, Origin, Value, WireError};
+use crate::trace::wire::{Event, EventKind, Frame, Value, WireError};
 use crate::tree::{NodeHeader, NodeKind};
 use content::Contents;
 use std::sync::Arc;
@@ -249,305 +249,6 @@ impl<S: NodeSink> Recorder<S> {
                 None => st.insert(self.new_thread(thread, ev.ts)?),
             };
             self.apply(thread, state, ev)?;
-        }
-        Ok(())
-    }
-
-    fn apply(
-        &mut self,
-        thread: ThreadId,
-        st: &mut ThreadState,
-        ev: &Event,
-    ) -> Result<(), StoreError> {
-        let ts = ev.ts;
-        st.last_ts = ts;
-        let top = st.stack.last().map_or(st.header.id, |e| e.node);
-        // The code making this event's writes: the top node at its current line.
-        let by = st
-            .stack
-            .last()
-            .copied()
-            .unwrap_or(StackEntry { node: top, line: 0 });
-        let depth = (st.stack.len() - 1) as u32;
-        let in_routine = st
-            .open
-            .last()
-            .is_some_and(|c| c.row.header.kind == NodeKind::Routine);
-        if !ev.kind.is_call() && !ev.kind.is_exit() {
-            match st.open.last_mut().and_then(|c| c.cov.as_mut()) {
-                Some(cov) if in_routine => cov.event(&ev.kind, &mut self.coverage),
-                _ => self.coverage.unmatched(&ev.kind),
-            }
-        }
-        match &ev.kind {
-            EventKind::Call { method, args } | EventKind::ExtCall { method, args } => {
-                let id = self.new_node();
-                let routine = matches!(ev.kind, EventKind::Call { .. });
-                self.store
-                    .event(thread, &st.stack, depth + 1, ev, Some(id))?;
-                let header = NodeHeader {
-                    id,
-                    parent: Some(top),
-                    kind: if routine {
-                        NodeKind::Routine
-                    } else {
-                        NodeKind::External
-                    },
-                    method: Some(*method),
-                    thread: Some(thread),
-                    entry: ts,
-                    exit: None,
-                };
-                if routine {
-                    let shift = self.arg_shift.get(method).copied().unwrap_or(0);
-                    for (k, v) in args.iter().enumerate() {
-                        self.store.write(
-                            Variable::Local {
-                                node: id,
-                                var: k as u32 + shift,
-                            },
-                            ts,
-                            *v,
-                            by,
-                        );
-                    }
-                }
-                let cov = match self.tables.get(method) {
-                    Some(table) if routine => {
-                        let shift = self.arg_shift.get(method).copied().unwrap_or(0);
-                        let entry_vars = (args.len() as u32).saturating_add(shift);
-                        Some(FrameCoverage::new(*method, table.clone(), entry_vars))
-                    }
-                    _ => None,
-                };
-                self.sink.node(&header);
-                let row = NodeRow {
-                    header,
-                    depth: depth + 1,
-                    outcome: None,
-                };
-                self.store.node_started(row.clone());
-                st.stack.push(StackEntry { node: id, line: 0 });
-                st.open.push(OpenCall {
-                    row,
-                    uninit: Vec::new(),
-                    cov,
-                });
-            }
-            EventKind::Return(_)
-            | EventKind::Unwind(_)
-            | EventKind::ExtReturn(_)
-            | EventKind::ExtUnwind(_) => {
-                self.store.event(thread, &st.stack, depth, ev, None)?;
-                let Some(mut call) = st.open.pop() else {
-                    return self.warn(
-                        Some(ts),
-                        &format!(
-                            "{} at timestamp {ts} in thread {thread} with no call open; ignored",
-                            ev.kind.name()
-                        ),
-                    );
-                };
-                st.stack.pop();
-                let external_exit =
-                    matches!(ev.kind, EventKind::ExtReturn(_) | EventKind::ExtUnwind(_));
-                if external_exit != (call.row.header.kind == NodeKind::External) {
-                    let msg = format!(
-                        "{} at timestamp {ts} in thread {thread} closes node {}, a {:?} call; closed anyway",
-                        ev.kind.name(),
-                        call.row.header.id,
-                        call.row.header.kind
-                    );
-                    self.warn(Some(ts), &msg)?;
-                }
-                call.row.header.exit = Some(ts);
-                call.row.outcome = Some(
-                    if matches!(ev.kind, EventKind::Unwind(_) | EventKind::ExtUnwind(_)) {
-                        Outcome::Threw
-                    } else {
-                        Outcome::Returned
-                    },
-                );
-                if let Some(cov) = call.cov.take() {
-                    let normally = matches!(ev.kind, EventKind::Return(_));
-                    let c = cov.finish(normally, &mut self.coverage);
-                    self.store
-                        .entities(&self.coverage.interner.take_unsaved())?;
-                    self.store.node_coverage(call.row.header.id, &c)?;
-                    if !c.is_empty() {
-                        self.sink.coverage(call.row.header.id, &c);
-                    }
-                }
-                self.sink.node(&call.row.header);
-                self.store.node_completed(&call.row)?;
-            }
-            EventKind::Line(l) => {
-                self.store.event(thread, &st.stack, depth, ev, None)?;
-                if let Some(t) = st.stack.last_mut() {
-                    t.line = *l;
-                }
-            }
-            EventKind::Local { var, value } => {
-                self.store.event(thread, &st.stack, depth, ev, None)?;
-                if in_routine {
-                    self.store.write(
-                        Variable::Local {
-                            node: top,
-                            var: *var,
-                        },
-                        ts,
-                        *value,
-                        by,
-                    );
-                } else {
-                    self.warn(Some(ts), &format!("LOCAL at timestamp {ts} in thread {thread} outside any instrumented call"))?;
-                }
-            }
-            EventKind::FieldWrite {
-                object,
-                field,
-                value,
-            } => {
-                self.store.event(thread, &st.stack, depth, ev, None)?;
-                self.store.write(
-                    Variable::Field {
-                        object: *object,
-                        field: *field,
-                    },
-                    ts,
-                    *value,
-                    by,
-                );
-            }
-            EventKind::StaticWrite { field, value } => {
-                self.store.event(thread, &st.stack, depth, ev, None)?;
-                self.store
-                    .write(Variable::Static { field: *field }, ts, *value, by);
-            }
-            EventKind::ArrayWrite {
-                array,
-                index,
-                value,
-            } => {
-                self.store.event(thread, &st.stack, depth, ev, None)?;
-                self.store.write(
-                    Variable::Element {
-                        array: *array,
-                        index: *index,
-                    },
-                    ts,
-                    *value,
-                    by,
-                );
-            }
-            EventKind::NewObject {
-                object,
-                class,
-                origin,
-            } => {
-                self.store.event(thread, &st.stack, depth, ev, None)?;
-                self.store.object(*object, *class, None, *origin, ts, top)?;
-            }
-            EventKind::NewArray {
-                array,
-                class,
-                length,
-                origin,
-                elements,
-            } => {
-                self.store.event(thread, &st.stack, depth, ev, None)?;
-                self.store
-                    .object(*array, *class, Some(*length), *origin, ts, top)?;
-                if *origin == Origin::FirstSeen {
-                    for (k, v) in elements.iter().enumerate() {
-                        self.coverage
-                            .writers
-                            .forget(crate::coverage::HeapKey::Element(*array, k as u32));
-                        self.store.write(
-                            Variable::Element {
-                                array: *array,
-                                index: k as u32,
-                            },
-                            ts,
-                            *v,
-                            by,
-                        );
-                    }
-                }
-            }
-            EventKind::This(object) => {
-                self.store.event(thread, &st.stack, depth, ev, None)?;
-                if let Some(call) = st.open.last_mut().filter(|_| in_routine) {
-                    self.store.write(
-                        Variable::Local { node: top, var: 0 },
-                        ts,
-                        Value::Object(*object),
-                        by,
-                    );
-                    for (field, wts, value, wby) in call.uninit.drain(..) {
-                        self.store.write(
-                            Variable::Field {
-                                object: *object,
-                                field,
-                            },
-                            wts,
-                            value,
-                            wby,
-                        );
-                    }
-                }
-            }
-            EventKind::FieldWriteUninit { field, value } => {
-                self.store.event(thread, &st.stack, depth, ev, None)?;
-                match st.open.last_mut().filter(|_| in_routine) {
-                    Some(call) => call.uninit.push((*field, ts, *value, by)),
-                    None => self.warn(Some(ts), &format!("FIELD_WRITE_UNINIT at timestamp {ts} in thread {thread} outside a constructor"))?,
-                }
-            }
-            EventKind::Throw(_)
-            | EventKind::Catch(_)
-            | EventKind::FieldRead { .. }
-            | EventKind::ArrayRead { .. }
-            | EventKind::StaticRead { .. } => {
-                self.store.event(thread, &st.stack, depth, ev, None)?
-            }
-            EventKind::Block { block, .. } => {
-                // The block's line is in the table, not the event: the store keeps it.
-                let method = st.open.last().and_then(|c| c.row.header.method);
-                let line = method
-                    .and_then(|m| self.tables.get(&m))
-                    .and_then(|t| t.blocks.get(*block as usize))
-                    .map_or(0, |b| b.line);
-                let with_line = Event {
-                    ts,
-                    kind: EventKind::Block {
-                        block: *block,
-                        line,
-                    },
-                };
-                self.store
-                    .event(thread, &st.stack, depth, &with_line, None)?;
-                if let (true, Some(t)) = (line != 0, st.stack.last_mut()) {
-                    t.line = line;
-                }
-            }
-            EventKind::Content {
-                object,
-                kind,
-                start,
-                values,
-            } => {
-                self.store.event(thread, &st.stack, depth, ev, None)?;
-                self.contents.apply(
-                    &mut self.store,
-                    &mut self.coverage,
-                    *object,
-                    (*kind, *start),
-                    values,
-                    (ts, by),
-                )?;
-            }
-            EventKind::String { .. } => {}
         }
         Ok(())
     }

@@ -2,7 +2,7 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::ids::{MethodId, ObjectId};
-use crate::trace::store::{NodeResult, TraceReader};
+use crate::trace::store::{NodeResult, Outcome, TraceReader};
 use crate::trace::synthetic::StreamBuilder;
 
 fn trace_path(dir: &tempfile::TempDir) -> PathBuf {

@@ -7,7 +7,7 @@ use crate::testutil::{mergesort, BruteForce};
 use crate::tree::synthetic::{
     header, random_recording, random_tree, Event, Rng, Shape, TreeBuilder,
 };
-use crate::tree::{CoverageKind, NodeKind};
+use crate::tree::{CoverageKind, NodeKind, PersistenceBound};
 
 /// Hands a recorded event to a live session, as the feed does.
 fn take_in(s: &mut Session, e: Event) {
@@ -446,7 +446,7 @@ fn a_session_under_the_persistence_bound_asks_what_an_unbounded_one_asks() {
         };
         let run = |bound: Option<usize>| {
             let mut tree = ExecutionTree::new();
-            tree.set_resident_nodes(bound);
+            tree.set_persistence_bound(bound.map(PersistenceBound::in_memory));
             random_recording(seed, &shape, |e| match e {
                 Event::Header(h) => {
                     tree.push(&h).unwrap();

@@ -6,9 +6,12 @@ mod coverage;
 mod execution;
 mod node;
 pub mod synthetic;
+mod weights;
 
 #[cfg(test)]
 mod tests;
 
+pub use column::{MemoryPages, PageStorage, PageStore, PersistenceBound, PAGE as PAGE_ENTRIES};
 pub use execution::{Change, CoverageKind, ExecutionTree, Preorder, TreeError};
 pub use node::{NodeHeader, NodeKind};
+pub use weights::subtree_weights;

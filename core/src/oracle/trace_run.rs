@@ -8,10 +8,10 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
 
-use super::names::MethodNames;
+use super::recorded::{CallView, MethodKey, Outcome, OutputCall, RecordedRun};
 use crate::ids::{FieldId, MethodId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
+use crate::omniscient::names::MethodNames;
 use crate::omniscient::{Heap, HeapError, HeapResult, ObjectInfo};
-use crate::oracle::reference::{CallView, MethodKey, Outcome, OutputCall, RecordedRun};
 use crate::trace::store::{NodeResult, StoreError, TraceReader, Variable};
 use crate::trace::wire::{FieldDef, Value};
 use crate::tree::NodeKind;

@@ -249,7 +249,7 @@ fn a_spilling_tree_answers_like_one_in_memory() {
     };
     let free = random_tree(7, &shape);
     let mut bounded = ExecutionTree::new();
-    bounded.set_resident_nodes(Some(PAGE));
+    bounded.set_persistence_bound(Some(PersistenceBound::in_memory(PAGE)));
     super::synthetic::random_recording(7, &shape, |e| {
         if let super::synthetic::Event::Header(h) = e {
             bounded.push(&h).unwrap();
@@ -292,7 +292,7 @@ fn coverage_spills_under_the_persistence_bound_and_reads_back_the_same() {
             tree.clear_coverage(CoverageKind::Edge);
             tree.clear_coverage(CoverageKind::DefUse);
         }
-        tree.set_resident_nodes(bound);
+        tree.set_persistence_bound(bound.map(PersistenceBound::in_memory));
         tree
     };
     let free = build(None, true);
@@ -324,4 +324,17 @@ fn coverage_spills_under_the_persistence_bound_and_reads_back_the_same() {
             assert!(free.coverage(x, kind).contains(&e));
         }
     }
+}
+
+#[test]
+fn mergesort_weights_are_the_papers_subtree_sums_of_own_edges() {
+    let (tree, nodes) = crate::testutil::mergesort();
+    let w = subtree_weights(&tree, nodes[0], CoverageKind::Edge);
+    let got: Vec<(NodeId, u64)> = w;
+    let want: Vec<(NodeId, u64)> = nodes
+        .iter()
+        .copied()
+        .zip([46, 45, 7, 8, 8, 7, 10, 0, 0])
+        .collect();
+    assert_eq!(got, want);
 }

@@ -7,10 +7,12 @@
 //! recording, or stop with a verdict.
 
 mod answer;
+mod selection;
 mod suspicious;
 mod trust;
 
 pub use answer::{Answer, UnknownAnswer};
+pub use selection::{Strategy, StrategyName};
 pub use suspicious::{SuspiciousSet, Walk, Weighting};
 pub use trust::TrustPolicy;
 
@@ -18,7 +20,6 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::ids::{MethodId, NodeId};
-use crate::strategy::Strategy;
 use crate::tree::{CoverageKind, ExecutionTree, NodeHeader, TreeError};
 
 /// Where the search ended.

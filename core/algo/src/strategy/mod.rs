@@ -5,6 +5,10 @@
 //! it. All strategies ask only askable nodes (complete, untrusted, unanswered calls inside the
 //! region), never re-ask a don't-know node, and return `None` only when no askable node is
 //! left, so the session then decides the verdict.
+//!
+//! The session declares what it needs of a strategy (the [`Strategy`] trait, [`StrategyName`],
+//! [`Weighting`]), so that it does not depend on this module; this module implements the trait
+//! and is the catalogue: [`create`], [`StrategyName::AVAILABLE`], names parsed with their errors.
 
 mod coverage;
 mod divide_and_query;
@@ -21,53 +25,17 @@ pub use heaviest_first::HeaviestFirst;
 pub use hirunkitti::Hirunkitti;
 pub use top_down::TopDown;
 
-use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use crate::session::{Strategy, StrategyName, Weighting};
+
 use crate::ids::NodeId;
-use crate::session::{SuspiciousSet, Walk, Weighting};
+use crate::session::{SuspiciousSet, Walk};
 use crate::tree::CoverageKind;
 
-/// Chooses the next question.
-pub trait Strategy: Send {
-    fn name(&self) -> StrategyName;
-
-    /// The aggregate the session must maintain for this strategy.
-    fn weighting(&self) -> Weighting {
-        Weighting::Count
-    }
-
-    /// The node to ask next, or `None` when no askable node is left.
-    fn select(&mut self, set: &SuspiciousSet) -> Option<NodeId>;
-}
-
-/// The strategies by their command-line names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum StrategyName {
-    TopDown,
-    HeaviestFirst,
-    DivideAndQuery,
-    Hirunkitti,
-    EdgeCoverage,
-    DefUseCoverage,
-    OptimalDivideAndQuery,
-}
-
 impl StrategyName {
-    pub const ALL: [StrategyName; 7] = [
-        StrategyName::TopDown,
-        StrategyName::HeaviestFirst,
-        StrategyName::DivideAndQuery,
-        StrategyName::Hirunkitti,
-        StrategyName::EdgeCoverage,
-        StrategyName::DefUseCoverage,
-        StrategyName::OptimalDivideAndQuery,
-    ];
-
     /// The strategies `create` can build.
     pub const AVAILABLE: [StrategyName; 6] = [
         StrategyName::TopDown,
@@ -77,42 +45,6 @@ impl StrategyName {
         StrategyName::EdgeCoverage,
         StrategyName::DefUseCoverage,
     ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StrategyName::TopDown => "top-down",
-            StrategyName::HeaviestFirst => "heaviest-first",
-            StrategyName::DivideAndQuery => "divide-and-query",
-            StrategyName::Hirunkitti => "hirunkitti",
-            StrategyName::EdgeCoverage => "edge-coverage",
-            StrategyName::DefUseCoverage => "def-use-coverage",
-            StrategyName::OptimalDivideAndQuery => "optimal-divide-and-query",
-        }
-    }
-
-    /// The coverage a strategy weighs calls by, if any.
-    pub fn coverage_kind(self) -> Option<CoverageKind> {
-        match self {
-            StrategyName::EdgeCoverage => Some(CoverageKind::Edge),
-            StrategyName::DefUseCoverage => Some(CoverageKind::DefUse),
-            _ => None,
-        }
-    }
-
-    /// The default p of the coverage-weighted strategies (the jhyde paper's values).
-    pub fn default_p(self) -> Option<f64> {
-        match self {
-            StrategyName::EdgeCoverage => Some(0.5),
-            StrategyName::DefUseCoverage => Some(0.6),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for StrategyName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 #[derive(Debug, Error, PartialEq)]

@@ -1,4 +1,5 @@
-//! Wire format 2 through the recorder: JDK content as element writes, blocks and reads.
+//! JDK content (element writes of collections), blocks and reads through the recorder, and the
+//! coverage entities they give (wire format 2).
 
 use std::collections::BTreeSet;
 
@@ -6,7 +7,7 @@ use super::*;
 use crate::coverage::{Entity, ENTRY};
 use crate::ids::{NodeId, ObjectId};
 use crate::omniscient::{canonical_state, render_value, RenderLimits};
-use crate::trace::store::{TraceReader, LENGTH_SLOT};
+use crate::trace::store::{TraceReader, Variable, LENGTH_SLOT};
 use crate::trace::synthetic::{block_def, StreamBuilder};
 use crate::trace::wire::ContentKind;
 use crate::tree::CoverageKind;
@@ -424,14 +425,14 @@ fn coverage_of_many_calls_spans_pages_and_each_node_finds_its_own() {
 /// entities to the feed just before the call's completion, the same ids the trace stores.
 #[test]
 fn each_call_s_coverage_reaches_the_feed_before_its_completion() {
-    use crate::recording::{feed, FeedItem};
+    use crate::capture::{feed, FeedItem};
     let (bytes, [main, twice, never]) = loop_program();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.htrace");
     let (sink, mut feed) = feed(1024);
     record(&bytes[..], &path, sink, WriterConfig::default()).expect("recording succeeds");
     let mut items = Vec::new();
-    while feed.take(&mut items, 1024, None) != crate::recording::Taken::Ended {}
+    while feed.take(&mut items, 1024, None) != crate::capture::Taken::Ended {}
     let r = TraceReader::open(&path).unwrap();
     for node in [twice, never] {
         let at = items

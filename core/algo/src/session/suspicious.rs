@@ -116,10 +116,10 @@ impl SuspiciousSet {
             weight: Column::new(0),
             coverage: None,
         };
-        let bound = set.tree.resident_nodes();
-        set.marks.set_resident_entries(bound);
-        set.out.set_resident_entries(bound);
-        set.weight.set_resident_entries(bound);
+        let bound = set.tree.persistence_bound().cloned();
+        set.marks.set_bound(bound.as_ref());
+        set.out.set_bound(bound.as_ref());
+        set.weight.set_bound(bound.as_ref());
         set.set_weighting(weighting);
         set
     }
@@ -153,15 +153,15 @@ impl SuspiciousSet {
                 total: Column::new(0.0),
             }),
         };
-        let bound = self.tree.resident_nodes();
+        let bound = self.tree.persistence_bound().cloned();
         if let Some(c) = &mut self.coverage {
-            c.own.set_resident_entries(bound);
-            c.total.set_resident_entries(bound);
+            c.own.set_bound(bound.as_ref());
+            c.total.set_bound(bound.as_ref());
         }
         self.rebuild();
     }
 
-    /// Pages of the per-node columns (tree and suspicious set) written to scratch files.
+    /// Pages of the per-node columns (tree and suspicious set) written to their page stores.
     pub fn spilled_pages(&self) -> usize {
         self.tree.spilled_pages()
             + self.marks.spilled_pages()

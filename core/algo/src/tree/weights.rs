@@ -3,8 +3,8 @@
 //! calls (an entity covered by two calls counts twice). A recorded trace's weights can be
 //! compared with the paper's figures once the agent sends blocks.
 
+use super::execution::{CoverageKind, ExecutionTree};
 use crate::ids::NodeId;
-use crate::tree::{CoverageKind, ExecutionTree};
 
 /// `(node, weight)` for every node below `from` (itself included), in preorder.
 pub fn subtree_weights(

@@ -1,4 +1,8 @@
-//! Recording a live JVM: the socket the agent connects to, and one recorder per connection.
+//! Capture: taking in a running program's streams. The socket the agents connect to
+//! (`listener`), the spool that copies each stream to disk as it arrives (`spool`), one
+//! recorder (`crate::trace::recorder`) per connection, and the feed that hands the first JVM's
+//! nodes to a live session (`feed`). The recorder turns a stream into a trace; this module runs
+//! recorders on live connections.
 //!
 //! The first JVM that connects is recorded into the trace path asked for; a command that starts
 //! more JVMs (`mvn test` forks one for the tests) gets one trace per further JVM, named

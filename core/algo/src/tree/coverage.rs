@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use super::column::Column;
+use super::column::{Column, PersistenceBound};
 use crate::ids::NodeId;
 
 const NONE: u32 = u32::MAX;
@@ -29,7 +29,7 @@ pub(super) struct CoverageStore {
 }
 
 impl CoverageStore {
-    pub(super) fn new(resident_nodes: Option<usize>) -> CoverageStore {
+    pub(super) fn new(bound: Option<&PersistenceBound>) -> CoverageStore {
         let mut s = CoverageStore {
             start: Column::new(0),
             len: Column::new(0),
@@ -38,17 +38,19 @@ impl CoverageStore {
             prev_same: Column::new(NONE),
             heads: HashMap::new(),
         };
-        s.set_resident_nodes(resident_nodes);
+        s.set_bound(bound);
         s
     }
 
-    pub(super) fn set_resident_nodes(&mut self, nodes: Option<usize>) {
-        self.start.set_resident_entries(nodes);
-        self.len.set_resident_entries(nodes);
-        let positions = nodes.map(|n| n.saturating_mul(POSITIONS_PER_NODE));
-        self.entity.set_resident_entries(positions);
-        self.owner.set_resident_entries(positions);
-        self.prev_same.set_resident_entries(positions);
+    pub(super) fn set_bound(&mut self, bound: Option<&PersistenceBound>) {
+        self.start.set_bound(bound);
+        self.len.set_bound(bound);
+        let positions = bound.map(|b| {
+            PersistenceBound::new(b.nodes.saturating_mul(POSITIONS_PER_NODE), b.pages.clone())
+        });
+        self.entity.set_bound(positions.as_ref());
+        self.owner.set_bound(positions.as_ref());
+        self.prev_same.set_bound(positions.as_ref());
     }
 
     pub(super) fn spilled_pages(&self) -> usize {

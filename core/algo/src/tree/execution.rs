@@ -5,16 +5,17 @@
 //! children, so `parent < child`): 25 bytes per node in paged columns ([`super::column`]), plus
 //! the per-method list of calls (4 more, also paged), plus coverage (`super::coverage`, paged
 //! too: 8 bytes per node and 12 per entity a call covers). With a persistence bound
-//! ([`ExecutionTree::set_resident_nodes`]) the columns keep only about that many nodes in
-//! memory and spill the rest to a scratch file. Children keep call order through first/last child and next-sibling
-//! links; subtree sizes are kept up to date on every insertion (one walk up the ancestors).
+//! ([`ExecutionTree::set_persistence_bound`]) the columns keep only about that many nodes in
+//! memory and spill the rest to the bound's page storage. Children keep call order through
+//! first/last child and next-sibling links; subtree sizes are kept up to date on every insertion
+//! (one walk up the ancestors).
 
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::column::Column;
+use super::column::{Column, PersistenceBound};
 use super::coverage::CoverageStore;
 use super::node::{NodeHeader, NodeKind};
 use crate::ids::{MethodId, NodeId};
@@ -92,7 +93,7 @@ pub struct ExecutionTree {
     coverage: [Option<CoverageStore>; 2],
     count: usize,
     sealed: bool,
-    resident_nodes: Option<usize>,
+    bound: Option<PersistenceBound>,
 }
 
 fn kind_code(kind: NodeKind) -> u8 {
@@ -135,7 +136,7 @@ impl Default for ExecutionTree {
             coverage: [None, None],
             count: 0,
             sealed: false,
-            resident_nodes: None,
+            bound: None,
         }
     }
 }
@@ -145,31 +146,37 @@ impl ExecutionTree {
         Self::default()
     }
 
-    /// The persistence bound: keep about `nodes` nodes of the skeleton in memory (the most
-    /// recently changed pages: the running calls and their neighbours) and spill the others to a
-    /// scratch file; `None` keeps everything.
-    pub fn set_resident_nodes(&mut self, nodes: Option<usize>) {
-        self.resident_nodes = nodes;
-        self.flags.set_resident_entries(nodes);
-        self.parent.set_resident_entries(nodes);
-        self.first_child.set_resident_entries(nodes);
-        self.last_child.set_resident_entries(nodes);
-        self.next_sibling.set_resident_entries(nodes);
-        self.method.set_resident_entries(nodes);
-        self.size.set_resident_entries(nodes);
-        self.next_call.set_resident_entries(nodes);
+    /// The persistence bound: keep about `bound.nodes` nodes of the skeleton in memory (the
+    /// most recently changed pages: the running calls and their neighbours) and spill the others
+    /// to `bound.pages`; `None` keeps everything.
+    pub fn set_persistence_bound(&mut self, bound: Option<PersistenceBound>) {
+        let b = bound.as_ref();
+        self.flags.set_bound(b);
+        self.parent.set_bound(b);
+        self.first_child.set_bound(b);
+        self.last_child.set_bound(b);
+        self.next_sibling.set_bound(b);
+        self.method.set_bound(b);
+        self.size.set_bound(b);
+        self.next_call.set_bound(b);
         for store in self.coverage.iter_mut().flatten() {
-            store.set_resident_nodes(nodes);
+            store.set_bound(b);
         }
+        self.bound = bound;
     }
 
-    /// The persistence bound set by [`Self::set_resident_nodes`]; structures indexed by node
+    /// The persistence bound set by [`Self::set_persistence_bound`]; structures indexed by node
     /// (the suspicious set) follow it too.
-    pub fn resident_nodes(&self) -> Option<usize> {
-        self.resident_nodes
+    pub fn persistence_bound(&self) -> Option<&PersistenceBound> {
+        self.bound.as_ref()
     }
 
-    /// Pages of the skeleton's columns written out to the scratch file.
+    /// The nodes of the persistence bound; `None`: every node stays in memory.
+    pub fn resident_nodes(&self) -> Option<usize> {
+        self.bound.as_ref().map(|b| b.nodes)
+    }
+
+    /// Pages of the skeleton's columns written out to their page stores.
     pub fn spilled_pages(&self) -> usize {
         self.flags.spilled_pages()
             + self.parent.spilled_pages()
@@ -306,7 +313,7 @@ impl ExecutionTree {
             return Err(TreeError::UnknownNode { id: node });
         }
         let n = self.flags.len();
-        let bound = self.resident_nodes;
+        let bound = self.bound.as_ref();
         let store = self.coverage[kind.index()].get_or_insert_with(|| CoverageStore::new(bound));
         if store.has(node) {
             return Err(TreeError::CoverageAlreadySet { id: node, kind });

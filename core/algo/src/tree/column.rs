@@ -1,7 +1,12 @@
 //! A growable array of plain values kept in fixed pages, of which only a bounded number stay in
-//! memory: the others are written to an unlinked scratch file and read back when needed. This is
-//! the VET paper's *persistence bound* applied to the per-node arrays of the execution tree and
-//! the suspicious set, so that their memory stays bounded however long the run.
+//! memory: the others are written to a page store and read back when needed. This is the VET
+//! paper's *persistence bound* ([`PersistenceBound`]) applied to the per-node arrays of the
+//! execution tree and the suspicious set, so that their memory stays bounded however long the
+//! run.
+//!
+//! Where spilled pages go is the caller's: this crate does no IO, so a bound comes with a
+//! [`PageStorage`] that makes one [`PageStore`] per column. `hindsight-core` gives unlinked
+//! scratch files in the temporary directory; [`MemoryPages`] keeps them in memory (tests).
 //!
 //! Why pages rather than one `Vec`: a `Vec` that doubles holds up to twice what it needs and,
 //! while it grows, the old and the new buffer at once; pages grow by 64 Ki entries at a time.
@@ -10,9 +15,9 @@
 //! mutated one. Reads (`&self`) of a spilled page go through a small cache of read-only copies
 //! behind a mutex, so a reader never changes what is resident and the column stays `Sync`.
 
-use std::fs::File;
-use std::os::unix::fs::FileExt;
-use std::sync::Mutex;
+use std::fmt;
+use std::io;
+use std::sync::{Arc, Mutex};
 
 /// Entries per page (a power of two).
 const PAGE_BITS: u32 = 16;
@@ -21,7 +26,78 @@ pub const PAGE: usize = 1 << PAGE_BITS;
 /// Spilled pages whose read-only copies a column keeps for readers.
 const READ_CACHE: usize = 8;
 
-/// A value a column can hold: plain, fixed-size, with a byte encoding for the scratch file.
+/// Where one column's spilled pages are kept: bytes at offsets, each page at a fixed place.
+pub trait PageStore: Send + Sync {
+    fn write_at(&mut self, offset: u64, bytes: &[u8]) -> io::Result<()>;
+    /// Fills `out` with the bytes written at `offset`.
+    fn read_at(&self, offset: u64, out: &mut [u8]) -> io::Result<()>;
+}
+
+/// Makes the page store of each column under a bound, when its first page spills.
+pub trait PageStorage: Send + Sync {
+    fn create(&self) -> io::Result<Box<dyn PageStore>>;
+}
+
+/// Spilled pages kept in memory as bytes: for tests of the spilling (it bounds nothing).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MemoryPages;
+
+impl PageStorage for MemoryPages {
+    fn create(&self) -> io::Result<Box<dyn PageStore>> {
+        Ok(Box::new(MemoryPageStore(Vec::new())))
+    }
+}
+
+struct MemoryPageStore(Vec<u8>);
+
+impl PageStore for MemoryPageStore {
+    fn write_at(&mut self, offset: u64, bytes: &[u8]) -> io::Result<()> {
+        let start = offset as usize;
+        if self.0.len() < start + bytes.len() {
+            self.0.resize(start + bytes.len(), 0);
+        }
+        self.0[start..start + bytes.len()].copy_from_slice(bytes);
+        Ok(())
+    }
+
+    fn read_at(&self, offset: u64, out: &mut [u8]) -> io::Result<()> {
+        let start = offset as usize;
+        let bytes = self
+            .0
+            .get(start..start + out.len())
+            .ok_or_else(|| io::Error::other("no page was written there"))?;
+        out.copy_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// The persistence bound (VET paper): about `nodes` entries of each per-node column (the tree's
+/// skeleton and coverage, the suspicious set's marks and weights) stay in memory, the most
+/// recently changed pages; the others go to page stores made by `pages`.
+#[derive(Clone)]
+pub struct PersistenceBound {
+    pub nodes: usize,
+    pub pages: Arc<dyn PageStorage>,
+}
+
+impl PersistenceBound {
+    pub fn new(nodes: usize, pages: Arc<dyn PageStorage>) -> Self {
+        PersistenceBound { nodes, pages }
+    }
+
+    /// A bound whose spilled pages stay in memory ([`MemoryPages`]), for tests.
+    pub fn in_memory(nodes: usize) -> Self {
+        Self::new(nodes, Arc::new(MemoryPages))
+    }
+}
+
+impl fmt::Debug for PersistenceBound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PersistenceBound({} nodes)", self.nodes)
+    }
+}
+
+/// A value a column can hold: plain, fixed-size, with a byte encoding for its page store.
 pub trait Cell: Copy + Send + 'static {
     const BYTES: usize;
     fn encode(self, out: &mut [u8]);
@@ -57,13 +133,13 @@ impl Cell for bool {
     }
 }
 
-/// A page that cannot be written to or read from the scratch file. The column keeps the page in
-/// memory when writing fails, so nothing is lost; failing to read back a page written by this
-/// process means the disk failed under it.
-fn read_failed(e: std::io::Error) -> ! {
+/// A page that cannot be written to or read from its store. The column keeps the page in memory
+/// when writing fails, so nothing is lost; failing to read back a page written by this process
+/// means the storage (the temporary directory's disk) failed under it.
+fn read_failed(e: io::Error) -> ! {
     panic!(
-        "hindsight: cannot read back a page of the execution tree from its scratch file ({e}); \
-         the temporary directory's disk failed during the session"
+        "hindsight: cannot read back a page of the execution tree from where it was spilled \
+         ({e}); the storage failed during the session"
     )
 }
 
@@ -88,7 +164,9 @@ pub struct Column<T: Cell> {
     /// Pages allowed in memory; `usize::MAX` means no bound.
     resident_limit: usize,
     resident: usize,
-    scratch: Option<File>,
+    /// Makes `store` when the first page spills.
+    storage: Option<Arc<dyn PageStorage>>,
+    store: Option<Box<dyn PageStore>>,
     reads: Mutex<Vec<(usize, Box<Page<T>>)>>,
 }
 
@@ -103,14 +181,21 @@ impl<T: Cell> Column<T> {
             fill,
             resident_limit: usize::MAX,
             resident: 0,
-            scratch: None,
+            storage: None,
+            store: None,
             reads: Mutex::new(Vec::new()),
         }
     }
 
-    /// Keeps at most about `entries` entries in memory (at least two pages); the rest spill.
-    pub fn set_resident_entries(&mut self, entries: Option<usize>) {
-        self.resident_limit = entries.map_or(usize::MAX, |e| e.div_ceil(PAGE).max(2));
+    /// Keeps at most about `bound.nodes` entries in memory (at least two pages); the rest spill
+    /// to a store of `bound.pages`. `None` keeps every page in memory.
+    pub fn set_bound(&mut self, bound: Option<&PersistenceBound>) {
+        self.resident_limit = bound.map_or(usize::MAX, |b| b.nodes.div_ceil(PAGE).max(2));
+        if let Some(b) = bound {
+            if self.store.is_none() {
+                self.storage = Some(Arc::clone(&b.pages));
+            }
+        }
         self.enforce_limit(usize::MAX);
     }
 
@@ -118,7 +203,7 @@ impl<T: Cell> Column<T> {
         self.len
     }
 
-    /// Pages currently written out to the scratch file.
+    /// Pages currently written out to the page store.
     pub fn spilled_pages(&self) -> usize {
         self.pages.len() - self.resident
     }
@@ -227,7 +312,7 @@ impl<T: Cell> Column<T> {
         }
     }
 
-    fn spill(&mut self, p: usize) -> std::io::Result<()> {
+    fn spill(&mut self, p: usize) -> io::Result<()> {
         let Some(page) = self.pages[p].as_ref() else {
             return Ok(());
         };
@@ -235,22 +320,26 @@ impl<T: Cell> Column<T> {
         for (v, chunk) in page.iter().zip(bytes.chunks_exact_mut(T::BYTES)) {
             v.encode(chunk);
         }
-        if self.scratch.is_none() {
-            self.scratch = Some(tempfile::tempfile()?);
+        if self.store.is_none() {
+            let storage = self
+                .storage
+                .as_ref()
+                .ok_or_else(|| io::Error::other("no page storage"))?;
+            self.store = Some(storage.create()?);
         }
-        if let Some(file) = &self.scratch {
-            file.write_all_at(&bytes, (p * PAGE * T::BYTES) as u64)?;
+        if let Some(store) = &mut self.store {
+            store.write_at((p * PAGE * T::BYTES) as u64, &bytes)?;
         }
         self.pages[p] = None;
         self.resident -= 1;
         Ok(())
     }
 
-    fn load(&self, p: usize) -> std::io::Result<Box<Page<T>>> {
+    fn load(&self, p: usize) -> io::Result<Box<Page<T>>> {
         let mut bytes = vec![0u8; PAGE * T::BYTES];
-        match &self.scratch {
-            Some(file) => file.read_exact_at(&mut bytes, (p * PAGE * T::BYTES) as u64)?,
-            None => return Err(std::io::Error::other("no scratch file")),
+        match &self.store {
+            Some(store) => store.read_at((p * PAGE * T::BYTES) as u64, &mut bytes)?,
+            None => return Err(io::Error::other("no page store")),
         }
         Ok(new_page(
             bytes.chunks_exact(T::BYTES).map(T::decode).collect(),
@@ -291,9 +380,12 @@ impl<T: Cell> Clone for Column<T> {
         for i in 0..self.len {
             c.set(i, self.at(i));
         }
-        c.set_resident_entries(
-            (self.resident_limit != usize::MAX).then(|| self.resident_limit * PAGE),
-        );
+        if let (true, Some(pages)) = (self.resident_limit != usize::MAX, &self.storage) {
+            c.set_bound(Some(&PersistenceBound::new(
+                self.resident_limit * PAGE,
+                Arc::clone(pages),
+            )));
+        }
         c
     }
 }
@@ -325,7 +417,7 @@ mod tests {
     #[test]
     fn a_bounded_column_spills_and_reads_back_every_value() {
         let mut c = Column::new(0u32);
-        c.set_resident_entries(Some(2 * PAGE));
+        c.set_bound(Some(&PersistenceBound::in_memory(2 * PAGE)));
         let n = 6 * PAGE + 123;
         c.grow(n);
         for i in 0..n {
@@ -351,7 +443,7 @@ mod tests {
     #[test]
     fn reads_see_the_latest_write_after_a_page_went_back_and_forth() {
         let mut c = Column::new(0.0f64);
-        c.set_resident_entries(Some(PAGE));
+        c.set_bound(Some(&PersistenceBound::in_memory(PAGE)));
         c.grow(4 * PAGE);
         c.set(10, 1.5);
         c.set(3 * PAGE, 2.5); // spills page 0 (the least recently mutated)
@@ -367,7 +459,7 @@ mod tests {
     #[test]
     fn reset_and_clone_keep_the_bound() {
         let mut c = Column::new(false);
-        c.set_resident_entries(Some(PAGE));
+        c.set_bound(Some(&PersistenceBound::in_memory(PAGE)));
         c.grow(5 * PAGE);
         c.set(PAGE + 2, true);
         let d = c.clone();
