@@ -271,7 +271,12 @@ pub fn run(
             req.only(&[])?;
             Answer::Threads(threads(reader)?)
         }
-        _ => return Err(QueryError::UnknownQuery(req.name.clone())),
+        _ => {
+            return Err(QueryError::UnknownQuery {
+                name: req.name.clone(),
+                known: NAMES.join(", "),
+            })
+        }
     })
 }
 

@@ -11,8 +11,8 @@ pub enum QueryError {
     #[error(transparent)]
     Omni(#[from] OmniError),
     /// A query name the catalogue does not have.
-    #[error("there is no query `{0}`; the queries are: {names}", names = super::catalogue::NAMES.join(", "))]
-    UnknownQuery(String),
+    #[error("there is no query `{name}`; the queries are: {known}")]
+    UnknownQuery { name: String, known: String },
     /// Arguments a query cannot use (missing, too many, malformed).
     #[error("{query}: {problem} (usage: hindsight query TRACE {usage})")]
     Usage {
@@ -55,7 +55,7 @@ impl QueryError {
     pub fn is_usage(&self) -> bool {
         matches!(
             self,
-            QueryError::UnknownQuery(_)
+            QueryError::UnknownQuery { .. }
                 | QueryError::Usage { .. }
                 | QueryError::Syntax { .. }
                 | QueryError::Writes(_)
