@@ -19,7 +19,7 @@
 //!
 //! One pass over the history ([`super::scan::Scanner`]), streamed to a writer.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt::Write as _;
 use std::io::Write;
 
@@ -105,10 +105,35 @@ fn float(out: &mut String, f: f64) {
     }
 }
 
+/// Appends an integer without the formatting machinery (the export writes millions).
+fn push_int(out: &mut String, x: i64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut n = x.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if x < 0 {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"));
+}
+
+fn int(x: i64) -> String {
+    let mut s = String::with_capacity(8);
+    push_int(&mut s, x);
+    s
+}
+
 /// Ids of facts without an event of their own (see the module's doc).
 fn id(out: &mut String, ts: Timestamp, offset: f64) {
     if offset == 0.0 {
-        let _ = write!(out, "{ts}");
+        push_int(out, ts.min(i64::MAX as u64) as i64);
     } else {
         float(out, ts as f64 + offset);
     }
@@ -155,6 +180,7 @@ struct Writer<'r, W: Write> {
     /// Calls on `null`: no facts.
     skipped: HashSet<NodeId>,
     first_seen: HashMap<ThreadId, (Timestamp, Timestamp, usize)>,
+    last_thread: Option<(ThreadId, String)>,
     fields: HashMap<crate::ids::FieldId, (String, Option<ClassId>)>,
 }
 
@@ -193,15 +219,6 @@ impl<W: Write> Writer<'_, W> {
         Ok(a)
     }
 
-    fn file(&mut self, class: ClassId) -> R<String> {
-        self.class(class)?;
-        Ok(self
-            .class_files
-            .get(&class)
-            .cloned()
-            .unwrap_or_else(|| "''".into()))
-    }
-
     fn object_class(&mut self, o: ObjectId) -> R<Option<ClassId>> {
         if let Some(c) = self.objects.get(&o) {
             return Ok(Some(*c));
@@ -221,11 +238,19 @@ impl<W: Write> Writer<'_, W> {
     }
 
     fn object(&mut self, out: &mut String, o: ObjectId) -> R<()> {
-        let class = match self.object_class(o)? {
-            Some(c) => self.class(c)?,
-            None => "'?'".into(),
-        };
-        let _ = write!(out, "o({class},{o})");
+        out.push_str("o(");
+        match self.object_class(o)? {
+            Some(c) => {
+                if !self.classes.contains_key(&c) {
+                    self.class(c)?;
+                }
+                out.push_str(&self.classes[&c]);
+            }
+            None => out.push_str("'?'"),
+        }
+        out.push(',');
+        push_int(out, o.0.min(i64::MAX as u64) as i64);
+        out.push(')');
         Ok(())
     }
 
@@ -235,20 +260,14 @@ impl<W: Write> Writer<'_, W> {
             Value::Null => out.push_str("null"),
             Value::Boolean(b) => out.push_str(if b { "true" } else { "false" }),
             Value::Char(c) => {
-                let _ = write!(out, "char({c})");
+                out.push_str("char(");
+                push_int(out, i64::from(c));
+                out.push(')');
             }
-            Value::Byte(x) => {
-                let _ = write!(out, "{x}");
-            }
-            Value::Short(x) => {
-                let _ = write!(out, "{x}");
-            }
-            Value::Int(x) => {
-                let _ = write!(out, "{x}");
-            }
-            Value::Long(x) => {
-                let _ = write!(out, "{x}");
-            }
+            Value::Byte(x) => push_int(out, i64::from(x)),
+            Value::Short(x) => push_int(out, i64::from(x)),
+            Value::Int(x) => push_int(out, i64::from(x)),
+            Value::Long(x) => push_int(out, x),
             Value::Float(f) => float(out, f64::from(f)),
             Value::Double(f) => float(out, f),
             Value::Boxed(p) => return self.value(out, &Value::from(p)),
@@ -284,6 +303,17 @@ impl<W: Write> Writer<'_, W> {
     }
 
     fn thread(&mut self, t: ThreadId) -> R<String> {
+        if let Some((last, a)) = &self.last_thread {
+            if *last == t {
+                return Ok(a.clone());
+            }
+        }
+        let a = self.thread_atom(t)?;
+        self.last_thread = Some((t, a.clone()));
+        Ok(a)
+    }
+
+    fn thread_atom(&mut self, t: ThreadId) -> R<String> {
         if self.threads.is_empty() {
             for (def, _) in self.reader.threads()? {
                 let mut a = String::new();
@@ -300,13 +330,35 @@ impl<W: Write> Writer<'_, W> {
 
     /// `event(Id, Thread, ` into the buffer.
     fn head(&mut self, ts: Timestamp, offset: f64, thread: ThreadId) -> R<()> {
-        let t = self.thread(thread)?;
+        if self.last_thread.as_ref().is_none_or(|(t, _)| *t != thread) {
+            self.thread(thread)?;
+        }
         let mut b = std::mem::take(&mut self.buf);
         b.push_str("event(");
         id(&mut b, ts, offset);
-        let _ = write!(b, ",{t},");
+        b.push(',');
+        if let Some((_, a)) = &self.last_thread {
+            b.push_str(a);
+        }
+        b.push(',');
         self.buf = b;
         Ok(())
+    }
+
+    /// A fact whose term is the concatenation of `parts` (no formatting on the hot path).
+    fn fact_parts(
+        &mut self,
+        ts: Timestamp,
+        offset: f64,
+        thread: ThreadId,
+        parts: &[&str],
+    ) -> R<()> {
+        self.head(ts, offset, thread)?;
+        for p in parts {
+            self.buf.push_str(p);
+        }
+        self.buf.push(')');
+        self.flush_fact()
     }
 
     fn fact(&mut self, ts: Timestamp, offset: f64, thread: ThreadId, body: &str) -> R<()> {
@@ -322,11 +374,21 @@ impl<W: Write> Writer<'_, W> {
             Some(m) => self.method(m)?.map(|d| d.class),
             None => None,
         };
-        let file = match class {
-            Some(c) => self.file(c)?,
-            None => "''".into(),
-        };
-        Ok(format!("l({file},{line})"))
+        let mut out = String::with_capacity(32);
+        out.push_str("l(");
+        match class {
+            Some(c) => {
+                if !self.class_files.contains_key(&c) {
+                    self.class(c)?;
+                }
+                out.push_str(self.class_files.get(&c).map_or("''", |f| f.as_str()));
+            }
+            None => out.push_str("''"),
+        }
+        out.push(',');
+        push_int(&mut out, i64::from(line));
+        out.push(')');
+        Ok(out)
     }
 
     fn name(&mut self, method: Option<MethodId>) -> R<String> {
@@ -462,16 +524,17 @@ pub fn export(
         out: std::io::BufWriter::with_capacity(1 << 16, out),
         buf: String::new(),
         facts: 0,
-        methods: HashMap::new(),
-        classes: HashMap::new(),
-        class_files: HashMap::new(),
-        objects: HashMap::new(),
-        strings: HashMap::new(),
-        threads: HashMap::new(),
-        frames: HashMap::new(),
-        skipped: HashSet::new(),
-        first_seen: HashMap::new(),
-        fields: HashMap::new(),
+        methods: HashMap::default(),
+        classes: HashMap::default(),
+        class_files: HashMap::default(),
+        objects: HashMap::default(),
+        strings: HashMap::default(),
+        threads: HashMap::default(),
+        frames: HashMap::default(),
+        skipped: HashSet::default(),
+        first_seen: HashMap::default(),
+        last_thread: None,
+        fields: HashMap::default(),
     };
     w.out.write_all(
         format!(
@@ -599,11 +662,11 @@ pub fn export(
                 };
                 w.frames.insert(node, frame);
                 match recv {
-                    Some(r) => w.fact(
+                    Some(r) => w.fact_parts(
                         ts,
                         0.0,
                         thread,
-                        &format!("methodcall({loc},{r},{name},{list})"),
+                        &["methodcall(", &loc, ",", &r, ",", &name, ",", &list, ")"],
                     )?,
                     None => {
                         let f = w.frames.get_mut(&node).expect("inserted above");
@@ -653,26 +716,46 @@ pub fn export(
                 } else {
                     "methodunwind"
                 };
-                w.fact(
+                w.fact_parts(
                     ts,
                     0.0,
                     thread,
-                    &format!("{functor}({},{loc},{receiver},{name},{val})", f.call_ts),
+                    &[
+                        functor,
+                        "(",
+                        &int(f.call_ts.min(i64::MAX as u64) as i64),
+                        ",",
+                        &loc,
+                        ",",
+                        &receiver,
+                        ",",
+                        &name,
+                        ",",
+                        &val,
+                        ")",
+                    ],
                 )?;
             }
             EventKind::Line(l) | EventKind::Block { line: l @ 1.., .. } => {
                 let Some(top) = top.filter(|f| f.method.is_some()) else {
                     continue;
                 };
-                let loc = w.location(top.method, *l)?;
+                let mut body = String::with_capacity(64);
+                body.push_str("step(");
+                body.push_str(&w.location(top.method, *l)?);
+                body.push_str(",[");
                 let f = w.frame(top.node, top.method)?;
-                let lv: Vec<String> = f
-                    .locals
-                    .iter()
-                    .flatten()
-                    .map(|(n, v)| format!("lv({n},{v})"))
-                    .collect();
-                let body = format!("step({loc},[{}])", lv.join(","));
+                for (i, (n, v)) in f.locals.iter().flatten().enumerate() {
+                    if i > 0 {
+                        body.push(',');
+                    }
+                    body.push_str("lv(");
+                    body.push_str(n);
+                    body.push(',');
+                    body.push_str(v);
+                    body.push(')');
+                }
+                body.push_str("])");
                 w.fact(ts, 0.0, thread, &body)?;
             }
             EventKind::Local { var, value } => {
@@ -705,11 +788,11 @@ pub fn export(
                 let (fname, _) = w.field(*field)?;
                 let mut val = String::new();
                 w.value(&mut val, value)?;
-                w.fact(
+                w.fact_parts(
                     ts,
                     0.0,
                     thread,
-                    &format!("setfield({loc},{o},{fname},{val})"),
+                    &["setfield(", &loc, ",", &o, ",", &fname, ",", &val, ")"],
                 )?;
             }
             EventKind::FieldWriteUninit { field, value } => {
@@ -753,11 +836,21 @@ pub fn export(
                 w.object(&mut o, *array)?;
                 let mut val = String::new();
                 w.value(&mut val, value)?;
-                w.fact(
+                w.fact_parts(
                     ts,
                     0.0,
                     thread,
-                    &format!("setelement({loc},{o},{index},{val})"),
+                    &[
+                        "setelement(",
+                        &loc,
+                        ",",
+                        &o,
+                        ",",
+                        &int(i64::from(*index)),
+                        ",",
+                        &val,
+                        ")",
+                    ],
                 )?;
             }
             EventKind::Content {

@@ -510,6 +510,20 @@ fn sql_reads_the_event_blocks_and_refuses_writes() {
         .collect("SELECT count(*) FROM events WHERE ts > 3 AND ts <= 10", 10)
         .unwrap();
     assert_eq!(span.rows[0][0], sql::SqlValue::Integer(7));
+    let span = sql
+        .collect(
+            "SELECT count(*) FROM events WHERE ts > 3.5 AND ts <= 10.5",
+            10,
+        )
+        .unwrap();
+    assert_eq!(span.rows[0][0], sql::SqlValue::Integer(7));
+    let none = sql
+        .collect(
+            "SELECT count(*) FROM events WHERE ts = 3.5 OR node = NULL",
+            10,
+        )
+        .unwrap();
+    assert_eq!(none.rows[0][0], sql::SqlValue::Integer(0));
     for bad in [
         "DELETE FROM nodes",
         "CREATE TABLE t(x)",

@@ -310,51 +310,70 @@ unsafe impl VTabCursor for EventsCursor<'_> {
         let (mut kind, mut family, mut node) = (None, None, None);
         let mut empty = false;
         for (i, letter) in idx_str.unwrap_or("").chars().enumerate() {
-            let int = || -> rusqlite::Result<Option<i64>> { args.get::<Option<i64>>(i) };
-            let text = || -> rusqlite::Result<Option<String>> { args.get::<Option<String>>(i) };
-            // A comparison with NULL, or a number SQLite would not match, keeps no row.
-            let ts = |v: Option<i64>| v.map(|t| t.max(0) as Timestamp);
-            match letter {
-                'e' | 'g' | 'G' | 'l' | 'L' => {
-                    let Some(t) = ts(int().unwrap_or(None)) else {
-                        empty = true;
-                        continue;
-                    };
+            // Only numbers narrow the scan; SQLite checks every row again, so anything else
+            // (a text, which SQLite orders after all numbers) just leaves the scan whole.
+            let arg: rusqlite::types::Value = args.get(i)?;
+            let number = match arg {
+                rusqlite::types::Value::Null => {
+                    // A comparison with NULL keeps no row.
+                    empty = true;
+                    continue;
+                }
+                rusqlite::types::Value::Integer(n) => Some(n as f64),
+                rusqlite::types::Value::Real(x) => Some(x),
+                _ => None,
+            };
+            let text = match &arg {
+                rusqlite::types::Value::Text(t) => Some(t.clone()),
+                _ => None,
+            };
+            match (letter, number) {
+                ('e' | 'g' | 'G' | 'l' | 'L', Some(x)) => {
+                    let at_least = |x: f64| if x <= 0.0 { 0 } else { x.ceil() as Timestamp };
+                    let at_most = |x: f64| x.floor().max(-1.0);
                     match letter {
+                        'e' if x.fract() != 0.0 || x < 0.0 => empty = true,
                         'e' => {
-                            span.from = span.from.max(t);
-                            span.to = span.to.min(t);
+                            span.from = span.from.max(x as Timestamp);
+                            span.to = span.to.min(x as Timestamp);
                         }
-                        'g' => span.from = span.from.max(t.saturating_add(1)),
-                        'G' => span.from = span.from.max(t),
-                        'l' => span.to = span.to.min(t.saturating_sub(1)),
-                        _ => span.to = span.to.min(t),
+                        'g' => span.from = span.from.max(at_least(x.floor() + 1.0)),
+                        'G' => span.from = span.from.max(at_least(x)),
+                        'l' | 'L' => {
+                            let top = if letter == 'l' {
+                                at_most(x.ceil() - 1.0)
+                            } else {
+                                at_most(x)
+                            };
+                            if top < 0.0 {
+                                empty = true;
+                            } else {
+                                span.to = span.to.min(top as Timestamp);
+                            }
+                        }
+                        _ => {}
                     }
                 }
-                'n' => match int().unwrap_or(None).and_then(|n| u32::try_from(n).ok()) {
-                    Some(n) => {
-                        let id = NodeId(n);
-                        match reader.node(id).map_err(module_error)? {
-                            Some(r) => {
-                                span.from = span.from.max(r.header.entry);
-                                if let Some(x) = r.header.exit {
-                                    span.to = span.to.min(x);
-                                }
-                                thread = r.header.thread;
-                                empty |= thread.is_none();
+                ('n', Some(x)) if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) => {
+                    let id = NodeId(x as u32);
+                    match reader.node(id).map_err(module_error)? {
+                        Some(r) => {
+                            span.from = span.from.max(r.header.entry);
+                            if let Some(exit) = r.header.exit {
+                                span.to = span.to.min(exit);
                             }
-                            None => empty = true,
+                            thread = r.header.thread;
+                            empty |= thread.is_none();
                         }
-                        node = Some(id);
+                        None => empty = true,
                     }
-                    None => empty = true,
-                },
-                't' => match int().unwrap_or(None).and_then(|n| u32::try_from(n).ok()) {
-                    Some(t) => thread = Some(ThreadId(t)),
-                    None => empty = true,
-                },
-                'k' => kind = text().unwrap_or(None),
-                'f' => family = text().unwrap_or(None),
+                    node = Some(id);
+                }
+                ('t', Some(x)) if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) => {
+                    thread = Some(ThreadId(x as u32));
+                }
+                ('k', _) => kind = text,
+                ('f', _) => family = text,
                 _ => {}
             }
         }
