@@ -96,7 +96,7 @@ fn build(events: u64, path: &std::path::Path) {
                 value,
                 Value::Int(k as i32),
             );
-            if n % 97 == 0 {
+            if n.is_multiple_of(97) {
                 let e = s.first_seen_object(t, failure);
                 s.event(t, EventKind::Throw(Value::Object(e)));
                 s.unwind(t, Value::Object(e));
@@ -108,7 +108,7 @@ fn build(events: u64, path: &std::path::Path) {
         }
         s.ret(t, Value::Void);
         s.line(t, 21);
-        if c % 64 == 0 {
+        if c.is_multiple_of(64) {
             s.flush(t);
         }
     }

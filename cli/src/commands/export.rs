@@ -64,7 +64,6 @@ pub fn run(args: Args) -> Result<u8> {
             export(&reader, opts, lock, None)?
         }
     };
-    drop(update);
     bar.finish();
     if args.json {
         output::print_json(&stats)?;

@@ -69,7 +69,6 @@ pub fn run(args: Args) -> Result<u8> {
     let mut bar = ScanBar::new(progress::wanted(args.json) && catalogue::scans(&args.name));
     let mut update = |p| bar.update(p);
     let answer = catalogue::run(&reader, &req, Some(&mut update))?;
-    drop(update);
     bar.finish();
     if args.json {
         output::print_json(&answer)?;

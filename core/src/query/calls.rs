@@ -39,14 +39,13 @@ fn check(
     values: &[Option<Option<Value>>],
 ) -> QueryResult<bool> {
     for (c, v) in conds.iter().zip(values) {
-        match v {
-            Some(Some(v)) => {
-                if !matcher.compare(reader, v, c.op, &c.value)? {
-                    return Ok(false);
-                }
-            }
-            Some(None) => return Ok(false),
-            None => {}
+        let holds = match v {
+            Some(Some(v)) => matcher.compare(reader, v, c.op, &c.value)?,
+            Some(None) => false,
+            None => true,
+        };
+        if !holds {
+            return Ok(false);
         }
     }
     Ok(true)
@@ -140,20 +139,18 @@ pub fn calls(
             | EventKind::Unwind(v)
             | EventKind::ExtReturn(v)
             | EventKind::ExtUnwind(v)
-                if needs_result =>
+                if needs_result && pending.remove(&s.event.node) =>
             {
-                if pending.remove(&s.event.node) {
-                    let values: Vec<_> = q
-                        .conditions
-                        .iter()
-                        .map(|c| (c.operand == Operand::Result).then_some(Some(*v)))
-                        .collect();
-                    let ok = check(reader, &mut matcher, q.conditions, &values)?;
-                    if ok {
-                        total += 1;
-                        if found.len() < q.limit {
-                            found.push(s.event.node);
-                        }
+                let values: Vec<_> = q
+                    .conditions
+                    .iter()
+                    .map(|c| (c.operand == Operand::Result).then_some(Some(*v)))
+                    .collect();
+                let ok = check(reader, &mut matcher, q.conditions, &values)?;
+                if ok {
+                    total += 1;
+                    if found.len() < q.limit {
+                        found.push(s.event.node);
                     }
                 }
             }

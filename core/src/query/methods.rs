@@ -75,8 +75,8 @@ pub struct Defs(HashMap<MethodId, Option<MethodDef>>);
 
 impl Defs {
     pub fn get(&mut self, reader: &TraceReader, id: MethodId) -> QueryResult<Option<&MethodDef>> {
-        if !self.0.contains_key(&id) {
-            self.0.insert(id, reader.method(id)?);
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.0.entry(id) {
+            slot.insert(reader.method(id)?);
         }
         Ok(self.0[&id].as_ref())
     }

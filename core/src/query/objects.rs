@@ -200,6 +200,10 @@ pub fn field_history(
         None => format!("static:{owner}.{field}"),
     };
     let path = VarPath::parse(&path)?;
+    if span.is_all() {
+        // Only the listed changes are rendered.
+        return Ok(history(reader, &path, None, offset, limit, LIMITS)?);
+    }
     let mut h = history(reader, &path, None, 0, None, LIMITS)?;
     h.entries.retain(|e| span.contains(e.timestamp));
     h.total = h.entries.len();

@@ -128,7 +128,7 @@ type R<T> = Result<T, crate::query::QueryError>;
 
 impl RowNames {
     fn method(&mut self, reader: &TraceReader, id: MethodId) -> R<Option<&MethodInfo>> {
-        if !self.methods.contains_key(&id) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.methods.entry(id) {
             let info = match reader.method(id)? {
                 Some(m) => {
                     let class = reader.class(m.class)?;
@@ -144,7 +144,7 @@ impl RowNames {
                 }
                 None => None,
             };
-            self.methods.insert(id, info);
+            slot.insert(info);
         }
         Ok(self.methods[&id].as_ref())
     }
@@ -192,7 +192,7 @@ impl RowNames {
 
     /// A field's name and its owner class's.
     pub fn field(&mut self, reader: &TraceReader, id: FieldId) -> R<(String, String)> {
-        if !self.fields.contains_key(&id) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.fields.entry(id) {
             let f = match reader.field(id)? {
                 Some(f) => {
                     let class = reader
@@ -202,7 +202,7 @@ impl RowNames {
                 }
                 None => (format!("#{id}"), String::new()),
             };
-            self.fields.insert(id, f);
+            slot.insert(f);
         }
         Ok(self.fields[&id].clone())
     }
