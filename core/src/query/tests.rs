@@ -501,6 +501,10 @@ fn sql_reads_the_event_blocks_and_refuses_writes() {
         .collect("SELECT line FROM lines WHERE thread = 'worker'", 10)
         .unwrap();
     assert_eq!(lines.rows.len(), 3);
+    let nobody = sql
+        .collect("SELECT count(*) FROM lines WHERE thread = 'nobody'", 10)
+        .unwrap();
+    assert_eq!(nobody.rows[0][0], sql::SqlValue::Integer(0));
     let objects = sql
         .collect("SELECT class FROM objects WHERE id = 1", 10)
         .unwrap();

@@ -51,6 +51,7 @@ pub const COLUMNS: &[&str] = &[
 ];
 
 const TS: c_int = 0;
+const THREAD: c_int = 1;
 const NODE: c_int = 2;
 const KIND: c_int = 8;
 const FAMILY: c_int = 9;
@@ -112,6 +113,7 @@ unsafe impl<'vtab> VTab<'vtab> for EventsTable {
                 (TS, IndexConstraintOp::SQLITE_INDEX_CONSTRAINT_LE) => 'L',
                 (NODE, IndexConstraintOp::SQLITE_INDEX_CONSTRAINT_EQ) => 'n',
                 (THREAD_ID, IndexConstraintOp::SQLITE_INDEX_CONSTRAINT_EQ) => 't',
+                (THREAD, IndexConstraintOp::SQLITE_INDEX_CONSTRAINT_EQ) => 'T',
                 (KIND, IndexConstraintOp::SQLITE_INDEX_CONSTRAINT_EQ) => 'k',
                 (FAMILY, IndexConstraintOp::SQLITE_INDEX_CONSTRAINT_EQ) => 'f',
                 _ => continue,
@@ -372,6 +374,21 @@ unsafe impl VTabCursor for EventsCursor<'_> {
                 ('t', Some(x)) if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) => {
                     thread = Some(ThreadId(x as u32));
                 }
+                ('T', _) => match &text {
+                    // A thread by name: its id (no such thread, no row).
+                    Some(name) => {
+                        let found = reader
+                            .threads()
+                            .map_err(module_error)?
+                            .into_iter()
+                            .find(|(t, _)| &t.name == name);
+                        match found {
+                            Some((t, _)) => thread = Some(t.id),
+                            None => empty = true,
+                        }
+                    }
+                    None => {}
+                },
                 ('k', _) => kind = text,
                 ('f', _) => family = text,
                 _ => {}
