@@ -374,9 +374,9 @@ unsafe impl VTabCursor for EventsCursor<'_> {
                 ('t', Some(x)) if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) => {
                     thread = Some(ThreadId(x as u32));
                 }
-                ('T', _) => match &text {
+                ('T', _) => {
                     // A thread by name: its id (no such thread, no row).
-                    Some(name) => {
+                    if let Some(name) = &text {
                         let found = reader
                             .threads()
                             .map_err(module_error)?
@@ -387,8 +387,7 @@ unsafe impl VTabCursor for EventsCursor<'_> {
                             None => empty = true,
                         }
                     }
-                    None => {}
-                },
+                }
                 ('k', _) => kind = text,
                 ('f', _) => family = text,
                 _ => {}
