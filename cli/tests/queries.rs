@@ -315,3 +315,16 @@ fn bad_input_has_a_clear_message_and_a_documented_status() {
     let out = hindsight(&["query", s(&not_a_trace), "threads"]);
     assert_eq!(out.status.code(), Some(125));
 }
+
+#[test]
+fn prolog_without_swipl_says_what_to_install() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hindsight"))
+        .args(["prolog", "any.htrace", "true"])
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(127), "{err}");
+    assert!(err.contains("swi-prolog-nox"), "{err}");
+}
