@@ -14,12 +14,12 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
-pub use block::{decode_block, BlockEvent, StackEntry};
+pub use block::{decode_block, decode_stack, BlockEvent, StackEntry};
 pub use error::StoreError;
-pub use index::{Variable, Write};
+pub use index::{decode_page as decode_index_page, IndexEntry, Key, Variable, Write};
 pub use reader::{
-    Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo,
-    TraceReader, Warning, LENGTH_SLOT,
+    Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, RawBlock,
+    RawIndexPage, TraceInfo, TraceReader, Warning, LENGTH_SLOT,
 };
 pub use writer::{TraceWriter, WriteCounts, WriterConfig};
 

@@ -5,6 +5,7 @@ mod coverage;
 mod defs;
 mod events;
 mod nodes;
+mod scan;
 mod values;
 
 use std::cell::RefCell;
@@ -19,6 +20,7 @@ use super::schema::{APPLICATION_ID, FORMAT_VERSION, OLDEST_READABLE_VERSION};
 
 pub use events::{EventAt, NodeEvent};
 pub use nodes::{Argument, NodeDetail, NodeResult, Preorder};
+pub use scan::{RawBlock, RawIndexPage};
 pub use values::{ObjectInfo, LENGTH_SLOT};
 
 /// What a trace knows of its recording (`meta` table).

@@ -70,6 +70,12 @@ pub struct NodeDetail {
     pub args: Vec<Argument>,
     /// `None` while the node is incomplete.
     pub result: Option<NodeResult>,
+    /// The line of the caller that made the call (0 when unknown).
+    #[serde(default)]
+    pub call_line: u32,
+    /// The line the call was executing when it returned or unwound (0 when unknown).
+    #[serde(default)]
+    pub exit_line: u32,
 }
 
 impl TraceReader {
@@ -186,6 +192,8 @@ impl TraceReader {
             this: None,
             args: Vec::new(),
             result: None,
+            call_line: 0,
+            exit_line: 0,
             row,
         };
         let h = detail.row.header.clone();
@@ -194,6 +202,7 @@ impl TraceReader {
         };
         let method = self.method(method_id)?;
         if let Some(call) = self.thread_event_at(thread, h.entry)? {
+            detail.call_line = call.parent_line;
             if let EventKind::Call { args, .. } | EventKind::ExtCall { args, .. } = call.event.kind
             {
                 let receiver = method
@@ -222,6 +231,7 @@ impl TraceReader {
         }
         if let Some(exit) = h.exit {
             if let Some(ev) = self.thread_event_at(thread, exit)? {
+                detail.exit_line = ev.line;
                 detail.result = match ev.event.kind {
                     EventKind::Return(v) | EventKind::ExtReturn(v) => Some(NodeResult::Returned(v)),
                     EventKind::Unwind(v) | EventKind::ExtUnwind(v) => Some(NodeResult::Threw(v)),
