@@ -5,6 +5,8 @@ mod block;
 mod compact;
 mod error;
 mod index;
+mod node_pages;
+mod node_window;
 mod reader;
 pub mod schema;
 mod writer;

@@ -709,6 +709,13 @@ fn a_trace_is_readable_while_it_is_written() {
     let r = TraceReader::open(&path).unwrap();
     assert_eq!(r.info().unwrap().status, "recording");
     assert_eq!(r.node(NodeId(2)).unwrap(), None);
+    // Every value of the run is in the trace and its WAL: readable by the owner only.
+    for suffix in ["", "-wal"] {
+        use std::os::unix::fs::PermissionsExt;
+        let file = dir.path().join(format!("live.htrace{suffix}"));
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{} has mode {mode:o}", file.display());
+    }
     rec.handle(frames[events_frame].clone()).unwrap();
     let main = r
         .node(NodeId(2))
@@ -792,30 +799,17 @@ fn opening_what_is_not_a_good_trace_says_why_and_where() {
         e.contains("old.htrace") && e.contains("format version 99") && e.contains("newer"),
         "{e}"
     );
-    // Version 2 had no writers in the change index.
+    // Version 4 kept nodes as rows: refused, with what to do.
     rusqlite::Connection::open(&old)
         .unwrap()
-        .execute("UPDATE meta SET value = 2 WHERE key = 'format_version'", [])
+        .execute("UPDATE meta SET value = 4 WHERE key = 'format_version'", [])
         .unwrap();
     let e = open_err(&old);
     assert!(
         e.contains("old.htrace")
-            && e.contains("format version 2, this Hindsight reads versions 3 to 4")
+            && e.contains("format version 4, this Hindsight reads versions 5 to 5")
             && e.contains("record the run again"),
         "{e}"
-    );
-    // Version 3 lacked only the tail form of CONTENT: still read, and reported as it is.
-    rusqlite::Connection::open(&old)
-        .unwrap()
-        .execute("UPDATE meta SET value = 3 WHERE key = 'format_version'", [])
-        .unwrap();
-    assert_eq!(
-        TraceReader::open(&old)
-            .unwrap()
-            .info()
-            .unwrap()
-            .format_version,
-        3
     );
 
     let cut = dir.path().join("cut.htrace");

@@ -11,15 +11,16 @@ use rusqlite::{params, Connection, OpenFlags};
 use super::block::{BlockBuilder, EncodedBlock, StackEntry};
 use super::error::StoreError;
 use super::index::{build_pages, IndexEntry, Variable};
+use super::node_pages;
+use super::node_window::NodeWindow;
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
-use super::{Ending, NodeRow, Outcome};
+use super::{Ending, NodeRow};
 use crate::coverage::{Entity, NodeCoverage};
 use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::trace::wire::{
     put_blocks, put_varint, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin,
     ThreadDef, Value,
 };
-use crate::tree::NodeKind;
 
 /// When the writer flushes and commits.
 #[derive(Clone, Debug)]
@@ -76,11 +77,8 @@ pub struct TraceWriter {
     slots: rustc_hash::FxHashMap<ThreadId, usize>,
     last_slot: Option<(ThreadId, usize)>,
     index: Vec<IndexEntry>,
-    /// Nodes started since the last commit and not written yet (most complete before a commit
-    /// and are then written once).
-    pending_open: rustc_hash::FxHashMap<NodeId, NodeRow>,
-    /// Completed nodes waiting for a multi-row insert.
-    node_batch: Vec<NodeRow>,
+    /// Nodes started since the last commit (written in pages at the commit).
+    nodes: NodeWindow,
     /// `objects` rows waiting for a multi-row insert.
     object_batch: Vec<[Option<i64>; 6]>,
     /// Completed nodes' coverage waiting for its page.
@@ -109,6 +107,9 @@ impl TraceWriter {
                 }
             }
         }
+        // The trace holds every value of the run: readable by its owner only. SQLite gives its
+        // WAL and shared-memory files the mode of the database file.
+        owner_only_file(path)?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -130,8 +131,7 @@ impl TraceWriter {
             slots: Default::default(),
             last_slot: None,
             index: Vec::new(),
-            pending_open: Default::default(),
-            node_batch: Vec::with_capacity(NODE_BATCH),
+            nodes: NodeWindow::default(),
             object_batch: Vec::with_capacity(OBJECT_BATCH),
             coverage_buf: Vec::new(),
             events_since_commit: 0,
@@ -425,64 +425,42 @@ impl TraceWriter {
     /// A node that has just started (its header has no exit).
     pub fn node_started(&mut self, row: NodeRow) {
         self.counts.nodes += 1;
-        self.pending_open.insert(row.header.id, row);
+        self.nodes.started(row);
     }
 
     /// A node that has just completed.
     pub fn node_completed(&mut self, row: &NodeRow) -> Result<(), StoreError> {
         self.counts.complete_nodes += 1;
-        // Most nodes start and complete between two commits: one plain insert.
-        if self.pending_open.remove(&row.header.id).is_none() {
-            // Written open at an earlier commit: replace that row.
-            return self.insert_node(row, true);
-        }
-        self.node_batch.push(row.clone());
-        if self.node_batch.len() >= NODE_BATCH {
-            self.flush_nodes()?;
-        }
+        self.nodes.completed(row);
         Ok(())
     }
 
-    /// Inserts the batched nodes, `NODE_BATCH` rows per statement (far less per-row work in
-    /// SQLite than one statement per row).
+    /// Writes the nodes started since the last commit in pages, and the children and ends of
+    /// nodes left open (`node_window`).
     fn flush_nodes(&mut self) -> Result<(), StoreError> {
-        let batch = std::mem::take(&mut self.node_batch);
-        let mut chunks = batch.chunks_exact(NODE_BATCH);
-        for chunk in &mut chunks {
-            let sql = multi_row_sql("INSERT INTO nodes VALUES ", 9, NODE_BATCH);
-            let mut st = self
-                .conn
-                .prepare_cached(&sql)
-                .map_err(self.err("storing nodes"))?;
-            let mut k = 1;
-            for row in chunk {
-                for v in node_values(row) {
-                    st.raw_bind_parameter(k, v)
-                        .map_err(self.err("storing nodes"))?;
-                    k += 1;
-                }
-            }
-            st.raw_execute().map_err(self.err("storing nodes"))?;
+        let flush = self.nodes.flush();
+        for (first, last, raw) in &flush.pages {
+            self.exec(
+                "storing nodes",
+                "INSERT INTO node_pages(first, last, data) VALUES (?1, ?2, ?3)",
+                params![first.0, last.0, node_pages::compress(raw)],
+            )?;
         }
-        for row in chunks.remainder() {
-            self.insert_node(row, false)?;
+        for (parent, chunk, count, data) in &flush.chunks {
+            self.exec(
+                "storing the children of a node",
+                "INSERT OR REPLACE INTO node_children(parent, chunk, count, data) VALUES (?1, ?2, ?3, ?4)",
+                params![parent.0, chunk, count, data],
+            )?;
         }
-        self.node_batch = batch;
-        self.node_batch.clear();
+        for (node, exit, outcome) in &flush.ends {
+            self.exec(
+                "storing the end of a node",
+                "INSERT OR REPLACE INTO node_ends(id, exit_ts, outcome) VALUES (?1, ?2, ?3)",
+                params![node.0, *exit as i64, outcome.map(|o| o as i64)],
+            )?;
+        }
         Ok(())
-    }
-
-    fn insert_node(&self, row: &NodeRow, replace: bool) -> Result<(), StoreError> {
-        let sql = if replace {
-            "INSERT OR REPLACE INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-        } else {
-            "INSERT INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-        };
-        self.exec(
-            "storing a node",
-            sql,
-            rusqlite::params_from_iter(node_values(row)),
-        )
     }
 
     fn insert_block(&self, b: &EncodedBlock) -> Result<(), StoreError> {
@@ -556,10 +534,6 @@ impl TraceWriter {
         self.flush_nodes()?;
         self.flush_coverage()?;
         self.flush_objects()?;
-        let open: Vec<NodeRow> = self.pending_open.drain().map(|(_, r)| r).collect();
-        for row in &open {
-            self.insert_node(row, false)?;
-        }
         self.write_counts()?;
         self.conn
             .execute_batch("COMMIT; BEGIN")
@@ -602,8 +576,21 @@ impl TraceWriter {
     }
 }
 
-/// Completed nodes per multi-row insert (9 parameters each, well under SQLite's limit).
-const NODE_BATCH: usize = 128;
+/// Creates an empty file at `path` with mode 0600 (before SQLite opens it).
+fn owner_only_file(path: &Path) -> Result<(), StoreError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map(drop)
+        .map_err(|source| StoreError::Io {
+            path: path.into(),
+            action: "creating the trace",
+            source,
+        })
+}
 
 /// Nodes per coverage page.
 const COVERAGE_PAGE: usize = 256;
@@ -638,30 +625,4 @@ fn multi_row_sql(prefix: &str, columns: usize, rows: usize) -> String {
     let mut sql = String::from(prefix);
     sql.push_str(&vec![group; rows].join(","));
     sql
-}
-
-/// A node's columns in `nodes` order.
-fn node_values(row: &NodeRow) -> [Option<i64>; 9] {
-    let h = &row.header;
-    let kind = match h.kind {
-        NodeKind::Root => schema::KIND_ROOT,
-        NodeKind::Thread => schema::KIND_THREAD,
-        NodeKind::Routine => schema::KIND_ROUTINE,
-        NodeKind::External => schema::KIND_EXTERNAL,
-    };
-    let outcome = row.outcome.map(|o| match o {
-        Outcome::Returned => 0,
-        Outcome::Threw => 1,
-    });
-    [
-        Some(i64::from(h.id.0)),
-        h.parent.map(|p| i64::from(p.0)),
-        Some(kind),
-        h.method.map(|m| i64::from(m.0)),
-        h.thread.map(|t| i64::from(t.0)),
-        Some(i64::from(row.depth)),
-        Some(h.entry as i64),
-        h.exit.map(|e| e as i64),
-        outcome,
-    ]
 }
