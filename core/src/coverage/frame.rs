@@ -171,9 +171,8 @@ impl FrameCoverage {
             _ => ENTRY,
         };
         let exception = self.cursor.exception();
-        let table = Arc::clone(&self.table);
-        if let Some(rest) = self.cursor.enter(&table.blocks, block) {
-            self.uses(&table, rest, sh);
+        if let Some(rest) = self.cursor.enter(&self.table.blocks, block) {
+            self.uses(rest, sh);
         }
         self.started = true;
         if self.cursor.block().is_some() {
@@ -220,22 +219,21 @@ impl FrameCoverage {
     /// Matches the next effect `(kind, target)` of the current block and returns its site;
     /// the local reads passed over were executed. `None` when the event does not fit the table.
     fn take(&mut self, kind: EffectKind, target: u32, sh: &mut Shared) -> Option<u32> {
-        let table = Arc::clone(&self.table);
-        let (passed, found) = self.cursor.take(&table.blocks, kind, target)?;
+        let (passed, found) = self.cursor.take(&self.table.blocks, kind, target)?;
         let b = passed.block;
-        self.uses(&table, passed, sh);
-        Some(table.first_site[b].saturating_add(found as u32))
+        self.uses(passed, sh);
+        Some(self.table.first_site[b].saturating_add(found as u32))
     }
 
     /// The rest of the current block ran: its remaining local reads are uses.
     fn flush_rest(&mut self, sh: &mut Shared) {
-        let table = Arc::clone(&self.table);
-        if let Some(rest) = self.cursor.rest(&table.blocks) {
-            self.uses(&table, rest, sh);
+        if let Some(rest) = self.cursor.rest(&self.table.blocks) {
+            self.uses(rest, sh);
         }
     }
 
-    fn uses(&mut self, table: &MethodTable, ran: Ran, sh: &mut Shared) {
+    fn uses(&mut self, ran: Ran, sh: &mut Shared) {
+        let table = &*self.table;
         let first = table.first_site[ran.block];
         for (i, var) in local_reads(&table.blocks, &ran) {
             if let Some(Some(def)) = self.defs.get(var as usize) {
