@@ -170,8 +170,11 @@ pub struct Interner {
     /// entities met there. A short scan of one list instead of hashing an entity and probing
     /// the map, the recorder's largest cost before (docs/benchmarks.md, "Where the store's time
     /// goes").
-    near: Vec<[Vec<Vec<(Entity, u32)>>; 3]>,
+    near: Vec<[Vec<NearList>; 3]>,
 }
+
+/// The entities met at one block or site, with their ids.
+type NearList = Vec<(Entity, u32)>;
 
 /// Methods, blocks or sites and entities per list the `near` cache holds at most; others go
 /// to the map only.

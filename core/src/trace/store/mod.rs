@@ -9,6 +9,7 @@ mod node_pages;
 mod node_window;
 mod reader;
 pub mod schema;
+mod seal;
 mod writer;
 
 #[cfg(test)]

@@ -10,10 +10,11 @@ use rusqlite::{params, Connection, OpenFlags};
 
 use super::block::{BlockBuilder, EncodedBlock, StackEntry};
 use super::error::StoreError;
-use super::index::{build_pages, IndexEntry, Variable};
-use super::node_pages;
+use super::index::{IndexEntry, Variable};
+use super::node_window::NodeFlush;
 use super::node_window::NodeWindow;
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
+use super::seal::{seal, Batch, Sealed};
 use super::{Ending, NodeRow};
 use crate::coverage::{Entity, NodeCoverage};
 use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
@@ -40,6 +41,21 @@ pub struct WriterConfig {
     pub merge_fan_in: usize,
     /// A segment with at most this many writes is small (see `merge_fan_in`).
     pub merge_small_writes: u64,
+    /// Threads that seal a commit (compress blocks, build index and node pages: `seal`); 1
+    /// seals on the writer's own thread. The default is `HINDSIGHT_STORE_THREADS` from the
+    /// environment, else every core.
+    pub threads: usize,
+}
+
+/// The environment variable that sets `WriterConfig::threads` by default.
+pub const STORE_THREADS_ENV: &str = "HINDSIGHT_STORE_THREADS";
+
+fn default_threads() -> usize {
+    std::env::var(STORE_THREADS_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|&n| n >= 1)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 impl Default for WriterConfig {
@@ -52,6 +68,7 @@ impl Default for WriterConfig {
             page_bytes: 4096,
             merge_fan_in: 8,
             merge_small_writes: 128 * 1024,
+            threads: default_threads(),
         }
     }
 }
@@ -77,12 +94,24 @@ pub struct TraceWriter {
     slots: rustc_hash::FxHashMap<ThreadId, usize>,
     last_slot: Option<(ThreadId, usize)>,
     index: Vec<IndexEntry>,
+    /// Blocks filled since the last commit, not compressed yet.
+    full_blocks: Vec<EncodedBlock>,
     /// Nodes started since the last commit (written in pages at the commit).
     nodes: NodeWindow,
     /// `objects` rows waiting for a multi-row insert.
     object_batch: Vec<[Option<i64>; 6]>,
     /// Completed nodes' coverage waiting for its page.
     coverage_buf: Vec<(NodeId, NodeCoverage)>,
+    /// Full coverage pages waiting for the commit.
+    coverage_pages: Vec<Vec<(NodeId, NodeCoverage)>>,
+    /// The pool that seals commits (`None` with one thread).
+    pool: Option<rayon::ThreadPool>,
+    /// Whether a periodic commit may seal on the pool while the recorder goes on (`pipeline`).
+    pipelined: bool,
+    /// The batch being sealed on the pool, stored at the next commit or `poll`.
+    inflight: Option<std::sync::mpsc::Receiver<Sealed>>,
+    /// The counts of what is stored (written to `meta` at each commit).
+    stored: WriteCounts,
     events_since_commit: u64,
     last_commit: Instant,
     started: Instant,
@@ -123,6 +152,15 @@ impl TraceWriter {
         conn.execute_batch(&setup)
             .map_err(|e| StoreError::sqlite(path, "creating the trace schema", e))?;
         let now = Instant::now();
+        let pool = (config.threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(config.threads)
+                    .thread_name(|i| format!("hindsight-seal-{i}"))
+                    .build()
+                    .ok()
+            })
+            .flatten();
         Ok(TraceWriter {
             conn,
             path: path.to_path_buf(),
@@ -131,9 +169,15 @@ impl TraceWriter {
             slots: Default::default(),
             last_slot: None,
             index: Vec::new(),
+            full_blocks: Vec::new(),
             nodes: NodeWindow::default(),
             object_batch: Vec::with_capacity(OBJECT_BATCH),
             coverage_buf: Vec::new(),
+            coverage_pages: Vec::new(),
+            pool,
+            pipelined: false,
+            inflight: None,
+            stored: WriteCounts::default(),
             events_since_commit: 0,
             last_commit: now,
             started: now,
@@ -354,26 +398,9 @@ impl TraceWriter {
         }
         self.coverage_buf.push((node, c.clone()));
         if self.coverage_buf.len() >= COVERAGE_PAGE {
-            self.flush_coverage()?;
+            let page = std::mem::take(&mut self.coverage_buf);
+            self.coverage_pages.push(page);
         }
-        Ok(())
-    }
-
-    fn flush_coverage(&mut self) -> Result<(), StoreError> {
-        if self.coverage_buf.is_empty() {
-            return Ok(());
-        }
-        let mut buf = std::mem::take(&mut self.coverage_buf);
-        buf.sort_by_key(|(n, _)| *n);
-        let data = encode_coverage_page(&buf);
-        let (first, last) = (buf[0].0, buf[buf.len() - 1].0);
-        self.exec(
-            "storing coverage",
-            "INSERT INTO coverage_pages(first_node, last_node, data) VALUES (?1, ?2, ?3)",
-            params![first.0, last.0, lz4_flex::compress_prepend_size(&data)],
-        )?;
-        buf.clear();
-        self.coverage_buf = buf;
         Ok(())
     }
 
@@ -405,7 +432,7 @@ impl TraceWriter {
         self.events_since_commit += 1;
         if b.raw_len() >= self.config.block_bytes {
             if let Some(block) = b.take() {
-                self.insert_block(&block)?;
+                self.full_blocks.push(block);
             }
         }
         Ok(())
@@ -435,15 +462,14 @@ impl TraceWriter {
         Ok(())
     }
 
-    /// Writes the nodes started since the last commit in pages, and the children and ends of
-    /// nodes left open (`node_window`).
-    fn flush_nodes(&mut self) -> Result<(), StoreError> {
-        let flush = self.nodes.flush();
-        for (first, last, raw) in &flush.pages {
+    /// Writes node pages (compressed by `seal`) and the children and ends of nodes left open
+    /// (`node_window`).
+    fn store_nodes(&self, flush: &NodeFlush) -> Result<(), StoreError> {
+        for (first, last, data) in &flush.pages {
             self.exec(
                 "storing nodes",
                 "INSERT INTO node_pages(first, last, data) VALUES (?1, ?2, ?3)",
-                params![first.0, last.0, node_pages::compress(raw)],
+                params![first.0, last.0, data],
             )?;
         }
         for (parent, chunk, count, data) in &flush.chunks {
@@ -480,35 +506,88 @@ impl TraceWriter {
         )
     }
 
-    fn flush_index(&mut self) -> Result<(), StoreError> {
-        if self.index.is_empty() {
-            return Ok(());
+    /// Inserts a sealed batch: blocks, the index segment (then merges small segments), nodes
+    /// and coverage pages.
+    fn store_sealed(&mut self, sealed: Sealed) -> Result<(), StoreError> {
+        for block in &sealed.blocks {
+            self.insert_block(block)?;
         }
-        let mut entries = std::mem::take(&mut self.index);
-        let first = entries.iter().map(|e| e.ts).min().unwrap_or(0);
-        let last = entries.iter().map(|e| e.ts).max().unwrap_or(0);
-        self.exec(
-            "storing an index segment",
-            "INSERT INTO segments(level, first_ts, last_ts, writes) VALUES (0, ?1, ?2, ?3)",
-            params![first as i64, last as i64, entries.len() as i64],
-        )?;
-        let segment = self.conn.last_insert_rowid();
-        for page in build_pages(&mut entries, self.config.page_bytes) {
+        if let Some((first, last, writes, pages)) = &sealed.segment {
             self.exec(
-                "storing an index page",
-                "INSERT INTO index_pages(segment, start, data) VALUES (?1, ?2, ?3)",
-                params![segment, page.start, page.data],
+                "storing an index segment",
+                "INSERT INTO segments(level, first_ts, last_ts, writes) VALUES (0, ?1, ?2, ?3)",
+                params![*first as i64, *last as i64, *writes as i64],
+            )?;
+            let segment = self.conn.last_insert_rowid();
+            for page in pages {
+                self.exec(
+                    "storing an index page",
+                    "INSERT INTO index_pages(segment, start, data) VALUES (?1, ?2, ?3)",
+                    params![segment, page.start, page.data],
+                )?;
+            }
+            super::compact::compact(
+                &self.conn,
+                &self.path,
+                self.config.merge_fan_in,
+                self.config.merge_small_writes,
+                self.config.page_bytes,
             )?;
         }
-        entries.clear();
-        self.index = entries;
-        super::compact::compact(
-            &self.conn,
-            &self.path,
-            self.config.merge_fan_in,
-            self.config.merge_small_writes,
-            self.config.page_bytes,
-        )
+        self.store_nodes(&sealed.nodes)?;
+        for (first, last, data) in &sealed.coverage {
+            self.exec(
+                "storing coverage",
+                "INSERT INTO coverage_pages(first_node, last_node, data) VALUES (?1, ?2, ?3)",
+                params![first.0, last.0, data],
+            )?;
+        }
+        self.stored = sealed.counts;
+        Ok(())
+    }
+
+    /// Everything received since the last commit, for `seal`.
+    fn take_batch(&mut self) -> Batch {
+        for b in self.blocks.iter_mut() {
+            if let Some(block) = b.take() {
+                self.full_blocks.push(block);
+            }
+        }
+        if !self.coverage_buf.is_empty() {
+            let page = std::mem::take(&mut self.coverage_buf);
+            self.coverage_pages.push(page);
+        }
+        Batch {
+            blocks: std::mem::take(&mut self.full_blocks),
+            index: std::mem::take(&mut self.index),
+            nodes: self.nodes.flush(),
+            coverage: std::mem::take(&mut self.coverage_pages),
+            counts: self.counts.clone(),
+        }
+    }
+
+    /// Lets periodic commits seal on the pool while the recorder goes on: what they stored
+    /// becomes visible at the next commit or `poll` (a reader asking for a commit, `commit`,
+    /// still waits for everything). The recording loop calls `poll` between frames.
+    pub fn pipeline(&mut self) {
+        self.pipelined = self.pool.is_some();
+    }
+
+    /// Stores and commits the batch sealed on the pool, if it is ready; whether it was.
+    pub fn poll(&mut self) -> Result<bool, StoreError> {
+        let ready = match &self.inflight {
+            Some(rx) => rx.try_recv().ok(),
+            None => None,
+        };
+        match ready {
+            Some(sealed) => {
+                self.inflight = None;
+                self.store_sealed(sealed)?;
+                self.commit_transaction()?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 
     /// Commits if the interval has passed or the buffers are full; call after each frame.
@@ -518,33 +597,57 @@ impl TraceWriter {
             || (self.events_since_commit > 0
                 && self.last_commit.elapsed() >= self.config.commit_interval);
         if due {
-            self.commit()?;
+            self.commit_batch(!self.pipelined)?;
         }
         Ok(due)
     }
 
     /// Flushes every buffer and commits: afterwards a reader (or a crash) sees everything so far.
     pub fn commit(&mut self) -> Result<(), StoreError> {
-        for i in 0..self.blocks.len() {
-            if let Some(block) = self.blocks[i].take() {
-                self.insert_block(&block)?;
-            }
+        self.commit_batch(true)
+    }
+
+    /// Seals what arrived since the last commit and commits it; without `wait`, it is sealed on
+    /// the pool and stored at the next commit or `poll` (the batch sealed before is stored now).
+    fn commit_batch(&mut self, wait: bool) -> Result<(), StoreError> {
+        let batch = self.take_batch();
+        if let Some(rx) = self.inflight.take() {
+            let sealed = rx.recv().map_err(|_| StoreError::Corrupt {
+                path: self.path.clone(),
+                detail: "the thread sealing the previous commit stopped".into(),
+            })?;
+            self.store_sealed(sealed)?;
         }
-        self.flush_index()?;
-        self.flush_nodes()?;
-        self.flush_coverage()?;
+        let page_bytes = self.config.page_bytes;
+        match &self.pool {
+            Some(pool) if !wait => {
+                let (tx, rx) = std::sync::mpsc::sync_channel(1);
+                pool.spawn(move || {
+                    let _ = tx.send(seal(batch, page_bytes, true));
+                });
+                self.inflight = Some(rx);
+            }
+            Some(pool) => {
+                let sealed = pool.install(|| seal(batch, page_bytes, true));
+                self.store_sealed(sealed)?;
+            }
+            None => self.store_sealed(seal(batch, page_bytes, false))?,
+        }
+        self.events_since_commit = 0;
+        self.last_commit = Instant::now();
+        self.commit_transaction()
+    }
+
+    fn commit_transaction(&mut self) -> Result<(), StoreError> {
         self.flush_objects()?;
         self.write_counts()?;
         self.conn
             .execute_batch("COMMIT; BEGIN")
-            .map_err(self.err("committing"))?;
-        self.events_since_commit = 0;
-        self.last_commit = Instant::now();
-        Ok(())
+            .map_err(self.err("committing"))
     }
 
     fn write_counts(&self) -> Result<(), StoreError> {
-        let c = &self.counts;
+        let c = &self.stored;
         self.set_meta("events", c.events as i64)?;
         self.set_meta("nodes", c.nodes as i64)?;
         self.set_meta("complete_nodes", c.complete_nodes as i64)?;
@@ -565,6 +668,9 @@ impl TraceWriter {
         self.set_meta("ending_detail", detail)?;
         self.set_meta("wall_ms", self.started.elapsed().as_millis() as i64)?;
         self.commit()?;
+        // The counts of the finished trace (warnings may have come after the last batch).
+        self.stored = self.counts.clone();
+        self.write_counts()?;
         self.conn
             .execute_batch("COMMIT")
             .map_err(self.err("committing"))?;

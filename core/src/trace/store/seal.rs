@@ -1,0 +1,155 @@
+//! The part of a commit that needs no SQLite: compressing event blocks, sorting and encoding
+//! the change index into pages, encoding node and coverage pages. It runs on the store's thread
+//! pool (rayon), in parallel within a commit and, when the writer pipelines, while the recorder
+//! goes on with the next commit's events; the writer then inserts what it produced.
+
+use rayon::prelude::*;
+
+use super::block::EncodedBlock;
+use super::index::{IndexEntry, Page, PageWriter};
+use super::node_pages;
+use super::node_window::NodeFlush;
+use super::writer::{encode_coverage_page, WriteCounts};
+use crate::coverage::NodeCoverage;
+use crate::ids::{NodeId, Timestamp};
+
+/// What a commit hands to `seal`.
+#[derive(Default)]
+pub struct Batch {
+    /// Blocks with their events uncompressed.
+    pub blocks: Vec<EncodedBlock>,
+    pub index: Vec<IndexEntry>,
+    pub nodes: NodeFlush,
+    /// Coverage pages: completed nodes' entities, a page per vector.
+    pub coverage: Vec<Vec<(NodeId, NodeCoverage)>>,
+    /// The counts once this batch is stored.
+    pub counts: WriteCounts,
+}
+
+/// A sealed batch, ready for its inserts.
+pub struct Sealed {
+    pub blocks: Vec<EncodedBlock>,
+    /// `(first_ts, last_ts, writes, pages)` of the change index segment, when it has writes.
+    pub segment: Option<(Timestamp, Timestamp, u64, Vec<Page>)>,
+    pub nodes: NodeFlush,
+    /// `(first node, last node, compressed page)`.
+    pub coverage: Vec<(NodeId, NodeId, Vec<u8>)>,
+    pub counts: WriteCounts,
+}
+
+/// Entries per piece of a segment encoded on its own (pieces are cut where a variable ends).
+const INDEX_PIECE: usize = 1 << 16;
+
+/// Seals a batch; with `parallel`, on the current rayon pool's threads.
+pub fn seal(mut batch: Batch, page_bytes: usize, parallel: bool) -> Sealed {
+    let blocks = std::mem::take(&mut batch.blocks);
+    let entries = std::mem::take(&mut batch.index);
+    let pages = std::mem::take(&mut batch.nodes.pages);
+    let coverage = std::mem::take(&mut batch.coverage);
+    let compress_block = |mut b: EncodedBlock| {
+        b.data = lz4_flex::compress_prepend_size(&b.data);
+        b
+    };
+    let compress_nodes =
+        |(first, last, raw): (NodeId, NodeId, Vec<u8>)| (first, last, node_pages::compress(&raw));
+    let coverage_page = |mut nodes: Vec<(NodeId, NodeCoverage)>| {
+        nodes.sort_by_key(|(n, _)| *n);
+        let data = lz4_flex::compress_prepend_size(&encode_coverage_page(&nodes));
+        (nodes[0].0, nodes[nodes.len() - 1].0, data)
+    };
+    let ((blocks, segment), (node_pages, coverage)) = if parallel {
+        rayon::join(
+            || {
+                rayon::join(
+                    || blocks.into_par_iter().map(compress_block).collect(),
+                    || segment(entries, page_bytes, true),
+                )
+            },
+            || {
+                rayon::join(
+                    || pages.into_par_iter().map(compress_nodes).collect(),
+                    || {
+                        coverage
+                            .into_par_iter()
+                            .filter(|c| !c.is_empty())
+                            .map(coverage_page)
+                            .collect()
+                    },
+                )
+            },
+        )
+    } else {
+        (
+            (
+                blocks.into_iter().map(compress_block).collect(),
+                segment(entries, page_bytes, false),
+            ),
+            (
+                pages.into_iter().map(compress_nodes).collect(),
+                coverage
+                    .into_iter()
+                    .filter(|c| !c.is_empty())
+                    .map(coverage_page)
+                    .collect(),
+            ),
+        )
+    };
+    batch.nodes.pages = node_pages;
+    Sealed {
+        blocks,
+        segment,
+        nodes: batch.nodes,
+        coverage,
+        counts: batch.counts,
+    }
+}
+
+/// Sorts a segment's entries by (variable, timestamp) and cuts them into pages: pieces of
+/// about `INDEX_PIECE` entries, each ending where a variable ends, are encoded side by side
+/// (a page never spans two pieces, so the result does not depend on the number of threads
+/// beyond where pages are cut).
+fn segment(
+    mut entries: Vec<IndexEntry>,
+    page_bytes: usize,
+    parallel: bool,
+) -> Option<(Timestamp, Timestamp, u64, Vec<Page>)> {
+    if entries.is_empty() {
+        return None;
+    }
+    let first = entries.iter().map(|e| e.ts).min().unwrap_or(0);
+    let last = entries.iter().map(|e| e.ts).max().unwrap_or(0);
+    let key = |e: &IndexEntry| (e.key.packed(), e.ts);
+    if parallel {
+        entries.par_sort_unstable_by_key(key);
+    } else {
+        entries.sort_unstable_by_key(key);
+    }
+    let mut cuts = vec![0];
+    let mut at = INDEX_PIECE;
+    while at < entries.len() {
+        let k = entries[at - 1].key;
+        while at < entries.len() && entries[at].key == k {
+            at += 1;
+        }
+        if at < entries.len() {
+            cuts.push(at);
+        }
+        at += INDEX_PIECE;
+    }
+    cuts.push(entries.len());
+    let piece = |w: &[usize]| {
+        let mut pw = PageWriter::new(first, page_bytes);
+        let mut pages = Vec::new();
+        for e in &entries[w[0]..w[1]] {
+            pages.extend(pw.push(e));
+        }
+        pages.extend(pw.finish());
+        pages
+    };
+    let pages: Vec<Page> = if parallel {
+        cuts.par_windows(2).flat_map_iter(piece).collect()
+    } else {
+        cuts.windows(2).flat_map(piece).collect()
+    };
+    Some((first, last, entries.len() as u64, pages))
+}
