@@ -34,9 +34,42 @@ impl MethodTable {
 pub struct Shared {
     pub writers: LastWriters,
     pub interner: Interner,
+    /// Vectors of finished frames, reused by the next ones (a call's coverage would otherwise
+    /// cost several allocations).
+    spare: Vec<Vec<u32>>,
+    spare_defs: Vec<Vec<Option<u32>>>,
 }
 
+/// Spare vectors kept at most.
+const SPARE: usize = 64;
+
 impl Shared {
+    /// The coverage of a new call of `method` (see `FrameCoverage::new`), with reused vectors.
+    pub fn frame(
+        &mut self,
+        method: MethodId,
+        table: Arc<MethodTable>,
+        entry_vars: u32,
+    ) -> FrameCoverage {
+        let mut f = FrameCoverage::new(method, table, 0);
+        f.edges = self.spare.pop().unwrap_or_default();
+        f.def_uses = self.spare.pop().unwrap_or_default();
+        let mut defs = self.spare_defs.pop().unwrap_or_default();
+        defs.extend((0..entry_vars).map(|_| Some(ENTRY)));
+        f.defs = defs;
+        f
+    }
+
+    /// Gives a finished call's vectors back for reuse.
+    pub fn recycle(&mut self, c: NodeCoverage) {
+        for mut v in [c.edges, c.def_uses] {
+            if self.spare.len() < SPARE {
+                v.clear();
+                self.spare.push(v);
+            }
+        }
+    }
+
     /// A heap write that no frame matched to a site (a method without a block table): later
     /// reads must not see the write before it.
     pub fn unmatched(&mut self, kind: &EventKind) {
@@ -148,6 +181,11 @@ impl FrameCoverage {
     pub fn finish(mut self, normally: bool, sh: &mut Shared) -> NodeCoverage {
         if normally {
             self.flush_rest(sh);
+        }
+        if sh.spare_defs.len() < SPARE {
+            let mut defs = std::mem::take(&mut self.defs);
+            defs.clear();
+            sh.spare_defs.push(defs);
         }
         for v in [&mut self.edges, &mut self.def_uses] {
             v.sort_unstable();

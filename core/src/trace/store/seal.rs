@@ -9,8 +9,7 @@ use super::block::EncodedBlock;
 use super::index::{IndexEntry, Page, PageWriter};
 use super::node_pages;
 use super::node_window::NodeFlush;
-use super::writer::{encode_coverage_page, WriteCounts};
-use crate::coverage::NodeCoverage;
+use super::writer::{CoveragePage, WriteCounts};
 use crate::ids::{NodeId, Timestamp};
 
 /// What a commit hands to `seal`.
@@ -20,8 +19,8 @@ pub struct Batch {
     pub blocks: Vec<EncodedBlock>,
     pub index: Vec<IndexEntry>,
     pub nodes: NodeFlush,
-    /// Coverage pages: completed nodes' entities, a page per vector.
-    pub coverage: Vec<Vec<(NodeId, NodeCoverage)>>,
+    /// Coverage pages: completed nodes' entities.
+    pub coverage: Vec<CoveragePage>,
     /// The counts once this batch is stored.
     pub counts: WriteCounts,
 }
@@ -52,10 +51,9 @@ pub fn seal(mut batch: Batch, page_bytes: usize, parallel: bool) -> Sealed {
     };
     let compress_nodes =
         |(first, last, raw): (NodeId, NodeId, Vec<u8>)| (first, last, node_pages::compress(&raw));
-    let coverage_page = |mut nodes: Vec<(NodeId, NodeCoverage)>| {
-        nodes.sort_by_key(|(n, _)| *n);
-        let data = lz4_flex::compress_prepend_size(&encode_coverage_page(&nodes));
-        (nodes[0].0, nodes[nodes.len() - 1].0, data)
+    let coverage_page = |page: CoveragePage| {
+        let (first, last, raw) = page.encode()?;
+        Some((first, last, lz4_flex::compress_prepend_size(&raw)))
     };
     let ((blocks, segment), (node_pages, coverage)) = if parallel {
         rayon::join(
@@ -68,13 +66,7 @@ pub fn seal(mut batch: Batch, page_bytes: usize, parallel: bool) -> Sealed {
             || {
                 rayon::join(
                     || pages.into_par_iter().map(compress_nodes).collect(),
-                    || {
-                        coverage
-                            .into_par_iter()
-                            .filter(|c| !c.is_empty())
-                            .map(coverage_page)
-                            .collect()
-                    },
+                    || coverage.into_par_iter().filter_map(coverage_page).collect(),
                 )
             },
         )
@@ -86,11 +78,7 @@ pub fn seal(mut batch: Batch, page_bytes: usize, parallel: bool) -> Sealed {
             ),
             (
                 pages.into_iter().map(compress_nodes).collect(),
-                coverage
-                    .into_iter()
-                    .filter(|c| !c.is_empty())
-                    .map(coverage_page)
-                    .collect(),
+                coverage.into_iter().filter_map(coverage_page).collect(),
             ),
         )
     };

@@ -101,9 +101,9 @@ pub struct TraceWriter {
     /// `objects` rows waiting for a multi-row insert.
     object_batch: Vec<[Option<i64>; 6]>,
     /// Completed nodes' coverage waiting for its page.
-    coverage_buf: Vec<(NodeId, NodeCoverage)>,
+    coverage_buf: CoveragePage,
     /// Full coverage pages waiting for the commit.
-    coverage_pages: Vec<Vec<(NodeId, NodeCoverage)>>,
+    coverage_pages: Vec<CoveragePage>,
     /// The pool that seals commits (`None` with one thread).
     pool: Option<rayon::ThreadPool>,
     /// Whether a periodic commit may seal on the pool while the recorder goes on (`pipeline`).
@@ -172,7 +172,7 @@ impl TraceWriter {
             full_blocks: Vec::new(),
             nodes: NodeWindow::default(),
             object_batch: Vec::with_capacity(OBJECT_BATCH),
-            coverage_buf: Vec::new(),
+            coverage_buf: CoveragePage::default(),
             coverage_pages: Vec::new(),
             pool,
             pipelined: false,
@@ -396,7 +396,7 @@ impl TraceWriter {
         if c.is_empty() {
             return Ok(());
         }
-        self.coverage_buf.push((node, c.clone()));
+        self.coverage_buf.push(node, c);
         if self.coverage_buf.len() >= COVERAGE_PAGE {
             let page = std::mem::take(&mut self.coverage_buf);
             self.coverage_pages.push(page);
@@ -559,7 +559,10 @@ impl TraceWriter {
         }
         Batch {
             blocks: std::mem::take(&mut self.full_blocks),
-            index: std::mem::take(&mut self.index),
+            index: {
+                let capacity = self.index.len().min(self.config.index_entries);
+                std::mem::replace(&mut self.index, Vec::with_capacity(capacity))
+            },
             nodes: self.nodes.flush(),
             coverage: std::mem::take(&mut self.coverage_pages),
             counts: self.counts.clone(),
@@ -701,25 +704,55 @@ fn owner_only_file(path: &Path) -> Result<(), StoreError> {
 /// Nodes per coverage page.
 const COVERAGE_PAGE: usize = 256;
 
-/// A coverage page before compression: per node (in node order) `node delta:varint
-/// nedges:varint edge deltas ndefuses:varint def-use deltas`, ids as varint deltas of the
-/// sorted list.
-pub fn encode_coverage_page(nodes: &[(NodeId, NodeCoverage)]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut prev_node = 0u32;
-    for (node, c) in nodes {
-        put_varint(&mut out, u64::from(node.0.wrapping_sub(prev_node)));
-        prev_node = node.0;
-        for ids in [&c.edges, &c.def_uses] {
-            put_varint(&mut out, ids.len() as u64);
-            let mut prev = 0u32;
-            for &id in ids.iter() {
-                put_varint(&mut out, u64::from(id.wrapping_sub(prev)));
-                prev = id;
+/// The coverage of up to `COVERAGE_PAGE` completed nodes, copied flat (no vector per node).
+#[derive(Default)]
+pub struct CoveragePage {
+    /// `(node, start in ids, edges, def-use chains)`.
+    nodes: Vec<(NodeId, u32, u32, u32)>,
+    ids: Vec<u32>,
+}
+
+impl CoveragePage {
+    pub fn push(&mut self, node: NodeId, c: &NodeCoverage) {
+        let start = self.ids.len() as u32;
+        self.ids.extend_from_slice(&c.edges);
+        self.ids.extend_from_slice(&c.def_uses);
+        self.nodes
+            .push((node, start, c.edges.len() as u32, c.def_uses.len() as u32));
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The first and last node and the page before compression: per node (in node order)
+    /// `node delta:varint nedges:varint edge deltas ndefuses:varint def-use deltas`, ids as
+    /// varint deltas of the sorted list.
+    pub fn encode(mut self) -> Option<(NodeId, NodeId, Vec<u8>)> {
+        self.nodes.sort_unstable_by_key(|n| n.0);
+        let first = self.nodes.first()?.0;
+        let last = self.nodes.last()?.0;
+        let mut out = Vec::with_capacity(self.ids.len() + 3 * self.nodes.len());
+        let mut prev_node = 0u32;
+        for &(node, start, edges, def_uses) in &self.nodes {
+            put_varint(&mut out, u64::from(node.0.wrapping_sub(prev_node)));
+            prev_node = node.0;
+            let (s, e) = (start as usize, (start + edges) as usize);
+            for ids in [&self.ids[s..e], &self.ids[e..e + def_uses as usize]] {
+                put_varint(&mut out, ids.len() as u64);
+                let mut prev = 0u32;
+                for &id in ids {
+                    put_varint(&mut out, u64::from(id.wrapping_sub(prev)));
+                    prev = id;
+                }
             }
         }
+        Some((first, last, out))
     }
-    out
 }
 
 /// Objects per multi-row insert.
