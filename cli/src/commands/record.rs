@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use hindsight_agent::JIT_OPTIONS;
-use hindsight_core::capture::{peak_rss_bytes, FeedSink, LiveRecording, RecordedTrace};
+use hindsight_core::capture::{cpu_ms, peak_rss_bytes, FeedSink, LiveRecording, RecordedTrace};
 use hindsight_core::trace::store::{annotate, Ending, WriterConfig};
 use serde::Serialize;
 
@@ -54,6 +54,8 @@ pub struct Recorded {
     pub program_ms: u64,
     /// From the start of the program until its trace was complete.
     pub wall_ms: u64,
+    /// CPU time of this process (spool, decoding, store) until the trace was complete.
+    pub recorder_cpu_ms: Option<u64>,
 }
 
 /// A program running with the agent, its recording in progress. A thread of its own waits for
@@ -96,6 +98,7 @@ pub fn start(
                 status: status?,
                 program_ms,
                 wall_ms: started.elapsed().as_millis() as u64,
+                recorder_cpu_ms: cpu_ms(),
             })
         })
         .context("starting the thread that waits for the program")?;
@@ -183,6 +186,7 @@ struct RecordJson<'a> {
     exit_status: i32,
     program_ms: u64,
     wall_ms: u64,
+    recorder_cpu_ms: Option<u64>,
 }
 
 /// Says where the traces are (stderr, or JSON on stdout).
@@ -216,6 +220,7 @@ pub fn report(recorded: &Recorded, json: bool) -> Result<()> {
             exit_status,
             program_ms: recorded.program_ms,
             wall_ms: recorded.wall_ms,
+            recorder_cpu_ms: recorded.recorder_cpu_ms,
         });
     }
     if recorded.traces.is_empty() {
