@@ -356,6 +356,15 @@ fn main() {
     };
     let samples: Vec<_> = (0..rounds).map(|_| pick_call(&mut rng)).collect();
     stats(
+        "node by id",
+        (0..rounds)
+            .map(|_| {
+                let id = NodeId(rng.below(u64::from(nodes)) as u32);
+                time(|| reader.node(id).expect("node")).1
+            })
+            .collect(),
+    );
+    stats(
         "node detail",
         samples
             .iter()

@@ -10,8 +10,9 @@ use crate::ids::{MethodId, NodeId, ThreadId};
 use crate::trace::wire::{put_svarint, put_varint, ByteReader, ParseError, ParseResult};
 use crate::tree::{NodeHeader, NodeKind};
 
-/// Nodes per page: a lookup decodes one page (about 10 KiB raw).
-pub const NODES_PER_PAGE: usize = 1024;
+/// Nodes per page: a lookup by id decompresses one page (about 2.5 KiB raw) and reads it up to
+/// the node; a history reads a node per writing call, scattered over the run.
+pub const NODES_PER_PAGE: usize = 256;
 
 /// Child ids per `node_children` chunk; every chunk of a parent but its last is full.
 pub const CHILDREN_PER_CHUNK: usize = 1024;
@@ -100,12 +101,7 @@ pub fn put_children(out: &mut Vec<u8>, parent: NodeId, children: &[NodeId]) {
 
 pub fn read_children(r: &mut ByteReader, parent: NodeId, out: &mut Vec<NodeId>) -> ParseResult<()> {
     let n = r.count("children", 1)?;
-    let mut prev = parent.0;
-    for _ in 0..n {
-        prev = prev.wrapping_add(r.varint32("child id delta")?);
-        out.push(NodeId(prev));
-    }
-    Ok(())
+    read_ids(r, parent, n, out)
 }
 
 /// A decoded page: rows in id order; `children[i]` is `Some` (a range of `child_ids`) for a node
@@ -137,12 +133,73 @@ impl NodePage {
 
 /// Decodes a page compressed by `compress`.
 pub fn decode_page(data: &[u8]) -> ParseResult<NodePage> {
-    let raw = lz4_flex::decompress_size_prepended(data).map_err(|e| ParseError {
+    let raw = decompress(data)?;
+    let mut page = NodePage::default();
+    parse(&raw, |row, children, r| {
+        let kids = match children {
+            Some(n) => {
+                let from = page.child_ids.len() as u32;
+                read_ids(r, row.header.id, n, &mut page.child_ids)?;
+                Some((from, page.child_ids.len() as u32))
+            }
+            None => None,
+        };
+        page.rows.push(row);
+        page.children.push(kids);
+        Ok(true)
+    })?;
+    Ok(page)
+}
+
+/// The node `id` of a compressed page, and whether it was open when the page was written,
+/// read without decoding the rest of the page; `None` when the page does not hold it.
+pub fn find_in_page(data: &[u8], id: NodeId) -> ParseResult<Option<(NodeRow, bool)>> {
+    let raw = decompress(data)?;
+    let mut found = None;
+    parse(&raw, |row, children, r| {
+        if let Some(n) = children {
+            for _ in 0..n {
+                r.varint()?;
+            }
+        }
+        if row.header.id == id {
+            found = Some((row, children.is_none()));
+            return Ok(false);
+        }
+        Ok(row.header.id < id)
+    })?;
+    Ok(found)
+}
+
+fn decompress(data: &[u8]) -> ParseResult<Vec<u8>> {
+    lz4_flex::decompress_size_prepended(data).map_err(|e| ParseError {
         at: 0,
         problem: format!("node page does not decompress: {e}"),
-    })?;
-    let mut r = ByteReader::new(&raw);
-    let mut page = NodePage::default();
+    })
+}
+
+fn read_ids(
+    r: &mut ByteReader,
+    parent: NodeId,
+    n: usize,
+    out: &mut Vec<NodeId>,
+) -> ParseResult<()> {
+    let mut prev = parent.0;
+    for _ in 0..n {
+        prev = prev.wrapping_add(r.varint32("child id delta")?);
+        out.push(NodeId(prev));
+    }
+    Ok(())
+}
+
+/// Reads a raw page node by node: `each(row, children, reader)` gets a complete node's number of
+/// children (`None` for an open node) and must read their ids from `reader`; it returns whether
+/// to go on.
+fn parse(
+    raw: &[u8],
+    mut each: impl FnMut(NodeRow, Option<usize>, &mut ByteReader) -> ParseResult<bool>,
+) -> ParseResult<()> {
+    let mut r = ByteReader::new(raw);
     let (mut id, mut entry) = (0u32, 0u64);
     while !r.is_empty() {
         id = id.wrapping_add(r.varint32("node id delta")?);
@@ -164,27 +221,25 @@ pub fn decode_page(data: &[u8]) -> ParseResult<NodePage> {
         };
         let depth = r.varint32("depth")?;
         entry = entry.wrapping_add(r.svarint()? as u64);
+        let kind = kind_of(flags);
         let (exit, outcome, children) = if flags & COMPLETE != 0 {
             let exit = entry.wrapping_add(r.varint()?);
-            let from = page.child_ids.len() as u32;
-            read_children(&mut r, NodeId(id), &mut page.child_ids)?;
-            let outcome = match kind_of(flags) {
+            let outcome = match kind {
                 NodeKind::Routine | NodeKind::External if flags & THREW != 0 => {
                     Some(Outcome::Threw)
                 }
                 NodeKind::Routine | NodeKind::External => Some(Outcome::Returned),
                 _ => None,
             };
-            let to = page.child_ids.len() as u32;
-            (Some(exit), outcome, Some((from, to)))
+            (Some(exit), outcome, Some(r.count("children", 1)?))
         } else {
             (None, None, None)
         };
-        page.rows.push(NodeRow {
+        let row = NodeRow {
             header: NodeHeader {
                 id: NodeId(id),
                 parent,
-                kind: kind_of(flags),
+                kind,
                 method,
                 thread,
                 entry,
@@ -192,10 +247,12 @@ pub fn decode_page(data: &[u8]) -> ParseResult<NodePage> {
             },
             depth,
             outcome,
-        });
-        page.children.push(children);
+        };
+        if !each(row, children, &mut r)? {
+            break;
+        }
     }
-    Ok(page)
+    Ok(())
 }
 
 pub fn compress(raw: &[u8]) -> Vec<u8> {
@@ -261,6 +318,16 @@ mod tests {
         }
         assert_eq!(page.find(NodeId(9)), Some(5));
         assert_eq!(page.find(NodeId(5)), None);
+        // One node found without decoding the page: the same row, open or not.
+        let data = compress(&raw);
+        for (i, r) in rows.iter().enumerate() {
+            assert_eq!(
+                find_in_page(&data, r.header.id).unwrap(),
+                Some((r.clone(), kids[i].is_none()))
+            );
+        }
+        assert_eq!(find_in_page(&data, NodeId(5)).unwrap(), None);
+        assert_eq!(find_in_page(&data, NodeId(10)).unwrap(), None);
         // A cut page is an error, not a panic.
         let cut = compress(&raw[..raw.len() - 2]);
         assert!(decode_page(&cut).is_err());

@@ -32,7 +32,8 @@ pub struct WriterConfig {
     pub commit_events: u64,
     /// Flush a thread's block when its raw size reaches this.
     pub block_bytes: usize,
-    /// Commit when this many index entries are buffered (about 40 bytes each).
+    /// Commit when this many index entries are buffered (about 40 bytes each; a pipelined
+    /// writer holds two commits' worth at most, one filling and one sealing).
     pub index_entries: usize,
     /// Raw size of an index page.
     pub page_bytes: usize,
@@ -62,9 +63,9 @@ impl Default for WriterConfig {
     fn default() -> Self {
         WriterConfig {
             commit_interval: Duration::from_millis(200),
-            commit_events: 2_000_000,
+            commit_events: 1_000_000,
             block_bytes: 32 * 1024,
-            index_entries: 1 << 20,
+            index_entries: 1 << 19,
             page_bytes: 4096,
             merge_fan_in: 8,
             merge_small_writes: 128 * 1024,

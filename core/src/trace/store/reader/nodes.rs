@@ -10,7 +10,9 @@ use std::sync::Arc;
 use super::TraceReader;
 use crate::ids::{NodeId, ThreadId};
 use crate::trace::store::error::StoreResult;
-use crate::trace::store::node_pages::{decode_page, read_children, NodePage, CHILDREN_PER_CHUNK};
+use crate::trace::store::node_pages::{
+    decode_page, find_in_page, read_children, NodePage, CHILDREN_PER_CHUNK,
+};
 use crate::trace::store::{NodeRow, Outcome};
 use crate::trace::wire::{ByteReader, EventKind, MethodDef, Value};
 use crate::tree::NodeKind;
@@ -83,36 +85,70 @@ impl TraceReader {
 
     /// A node of a page, with its end from `node_ends` when it completed after its page.
     fn page_row(&self, page: &NodePage, i: usize) -> StoreResult<NodeRow> {
-        let mut row = page.rows[i].clone();
+        let row = page.rows[i].clone();
         if page.open(i) {
-            let end: Option<(i64, Option<i64>)> = self
-                .conn
-                .prepare_cached("SELECT exit_ts, outcome FROM node_ends WHERE id = ?1")
-                .and_then(|mut s| {
-                    s.query_row([row.header.id.0], |r| Ok((r.get(0)?, r.get(1)?)))
-                        .optional()
-                })
-                .map_err(self.err("reading the end of a node"))?;
-            if let Some((exit, outcome)) = end {
-                row.header.exit = Some(exit as u64);
-                row.outcome = outcome.map(|o| {
-                    if o == 0 {
-                        Outcome::Returned
-                    } else {
-                        Outcome::Threw
-                    }
-                });
-            }
+            self.with_end(row)
+        } else {
+            Ok(row)
+        }
+    }
+
+    /// A node that was open when its page was written, with its end if it has one now.
+    fn with_end(&self, mut row: NodeRow) -> StoreResult<NodeRow> {
+        let end: Option<(i64, Option<i64>)> = self
+            .conn
+            .prepare_cached("SELECT exit_ts, outcome FROM node_ends WHERE id = ?1")
+            .and_then(|mut s| {
+                s.query_row([row.header.id.0], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()
+            })
+            .map_err(self.err("reading the end of a node"))?;
+        if let Some((exit, outcome)) = end {
+            row.header.exit = Some(exit as u64);
+            row.outcome = outcome.map(|o| {
+                if o == 0 {
+                    Outcome::Returned
+                } else {
+                    Outcome::Threw
+                }
+            });
         }
         Ok(row)
     }
 
+    /// A node by id: from a cached page, else read from its page without decoding the rest (a
+    /// history asks for nodes scattered over the run).
     pub fn node(&self, id: NodeId) -> StoreResult<Option<NodeRow>> {
-        let Some(page) = self.node_page(id)? else {
+        let cached = self
+            .node_pages
+            .borrow()
+            .iter()
+            .find(|(range, _)| range.contains(&id.0))
+            .map(|(_, page)| Arc::clone(page));
+        if let Some(page) = cached {
+            return match page.find(id) {
+                Some(i) => self.page_row(&page, i).map(Some),
+                None => Ok(None),
+            };
+        }
+        let row: Option<(u32, u32, Vec<u8>)> = self
+            .conn
+            .prepare_cached(
+                "SELECT first, last, data FROM node_pages WHERE first <= ?1 ORDER BY first DESC LIMIT 1",
+            )
+            .and_then(|mut s| {
+                s.query_row([id.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .optional()
+            })
+            .map_err(self.err("reading a node page"))?;
+        let Some((first, _, data)) = row.filter(|r| r.1 >= id.0) else {
             return Ok(None);
         };
-        match page.find(id) {
-            Some(i) => self.page_row(&page, i).map(Some),
+        let found = find_in_page(&data, id)
+            .map_err(|e| self.corrupt(&format!("node page {first}"), e.problem))?;
+        match found {
+            Some((row, true)) => self.with_end(row).map(Some),
+            Some((row, false)) => Ok(Some(row)),
             None => Ok(None),
         }
     }
@@ -182,10 +218,14 @@ impl TraceReader {
 
     /// Children in call order, `limit` of them from `offset`.
     pub fn children(&self, id: NodeId, offset: u64, limit: u64) -> StoreResult<Vec<NodeRow>> {
+        // Children are near each other: their pages are decoded once, through the cache.
         let mut out = Vec::new();
         for c in self.child_ids(id, offset, limit)? {
-            if let Some(row) = self.node(c)? {
-                out.push(row);
+            let Some(page) = self.node_page(c)? else {
+                continue;
+            };
+            if let Some(i) = page.find(c) {
+                out.push(self.page_row(&page, i)?);
             }
         }
         Ok(out)
