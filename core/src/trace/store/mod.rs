@@ -24,9 +24,20 @@ pub use reader::{
     Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo,
     TraceReader, Warning, LENGTH_SLOT,
 };
-pub use writer::{TraceWriter, WriteCounts, WriterConfig};
+pub use writer::{TraceWriter, WriterConfig};
 
+use crate::ids::Timestamp;
 use crate::tree::NodeHeader;
+
+/// Counts kept while writing, stored in `meta` at each commit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WriteCounts {
+    pub events: u64,
+    pub nodes: u64,
+    pub complete_nodes: u64,
+    pub warnings: u64,
+    pub last_ts: Timestamp,
+}
 
 /// Adds or replaces a `meta` entry of a finished trace (a front end's own figures, such as
 /// `peak_rss_bytes`, known only after the recording).

@@ -9,8 +9,10 @@ use super::block::EncodedBlock;
 use super::index::{IndexEntry, Page, PageWriter};
 use super::node_pages;
 use super::node_window::NodeFlush;
-use super::writer::{CoveragePage, WriteCounts};
+use super::WriteCounts;
+use crate::coverage::NodeCoverage;
 use crate::ids::{NodeId, Timestamp};
+use crate::trace::wire::put_varint;
 
 /// What a commit hands to `seal`.
 #[derive(Default)]
@@ -140,4 +142,55 @@ fn segment(
         cuts.windows(2).flat_map(piece).collect()
     };
     Some((first, last, entries.len() as u64, pages))
+}
+
+/// The coverage of up to `COVERAGE_PAGE` completed nodes, copied flat (no vector per node).
+#[derive(Default)]
+pub struct CoveragePage {
+    /// `(node, start in ids, edges, def-use chains)`.
+    nodes: Vec<(NodeId, u32, u32, u32)>,
+    ids: Vec<u32>,
+}
+
+impl CoveragePage {
+    pub fn push(&mut self, node: NodeId, c: &NodeCoverage) {
+        let start = self.ids.len() as u32;
+        self.ids.extend_from_slice(&c.edges);
+        self.ids.extend_from_slice(&c.def_uses);
+        self.nodes
+            .push((node, start, c.edges.len() as u32, c.def_uses.len() as u32));
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The first and last node and the page before compression: per node (in node order)
+    /// `node delta:varint nedges:varint edge deltas ndefuses:varint def-use deltas`, ids as
+    /// varint deltas of the sorted list.
+    pub fn encode(mut self) -> Option<(NodeId, NodeId, Vec<u8>)> {
+        self.nodes.sort_unstable_by_key(|n| n.0);
+        let first = self.nodes.first()?.0;
+        let last = self.nodes.last()?.0;
+        let mut out = Vec::with_capacity(self.ids.len() + 3 * self.nodes.len());
+        let mut prev_node = 0u32;
+        for &(node, start, edges, def_uses) in &self.nodes {
+            put_varint(&mut out, u64::from(node.0.wrapping_sub(prev_node)));
+            prev_node = node.0;
+            let (s, e) = (start as usize, (start + edges) as usize);
+            for ids in [&self.ids[s..e], &self.ids[e..e + def_uses as usize]] {
+                put_varint(&mut out, ids.len() as u64);
+                let mut prev = 0u32;
+                for &id in ids {
+                    put_varint(&mut out, u64::from(id.wrapping_sub(prev)));
+                    prev = id;
+                }
+            }
+        }
+        Some((first, last, out))
+    }
 }

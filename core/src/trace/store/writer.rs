@@ -14,13 +14,12 @@ use super::index::{IndexEntry, Variable};
 use super::node_window::NodeFlush;
 use super::node_window::NodeWindow;
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
-use super::seal::{seal, Batch, Sealed};
-use super::{Ending, NodeRow};
+use super::seal::{seal, Batch, CoveragePage, Sealed};
+use super::{Ending, NodeRow, WriteCounts};
 use crate::coverage::{Entity, NodeCoverage};
 use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::trace::wire::{
-    put_blocks, put_varint, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin,
-    ThreadDef, Value,
+    put_blocks, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value,
 };
 
 /// When the writer flushes and commits.
@@ -72,16 +71,6 @@ impl Default for WriterConfig {
             threads: default_threads(),
         }
     }
-}
-
-/// Counts kept while writing, stored in `meta` at each commit.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WriteCounts {
-    pub events: u64,
-    pub nodes: u64,
-    pub complete_nodes: u64,
-    pub warnings: u64,
-    pub last_ts: Timestamp,
 }
 
 pub struct TraceWriter {
@@ -712,57 +701,6 @@ fn owner_only_file(path: &Path) -> Result<(), StoreError> {
 
 /// Nodes per coverage page.
 const COVERAGE_PAGE: usize = 256;
-
-/// The coverage of up to `COVERAGE_PAGE` completed nodes, copied flat (no vector per node).
-#[derive(Default)]
-pub struct CoveragePage {
-    /// `(node, start in ids, edges, def-use chains)`.
-    nodes: Vec<(NodeId, u32, u32, u32)>,
-    ids: Vec<u32>,
-}
-
-impl CoveragePage {
-    pub fn push(&mut self, node: NodeId, c: &NodeCoverage) {
-        let start = self.ids.len() as u32;
-        self.ids.extend_from_slice(&c.edges);
-        self.ids.extend_from_slice(&c.def_uses);
-        self.nodes
-            .push((node, start, c.edges.len() as u32, c.def_uses.len() as u32));
-    }
-
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-
-    /// The first and last node and the page before compression: per node (in node order)
-    /// `node delta:varint nedges:varint edge deltas ndefuses:varint def-use deltas`, ids as
-    /// varint deltas of the sorted list.
-    pub fn encode(mut self) -> Option<(NodeId, NodeId, Vec<u8>)> {
-        self.nodes.sort_unstable_by_key(|n| n.0);
-        let first = self.nodes.first()?.0;
-        let last = self.nodes.last()?.0;
-        let mut out = Vec::with_capacity(self.ids.len() + 3 * self.nodes.len());
-        let mut prev_node = 0u32;
-        for &(node, start, edges, def_uses) in &self.nodes {
-            put_varint(&mut out, u64::from(node.0.wrapping_sub(prev_node)));
-            prev_node = node.0;
-            let (s, e) = (start as usize, (start + edges) as usize);
-            for ids in [&self.ids[s..e], &self.ids[e..e + def_uses as usize]] {
-                put_varint(&mut out, ids.len() as u64);
-                let mut prev = 0u32;
-                for &id in ids {
-                    put_varint(&mut out, u64::from(id.wrapping_sub(prev)));
-                    prev = id;
-                }
-            }
-        }
-        Some((first, last, out))
-    }
-}
 
 /// Objects per multi-row insert.
 const OBJECT_BATCH: usize = 128;
