@@ -172,7 +172,7 @@ fn sql_export_diff_and_tree_on_the_same_run() {
     let lines = hindsight_json(&["sql", s(&trace), "-f", s(&file), "--json"]);
     assert_eq!(lines["rows"][0][1], "Example.mN", "{lines:#}");
     // Writing is refused, with exit status 2.
-    let out = hindsight(&["sql", s(&trace), "DELETE FROM nodes"]);
+    let out = hindsight(&["sql", s(&trace), "DELETE FROM methods"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("read only"));
     let out = hindsight(&["sql", s(&trace), "SELEKT 1"]);

@@ -328,24 +328,22 @@ pub fn threads(reader: &TraceReader) -> QueryResult<Threads> {
             uncaught: None,
         };
         if let Some(n) = node {
-            let (count, open, last_exit): (i64, i64, Option<i64>) = reader
-                .rows(
-                    "SELECT count(*), sum(exit_ts IS NULL), max(exit_ts) FROM nodes WHERE parent = ?1",
-                    [i64::from(n.0)],
-                    |r| Ok((r.get(0)?, r.get::<_, Option<i64>>(1)?.unwrap_or(0), r.get(2)?)),
-                )?
-                .pop()
-                .unwrap_or((0, 0, None));
+            // Top-level calls run one after another: the last one is the only one that can
+            // be open, and ended last.
+            let count = reader.child_count(n)?;
+            let last = match reader.last_child(n)? {
+                Some(id) => reader.node(id)?,
+                None => None,
+            };
+            let open = last.as_ref().is_some_and(|l| l.header.exit.is_none());
+            let last_exit = last.as_ref().and_then(|l| l.header.exit);
             let row = reader.node(n)?;
             info.start = row.as_ref().map(|r| r.header.entry);
-            info.calls = count as u64;
-            info.end = row
-                .as_ref()
-                .and_then(|r| r.header.exit)
-                .or(last_exit.map(|t| t as u64));
-            info.status = if open > 0 { "running" } else { "ended" }.into();
-            if let Some(last) = reader.last_child(n)? {
-                let d = reader.node_detail(last)?;
+            info.calls = count;
+            info.end = row.as_ref().and_then(|r| r.header.exit).or(last_exit);
+            info.status = if open { "running" } else { "ended" }.into();
+            if let Some(last) = last {
+                let d = reader.node_detail(last.header.id)?;
                 if let Some(NodeResult::Threw(v)) = d.as_ref().and_then(|d| d.result) {
                     if d.is_some_and(|d| is_call(d.row.header.kind)) {
                         info.uncaught = reader.class_name_of(&v)?;

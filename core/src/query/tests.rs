@@ -529,7 +529,7 @@ fn sql_reads_the_event_blocks_and_refuses_writes() {
         .unwrap();
     assert_eq!(none.rows[0][0], sql::SqlValue::Integer(0));
     for bad in [
-        "DELETE FROM nodes",
+        "DELETE FROM methods",
         "CREATE TABLE t(x)",
         "UPDATE meta SET value = 1",
     ] {

@@ -8,11 +8,14 @@
 //!   receiver and result (computed only when selected);
 //! - `objects`: every object with its class name.
 //!
-//! The trace's own tables stay readable under their names (`nodes`, `methods`, ... and
+//! - `nodes`: every node as the trace's node pages hold it (a virtual table, `nodes_table`).
+//!
+//! The trace's own tables stay readable under their names (`methods`, `threads`, ... and
 //! `main.objects` behind the view). The connection is opened read only and a statement that
 //! would write is refused before it runs.
 
 mod events_table;
+mod nodes_table;
 mod row;
 
 use std::path::Path;
@@ -91,7 +94,7 @@ CREATE TEMP VIEW calls AS
         n.entry_ts AS call_ts, n.exit_ts,
         CASE n.outcome WHEN 0 THEN 'returned' WHEN 1 THEN 'threw' END AS outcome,
         hs_args(n.id) AS args, hs_this(n.id) AS this, hs_result(n.id) AS result
-    FROM main.nodes n LEFT JOIN main.methods m ON m.id = n.method
+    FROM nodes n LEFT JOIN main.methods m ON m.id = n.method
         LEFT JOIN main.classes c ON c.id = m.class LEFT JOIN main.threads t ON t.id = n.thread
     WHERE n.kind >= 2;
 CREATE TEMP VIEW objects AS
@@ -231,6 +234,12 @@ impl Sql {
                 path: path.to_path_buf(),
                 progress: Arc::clone(&progress),
             }),
+        )
+        .map_err(|e| QueryError::Sql(e.to_string()))?;
+        conn.create_module(
+            "nodes",
+            rusqlite::vtab::eponymous_only_module::<nodes_table::NodesTable>(),
+            Some(path.to_path_buf()),
         )
         .map_err(|e| QueryError::Sql(e.to_string()))?;
         register_functions(&conn, path)?;

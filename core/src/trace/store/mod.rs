@@ -5,8 +5,11 @@ mod block;
 mod compact;
 mod error;
 mod index;
+mod node_pages;
+mod node_window;
 mod reader;
 pub mod schema;
+mod seal;
 mod writer;
 
 #[cfg(test)]
@@ -21,9 +24,20 @@ pub use reader::{
     Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, RawBlock,
     RawIndexPage, TraceInfo, TraceReader, Warning, LENGTH_SLOT,
 };
-pub use writer::{TraceWriter, WriteCounts, WriterConfig};
+pub use writer::{TraceWriter, WriterConfig};
 
+use crate::ids::Timestamp;
 use crate::tree::NodeHeader;
+
+/// Counts kept while writing, stored in `meta` at each commit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WriteCounts {
+    pub events: u64,
+    pub nodes: u64,
+    pub complete_nodes: u64,
+    pub warnings: u64,
+    pub last_ts: Timestamp,
+}
 
 /// Adds or replaces a `meta` entry of a finished trace (a front end's own figures, such as
 /// `peak_rss_bytes`, known only after the recording).

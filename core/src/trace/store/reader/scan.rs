@@ -180,47 +180,58 @@ impl TraceReader {
         before: Timestamp,
         limit: usize,
     ) -> StoreResult<(Vec<NodeId>, u64)> {
-        let total: i64 = self
-            .conn
-            .prepare_cached(
-                "SELECT count(*) FROM nodes WHERE parent = ?1 AND exit_ts IS NOT NULL AND exit_ts < ?2",
-            )
-            .and_then(|mut s| s.query_row([i64::from(parent.0), ts_param(before)], |r| r.get(0)))
-            .map_err(self.err("reading children"))?;
-        let mut st = self
-            .conn
-            .prepare_cached(
-                "SELECT id FROM nodes WHERE parent = ?1 AND exit_ts IS NOT NULL AND exit_ts < ?2
-                 ORDER BY id DESC LIMIT ?3",
-            )
-            .map_err(self.err("reading children"))?;
-        let rows = st
-            .query_map(
-                [
-                    i64::from(parent.0),
-                    ts_param(before),
-                    limit.min(i64::MAX as usize) as i64,
-                ],
-                |r| Ok(NodeId(r.get(0)?)),
-            )
-            .map_err(self.err("reading children"))?;
-        let mut ids: Vec<NodeId> = rows
-            .collect::<Result<_, _>>()
-            .map_err(self.err("reading children"))?;
-        ids.reverse();
-        Ok((ids, total as u64))
+        let ended = |offset: u64| -> StoreResult<bool> {
+            Ok(self
+                .children(parent, offset, 1)?
+                .first()
+                .and_then(|c| c.header.exit)
+                .is_some_and(|exit| exit < before))
+        };
+        let count = self.child_count(parent)?;
+        let total = if parent == NodeId::ROOT {
+            // Thread nodes run side by side: no order to search in (and there are few).
+            let all = self.children(parent, 0, count)?;
+            let ids: Vec<NodeId> = all
+                .iter()
+                .filter(|c| c.header.exit.is_some_and(|exit| exit < before))
+                .map(|c| c.header.id)
+                .collect();
+            let skip = ids.len().saturating_sub(limit);
+            let total = ids.len() as u64;
+            return Ok((ids[skip..].to_vec(), total));
+        } else {
+            // A call's (or a thread's) children run one after another: those ended before
+            // `before` are a prefix, found by bisection.
+            let (mut lo, mut hi) = (0, count);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if ended(mid)? {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        };
+        let take = (limit as u64).min(total);
+        let ids = self
+            .children(parent, total - take, take)?
+            .into_iter()
+            .map(|c| c.header.id)
+            .collect();
+        Ok((ids, total))
     }
 
     /// The last child of `parent` (in call order), if any.
     pub fn last_child(&self, parent: NodeId) -> StoreResult<Option<NodeId>> {
-        use rusqlite::OptionalExtension;
-        self.conn
-            .prepare_cached("SELECT id FROM nodes WHERE parent = ?1 ORDER BY id DESC LIMIT 1")
-            .and_then(|mut s| {
-                s.query_row([i64::from(parent.0)], |r| Ok(NodeId(r.get(0)?)))
-                    .optional()
-            })
-            .map_err(self.err("reading children"))
+        let count = self.child_count(parent)?;
+        if count == 0 {
+            return Ok(None);
+        }
+        Ok(self
+            .children(parent, count - 1, 1)?
+            .first()
+            .map(|c| c.header.id))
     }
 
     /// Runs `sql` (a read-only statement over the trace's own tables) and gives each row to
