@@ -432,5 +432,15 @@ pub fn block_def(start: u32, line: u32, effects: &[(u8, u32)]) -> BlockDef {
                 target,
             })
             .collect(),
+        succ: Vec::new(),
     }
+}
+
+/// `blocks` with the successors `succ[b]` of each block (wire format 3), from which the recorder
+/// finds loops.
+pub fn with_successors(mut blocks: Vec<BlockDef>, succ: &[&[u32]]) -> Vec<BlockDef> {
+    for (b, s) in blocks.iter_mut().zip(succ) {
+        b.succ = s.to_vec();
+    }
+    blocks
 }

@@ -138,7 +138,8 @@ impl Session {
             return Step::Ask(node);
         }
         let root = self.set.region_root();
-        let root_is_call = self.set.tree().contains(root) && self.set.tree().kind(root).is_call();
+        let root_is_call =
+            self.set.tree().contains(root) && self.set.tree().kind(root).is_askable();
         if !root_is_call && !self.set.tree().is_sealed() {
             // Top-level calls may still arrive or complete.
             return Step::Waiting;
@@ -152,7 +153,10 @@ impl Session {
             Walk::Descend
         });
         let root_buggy = root_is_call && self.set.is_member(root);
-        Step::Done(match (rest.is_empty(), root_buggy) {
+        // Don't-know loops and iterations of the root's own frame leave the node uncertain but
+        // not its method: they are its method's code, and every call below them is cleared.
+        let only_own_loops = root_buggy && rest.iter().all(|&x| self.in_frame_of(root, x));
+        Step::Done(match (rest.is_empty() || only_own_loops, root_buggy) {
             (true, true) => Verdict::Bug { node: root },
             (true, false) => Verdict::NoBug,
             (false, _) => {
@@ -166,14 +170,57 @@ impl Session {
         })
     }
 
+    /// Whether `x` is a loop or iteration of `node`'s frame: below it through loops and
+    /// iterations only.
+    fn in_frame_of(&self, node: NodeId, x: NodeId) -> bool {
+        let tree = self.set.tree();
+        let mut y = x;
+        while y != node {
+            if !tree.kind(y).is_loop() {
+                return false;
+            }
+            match tree.parent(y) {
+                Some(p) => y = p,
+                None => return false,
+            }
+        }
+        x != node
+    }
+
+    /// The loops and iterations of `node`'s own frame that are still suspicious (answered
+    /// don't know, or never asked): a verdict on `node` keeps their code among the buggy code,
+    /// since only children known to be right take theirs away (Lemma 1).
+    pub fn open_loops(&self, node: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        if !self.set.tree().contains(node) {
+            return out;
+        }
+        self.set.walk_from(node, |x| {
+            if x == node {
+                return Walk::Descend;
+            }
+            if !self.set.tree().kind(x).is_loop() {
+                return Walk::Skip;
+            }
+            if self.set.is_suspicious(x) {
+                out.push(x);
+            }
+            Walk::Descend
+        });
+        out
+    }
+
     /// Why `node` cannot be answered now, if it cannot.
     fn check_askable(&self, node: NodeId, answer: Answer) -> Result<(), &'static str> {
         let tree = self.set.tree();
         if !tree.contains(node) {
             return Err("it is not in the tree");
         }
-        if !tree.kind(node).is_call() {
+        if !tree.kind(node).is_askable() {
             return Err("root and thread nodes are never asked");
+        }
+        if tree.kind(node).is_loop() && self.set.skips_loops() {
+            return Err("loops are left out of this session");
         }
         if answer == Answer::Trusted {
             // Trust is about the method: any call of it stands for all of them, answered,

@@ -573,7 +573,7 @@ impl SuspiciousSet {
     /// thread, recorded in preorder, so they end at its last descendant.
     fn region_span(&self) -> (u32, u32) {
         let root = self.region_root();
-        if !self.tree.contains(root) || !self.tree.kind(root).is_call() {
+        if !self.tree.contains(root) || !self.tree.kind(root).is_askable() {
             return (0, u32::MAX);
         }
         let mut last = root;
@@ -614,12 +614,21 @@ impl SuspiciousSet {
             .is_some_and(|t| t & TRUST_ANSWER != 0)
     }
 
-    /// A complete, untrusted call: a node the suspicious set may contain.
+    /// A complete, untrusted call, loop or iteration: a node the suspicious set may contain.
+    /// Loops and iterations are nodes of their method, so trusting it trusts them too; the
+    /// policy may leave them out altogether (`TrustPolicy::without_loops`).
     pub fn is_member(&self, x: NodeId) -> bool {
+        let kind = self.tree.kind(x);
         self.tree.contains(x)
             && self.tree.is_complete(x)
-            && self.tree.kind(x).is_call()
+            && kind.is_askable()
+            && !(kind.is_loop() && self.policy.skips_loops())
             && !self.is_trusted(x)
+    }
+
+    /// Whether the policy leaves loop and iteration nodes out.
+    pub fn skips_loops(&self) -> bool {
+        self.policy.skips_loops()
     }
 
     /// Inside the region and not under (or at) a node answered valid.

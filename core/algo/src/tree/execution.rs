@@ -102,8 +102,13 @@ fn kind_code(kind: NodeKind) -> u8 {
         NodeKind::Thread => 2,
         NodeKind::Routine => 3,
         NodeKind::External => 4,
+        NodeKind::Loop => 5,
+        NodeKind::Iteration => 6,
     }
 }
+
+/// The bits of a node's flags that hold its kind code (the others: `COMPLETE`).
+const KIND_BITS: u8 = 0x0F;
 
 fn link(links: &Column<u32>, node: NodeId) -> Option<NodeId> {
     match links.get(node.0 as usize) {
@@ -113,10 +118,12 @@ fn link(links: &Column<u32>, node: NodeId) -> Option<NodeId> {
 }
 
 fn code_kind(code: u8) -> NodeKind {
-    match code & 0x7 {
+    match code & KIND_BITS {
         1 => NodeKind::Root,
         2 => NodeKind::Thread,
         3 => NodeKind::Routine,
+        5 => NodeKind::Loop,
+        6 => NodeKind::Iteration,
         _ => NodeKind::External,
     }
 }

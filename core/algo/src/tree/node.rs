@@ -15,12 +15,31 @@ pub enum NodeKind {
     /// A call from application code into uninstrumented code (the JDK); trusted by default.
     /// Its children are the application callbacks it made (a comparator, a `Runnable`).
     External,
+    /// One execution of a loop of a method (loop expansion, generalized-AD paper): its children
+    /// are its iterations. Its method is the enclosing call's, whose frame it runs in.
+    Loop,
+    /// One iteration of a loop: from an entry of the loop's header to the next one or to the
+    /// loop's exit; the calls it makes hang below it. The iterations of a loop are a chain
+    /// (balanced-ET paper, Definition 7) by construction: each starts in the state the
+    /// previous one left, in the same frame, with nothing in between.
+    Iteration,
 }
 
 impl NodeKind {
-    /// Whether the node is a call that a strategy may ask about.
+    /// Whether the node is a call (of application or uninstrumented code).
     pub fn is_call(self) -> bool {
         matches!(self, NodeKind::Routine | NodeKind::External)
+    }
+
+    /// Whether the node is an execution node a strategy may ask about: a call, a loop or an
+    /// iteration (root and thread nodes are never asked).
+    pub fn is_askable(self) -> bool {
+        self.is_call() || self.is_loop()
+    }
+
+    /// Whether the node is a loop or an iteration: a fragment of its method's frame.
+    pub fn is_loop(self) -> bool {
+        matches!(self, NodeKind::Loop | NodeKind::Iteration)
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod apply;
 mod content;
+mod loops;
 mod sink;
 mod stream;
 
@@ -10,6 +11,8 @@ mod stream;
 mod tests;
 #[cfg(test)]
 pub(crate) mod tests_content_coverage;
+#[cfg(test)]
+pub(crate) mod tests_loops;
 
 use rustc_hash::FxHashMap;
 use std::path::Path;
@@ -23,6 +26,7 @@ use std::collections::BTreeMap;
 
 use crate::coverage::{FrameCoverage, MethodTable, Shared};
 use crate::ids::{FieldId, MethodId, NodeId, ThreadId, Timestamp};
+use crate::loops::LoopTable;
 use crate::trace::store::{
     Ending, NodeRow, StackEntry, StoreError, TraceWriter, WriteCounts, WriterConfig,
 };
@@ -63,6 +67,8 @@ struct OpenCall {
     uninit: Vec<(FieldId, Timestamp, Value, StackEntry)>,
     /// Coverage of a call of a method with a block table.
     cov: Option<FrameCoverage>,
+    /// The loops of a call of a method that has some.
+    loops: Option<loops::FrameLoops>,
 }
 
 struct ThreadState {
@@ -81,6 +87,8 @@ pub struct Recorder<S: NodeSink> {
     arg_shift: FxHashMap<MethodId, u32>,
     /// Block tables of the methods that have one.
     tables: FxHashMap<MethodId, Arc<MethodTable>>,
+    /// Loops of the methods that have some.
+    loop_tables: FxHashMap<MethodId, Arc<LoopTable>>,
     coverage: Shared,
     contents: Contents,
     /// Ordered so that `finish` completes threads in a stable order.
@@ -111,6 +119,7 @@ impl<S: NodeSink> Recorder<S> {
             sink,
             arg_shift: FxHashMap::default(),
             tables: FxHashMap::default(),
+            loop_tables: FxHashMap::default(),
             coverage: Shared::default(),
             contents: Contents::default(),
             threads: BTreeMap::new(),
@@ -172,6 +181,10 @@ impl<S: NodeSink> Recorder<S> {
             Frame::Method(m) => {
                 self.arg_shift.insert(m.id, m.arg_var(0));
                 self.store.method(&m)?;
+                let loops = LoopTable::of_blocks(&m.blocks);
+                if !loops.is_empty() {
+                    self.loop_tables.insert(m.id, Arc::new(loops));
+                }
                 if !m.blocks.is_empty() {
                     self.tables
                         .insert(m.id, Arc::new(MethodTable::new(m.blocks)));

@@ -3,9 +3,10 @@
 /// `PRAGMA application_id` of a trace file: "HSTR".
 pub const APPLICATION_ID: i32 = 0x4853_5452;
 /// Bumped on any change of the tables or the block and page encodings.
-pub const FORMAT_VERSION: i64 = 4;
-/// The oldest version this Hindsight still reads: version 4 only added the tail form of a
-/// sequence's `CONTENT` event to the event blocks, which version 3 files never hold.
+pub const FORMAT_VERSION: i64 = 5;
+/// The oldest version this Hindsight still reads: version 5 only added the loop and iteration
+/// node kinds, version 4 the tail form of a sequence's `CONTENT` event to the event blocks,
+/// neither of which older files hold.
 pub const OLDEST_READABLE_VERSION: i64 = 3;
 
 /// Kind codes of the `nodes.kind` column.
@@ -13,6 +14,8 @@ pub const KIND_ROOT: i64 = 0;
 pub const KIND_THREAD: i64 = 1;
 pub const KIND_ROUTINE: i64 = 2;
 pub const KIND_EXTERNAL: i64 = 3;
+pub const KIND_LOOP: i64 = 4;
+pub const KIND_ITERATION: i64 = 5;
 
 pub const CREATE: &str = r#"
 CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -44,7 +47,8 @@ CREATE TABLE coverage_pages(id INTEGER PRIMARY KEY, first_node INTEGER NOT NULL,
 CREATE INDEX coverage_pages_by_node ON coverage_pages(first_node, last_node);
 CREATE TABLE warnings(id INTEGER PRIMARY KEY, ts INTEGER, source TEXT NOT NULL, message TEXT NOT NULL);
 CREATE VIEW node_list AS
-    SELECT n.id, n.parent, CASE n.kind WHEN 0 THEN 'root' WHEN 1 THEN 'thread' WHEN 2 THEN 'routine' ELSE 'external' END AS kind,
+    SELECT n.id, n.parent, CASE n.kind WHEN 0 THEN 'root' WHEN 1 THEN 'thread' WHEN 2 THEN 'routine' WHEN 3 THEN 'external'
+        WHEN 4 THEN 'loop' WHEN 5 THEN 'iteration' END AS kind,
         c.name || '.' || m.name AS method, n.thread, n.depth, n.entry_ts, n.exit_ts,
         CASE n.outcome WHEN 0 THEN 'returned' WHEN 1 THEN 'threw' END AS outcome
     FROM nodes n LEFT JOIN methods m ON m.id = n.method LEFT JOIN classes c ON c.id = m.class;

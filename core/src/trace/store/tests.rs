@@ -800,23 +800,29 @@ fn opening_what_is_not_a_good_trace_says_why_and_where() {
     let e = open_err(&old);
     assert!(
         e.contains("old.htrace")
-            && e.contains("format version 2, this Hindsight reads versions 3 to 4")
+            && e.contains("format version 2, this Hindsight reads versions 3 to 5")
             && e.contains("record the run again"),
         "{e}"
     );
-    // Version 3 lacked only the tail form of CONTENT: still read, and reported as it is.
-    rusqlite::Connection::open(&old)
-        .unwrap()
-        .execute("UPDATE meta SET value = 3 WHERE key = 'format_version'", [])
-        .unwrap();
-    assert_eq!(
-        TraceReader::open(&old)
+    // Version 3 lacked only the tail form of CONTENT, version 4 the loop nodes: still read,
+    // and reported as they are.
+    for version in [3, 4] {
+        rusqlite::Connection::open(&old)
             .unwrap()
-            .info()
-            .unwrap()
-            .format_version,
-        3
-    );
+            .execute(
+                "UPDATE meta SET value = ?1 WHERE key = 'format_version'",
+                [version],
+            )
+            .unwrap();
+        assert_eq!(
+            TraceReader::open(&old)
+                .unwrap()
+                .info()
+                .unwrap()
+                .format_version,
+            version
+        );
+    }
 
     let cut = dir.path().join("cut.htrace");
     let full = std::fs::read(&good).unwrap();

@@ -648,6 +648,8 @@ fn node_values(row: &NodeRow) -> [Option<i64>; 9] {
         NodeKind::Thread => schema::KIND_THREAD,
         NodeKind::Routine => schema::KIND_ROUTINE,
         NodeKind::External => schema::KIND_EXTERNAL,
+        NodeKind::Loop => schema::KIND_LOOP,
+        NodeKind::Iteration => schema::KIND_ITERATION,
     };
     let outcome = row.outcome.map(|o| match o {
         Outcome::Returned => 0,

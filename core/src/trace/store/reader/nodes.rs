@@ -20,6 +20,8 @@ fn row_to_node(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
         schema::KIND_ROOT => NodeKind::Root,
         schema::KIND_THREAD => NodeKind::Thread,
         schema::KIND_ROUTINE => NodeKind::Routine,
+        schema::KIND_LOOP => NodeKind::Loop,
+        schema::KIND_ITERATION => NodeKind::Iteration,
         _ => NodeKind::External,
     };
     Ok(NodeRow {
@@ -78,6 +80,39 @@ impl TraceReader {
             .prepare_cached(&format!("SELECT {COLUMNS} FROM nodes WHERE id = ?1"))
             .and_then(|mut s| s.query_row([id.0], row_to_node).optional())
             .map_err(self.err("reading a node"))
+    }
+
+    /// The call whose frame `id` runs in: the node itself, or for a loop or an iteration the
+    /// nearest call above it.
+    pub fn frame_of(&self, id: NodeId) -> StoreResult<Option<NodeRow>> {
+        let mut row = self.node(id)?;
+        while let Some(r) = &row {
+            if !r.header.kind.is_loop() {
+                break;
+            }
+            row = match r.header.parent {
+                Some(p) => self.node(p)?,
+                None => None,
+            };
+        }
+        Ok(row)
+    }
+
+    /// The loops and iterations directly below `id` (they run in its frame), in order.
+    pub fn loop_children(&self, id: NodeId) -> StoreResult<Vec<NodeRow>> {
+        let mut st = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM nodes WHERE parent = ?1 AND kind IN ({}, {}) ORDER BY id",
+                schema::KIND_LOOP,
+                schema::KIND_ITERATION
+            ))
+            .map_err(self.err("reading loop nodes"))?;
+        let rows = st
+            .query_map([i64::from(id.0)], row_to_node)
+            .map_err(self.err("reading loop nodes"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading loop nodes"))
     }
 
     /// Several nodes read in one transaction, so that they come from one consistent state of a

@@ -1,0 +1,253 @@
+//! Loop and iteration nodes (loop expansion): a frame whose method has loops follows them with
+//! a [`LoopCursor`] as its `BLOCK` events come, and the recorder makes each execution of a loop
+//! a node of kind loop under the frame's innermost node, each iteration a node of kind
+//! iteration under it, and the calls made in an iteration its children.
+//!
+//! Nodes start in the order they start, so the tree's invariants hold (`parent < child`, ids
+//! in preorder within a thread), but they are made only when needed: a loop becomes nodes at
+//! its second iteration or at the first call made inside it, whichever comes first (its first
+//! iteration then gets its recorded entry). A loop whose body never runs and that calls
+//! nothing (a test that fails at once) stays the enclosing node's code, which saves two
+//! nodes and a question that says nothing. Once a loop is a node, every iteration of it is.
+//!
+//! A loop or iteration node runs in its frame: its method is the frame's, its depth the
+//! frame's (its events are the frame's events between its entry and exit), its entry the
+//! timestamp of the header's `BLOCK` event, its exit that of the frame's last event before the
+//! next iteration or the loop's exit. Its outcome is `returned` unless an exception left the
+//! frame while it ran (`threw`).
+
+use std::sync::Arc;
+
+use super::{OpenCall, Recorder, ThreadState};
+use crate::ids::{NodeId, ThreadId, Timestamp};
+use crate::loops::{LoopCursor, LoopStep, LoopTable};
+use crate::trace::store::{NodeRow, Outcome, StoreError};
+use crate::tree::{NodeHeader, NodeKind};
+
+use super::sink::NodeSink;
+
+/// The loops of one frame.
+pub(super) struct FrameLoops {
+    cursor: LoopCursor,
+    /// Parallel to the cursor's active loops, outermost first.
+    open: Vec<OpenLoop>,
+    steps: Vec<LoopStep>,
+}
+
+struct OpenLoop {
+    entry: Timestamp,
+    /// The current iteration's entry.
+    iteration_entry: Timestamp,
+    /// The loop's node and its current iteration's, once made.
+    nodes: Option<(NodeRow, NodeRow)>,
+}
+
+impl FrameLoops {
+    pub(super) fn new(table: Arc<LoopTable>) -> FrameLoops {
+        FrameLoops {
+            cursor: LoopCursor::new(table),
+            open: Vec::new(),
+            steps: Vec::new(),
+        }
+    }
+}
+
+/// The innermost iteration node of the top frame, the parent of what starts there.
+pub(super) fn innermost_iteration(call: &OpenCall) -> Option<NodeId> {
+    let loops = call.loops.as_ref()?;
+    loops
+        .open
+        .last()
+        .and_then(|l| l.nodes.as_ref())
+        .map(|(_, it)| it.header.id)
+}
+
+impl<S: NodeSink> Recorder<S> {
+    /// The top frame entered `block` at `ts`; `prev` is the thread's previous event.
+    pub(super) fn loop_block(
+        &mut self,
+        st: &mut ThreadState,
+        thread: ThreadId,
+        block: u32,
+        ts: Timestamp,
+        prev: Timestamp,
+    ) -> Result<(), StoreError> {
+        let Some(call) = st.open.last_mut() else {
+            return Ok(());
+        };
+        let Some(mut loops) = call.loops.take() else {
+            return Ok(());
+        };
+        loops.cursor.block(block, &mut loops.steps);
+        let mut steps = std::mem::take(&mut loops.steps);
+        let mut r = Ok(());
+        for step in steps.drain(..) {
+            r = match step {
+                LoopStep::Exit(_) => self.loop_exit(&mut loops, prev, Outcome::Returned),
+                LoopStep::Enter(_) => {
+                    loops.open.push(OpenLoop {
+                        entry: ts,
+                        iteration_entry: ts,
+                        nodes: None,
+                    });
+                    Ok(())
+                }
+                LoopStep::Next(_) => self.loop_next(call, &mut loops, thread, ts, prev),
+            };
+            if r.is_err() {
+                break;
+            }
+        }
+        loops.steps = steps;
+        call.loops = Some(loops);
+        r
+    }
+
+    /// The frame ends (`outcome` says how) after its event at `prev`: its loops end there.
+    pub(super) fn loops_end(
+        &mut self,
+        call: &mut OpenCall,
+        prev: Timestamp,
+        outcome: Outcome,
+    ) -> Result<(), StoreError> {
+        let Some(mut loops) = call.loops.take() else {
+            return Ok(());
+        };
+        let mut steps = std::mem::take(&mut loops.steps);
+        loops.cursor.leave_all(&mut steps);
+        for _ in steps.drain(..) {
+            self.loop_exit(&mut loops, prev, outcome)?;
+        }
+        Ok(())
+    }
+
+    /// A call is about to start in the top frame: every active loop of it becomes nodes.
+    pub(super) fn loops_before_call(
+        &mut self,
+        st: &mut ThreadState,
+        thread: ThreadId,
+    ) -> Result<(), StoreError> {
+        let Some(call) = st.open.last_mut() else {
+            return Ok(());
+        };
+        let Some(mut loops) = call.loops.take() else {
+            return Ok(());
+        };
+        let n = loops.open.len();
+        let r = self.materialize(call, &mut loops, thread, n);
+        call.loops = Some(loops);
+        r
+    }
+
+    /// Makes nodes of the first `upto` active loops that have none, outermost first.
+    fn materialize(
+        &mut self,
+        call: &OpenCall,
+        loops: &mut FrameLoops,
+        thread: ThreadId,
+        upto: usize,
+    ) -> Result<(), StoreError> {
+        for i in 0..upto {
+            if loops.open[i].nodes.is_some() {
+                continue;
+            }
+            let parent = match i {
+                0 => call.row.header.id,
+                _ => loops.open[i - 1]
+                    .nodes
+                    .as_ref()
+                    .map_or(call.row.header.id, |(_, it)| it.header.id),
+            };
+            let (entry, iteration_entry) = (loops.open[i].entry, loops.open[i].iteration_entry);
+            let lp = self.start_fragment(call, NodeKind::Loop, parent, thread, entry);
+            let it = self.start_fragment(
+                call,
+                NodeKind::Iteration,
+                lp.header.id,
+                thread,
+                iteration_entry,
+            );
+            loops.open[i].nodes = Some((lp, it));
+        }
+        Ok(())
+    }
+
+    /// The innermost loop goes on with its next iteration, whose header `BLOCK` is at `ts`.
+    fn loop_next(
+        &mut self,
+        call: &OpenCall,
+        loops: &mut FrameLoops,
+        thread: ThreadId,
+        ts: Timestamp,
+        prev: Timestamp,
+    ) -> Result<(), StoreError> {
+        let n = loops.open.len();
+        // A second iteration: the loop and its first iteration become nodes now.
+        self.materialize(call, loops, thread, n)?;
+        let Some((lp, it)) = loops.open[n - 1].nodes.take() else {
+            return Ok(());
+        };
+        self.complete_fragment(it, prev, Outcome::Returned)?;
+        let next = self.start_fragment(call, NodeKind::Iteration, lp.header.id, thread, ts);
+        let open = &mut loops.open[n - 1];
+        open.iteration_entry = ts;
+        open.nodes = Some((lp, next));
+        Ok(())
+    }
+
+    /// The innermost active loop ends after the frame's event at `prev`.
+    fn loop_exit(
+        &mut self,
+        loops: &mut FrameLoops,
+        prev: Timestamp,
+        outcome: Outcome,
+    ) -> Result<(), StoreError> {
+        let Some(open) = loops.open.pop() else {
+            return Ok(());
+        };
+        if let Some((lp, it)) = open.nodes {
+            self.complete_fragment(it, prev, outcome)?;
+            self.complete_fragment(lp, prev, outcome)?;
+        }
+        Ok(())
+    }
+
+    fn start_fragment(
+        &mut self,
+        call: &OpenCall,
+        kind: NodeKind,
+        parent: NodeId,
+        thread: ThreadId,
+        entry: Timestamp,
+    ) -> NodeRow {
+        let header = NodeHeader {
+            id: self.new_node(),
+            parent: Some(parent),
+            kind,
+            method: call.row.header.method,
+            thread: Some(thread),
+            entry,
+            exit: None,
+        };
+        self.sink.node(&header);
+        let row = NodeRow {
+            header,
+            depth: call.row.depth,
+            outcome: None,
+        };
+        self.store.node_started(row.clone());
+        row
+    }
+
+    fn complete_fragment(
+        &mut self,
+        mut row: NodeRow,
+        exit: Timestamp,
+        outcome: Outcome,
+    ) -> Result<(), StoreError> {
+        row.header.exit = Some(exit.max(row.header.entry));
+        row.outcome = Some(outcome);
+        self.sink.node(&row.header);
+        self.store.node_completed(&row)
+    }
+}
