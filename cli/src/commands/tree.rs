@@ -15,7 +15,7 @@ use crate::output;
 pub struct Args {
     /// The trace file
     pub trace: PathBuf,
-    /// Print JSON: {"nodes": [{"id", "parent", "method", "thread", "entry", "exit", "complete", "trusted"}]}
+    /// Print JSON: {"nodes": [{"id", "parent", "kind", "method", "thread", "entry", "exit", "complete", "trusted"}]}
     #[arg(long)]
     pub json: bool,
 }
@@ -77,6 +77,8 @@ pub fn run(args: Args) -> Result<u8> {
         let label = match h.kind {
             NodeKind::Root => "run".to_string(),
             NodeKind::Thread => format!("thread {}", thread.as_deref().unwrap_or("?")),
+            NodeKind::Loop => format!("loop in {}", method.unwrap_or_default()),
+            NodeKind::Iteration => "iteration".to_string(),
             _ => method.unwrap_or_default(),
         };
         let mut marks = String::new();
