@@ -76,6 +76,19 @@ impl TreeBuilder {
         self.add(parent, NodeKind::External, method, true)
     }
 
+    /// Adds a complete loop node of `parent`'s method (a call, or an iteration of an enclosing
+    /// loop) as its last child; add its iterations with [`Self::iteration`].
+    pub fn loop_node(&mut self, parent: NodeId) -> NodeId {
+        let method = self.tree.method(parent).map_or(0, |m| m.0);
+        self.add(parent, NodeKind::Loop, method, true)
+    }
+
+    /// Adds a complete iteration as the last child of `loop_node`.
+    pub fn iteration(&mut self, loop_node: NodeId) -> NodeId {
+        let method = self.tree.method(loop_node).map_or(0, |m| m.0);
+        self.add(loop_node, NodeKind::Iteration, method, true)
+    }
+
     /// Adds a call that has not returned yet.
     pub fn incomplete(&mut self, parent: NodeId, method: u32) -> NodeId {
         self.add(parent, NodeKind::Routine, method, false)
@@ -98,6 +111,11 @@ impl TreeBuilder {
 
     pub fn build(self) -> ExecutionTree {
         self.tree
+    }
+
+    /// The tree built so far.
+    pub fn build_ref(&self) -> &ExecutionTree {
+        &self.tree
     }
 }
 
