@@ -66,6 +66,10 @@ pub struct Args {
     /// to scratch files in the temporary directory (0: keep every node in memory)
     #[arg(long, value_name = "NODES", default_value_t = hindsight_core::debugger::DEFAULT_RESIDENT_NODES)]
     pub resident_nodes: usize,
+    /// Never ask about loops and iterations (they are recorded anyway): questions and verdicts
+    /// of the tree of calls alone
+    #[arg(long)]
+    pub no_loops: bool,
     /// Print one JSON object on stdout; questions go to stderr, the program's output too
     #[arg(long)]
     pub json: bool,
@@ -385,6 +389,7 @@ pub fn run(args: Args) -> Result<u8> {
         p: args.p,
         trust: GlobSet::parse(&args.trust),
         resident_nodes: DebugOptions::resident_bound(args.resident_nodes),
+        loops: !args.no_loops,
         ..Default::default()
     };
     let mut timing = Timing::default();
@@ -539,6 +544,7 @@ pub fn run(args: Args) -> Result<u8> {
             result: "undecided",
             buggy_node: None,
             candidates: Vec::new(),
+            traceable: None,
         },
     };
     timing.peak_rss_bytes = peak_rss_bytes();
@@ -602,7 +608,17 @@ fn print_report(
                 .map(u32::to_string)
                 .collect::<Vec<_>>()
                 .join(", ");
-            println!("  {file}, lines this call executed itself: {lines}");
+            let what = match bug.kind {
+                hindsight_core::tree::NodeKind::Loop => "this loop",
+                hindsight_core::tree::NodeKind::Iteration => "this iteration",
+                _ => "this call",
+            };
+            println!("  {file}, lines {what} executed itself: {lines}");
+            match report.traceable {
+                Some(true) => println!("  traceable: every node above it was answered wrong"),
+                Some(false) => println!("  not traceable: a node above it was answered right"),
+                None => println!("  traceable: not known (some nodes above it were not asked)"),
+            }
             if let Some(text) = source::find(file, &bug.method, source_path) {
                 for &l in &bug.lines {
                     if let Some(line) = text.lines().nth(l as usize - 1) {

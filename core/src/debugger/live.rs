@@ -145,7 +145,7 @@ impl LiveDebugger {
         };
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
-        let session = Session::new(tree, strategy, policy);
+        let session = Session::new(tree, strategy, options.policy(policy));
         let questions = QuestionCache {
             bound: live.question_cache,
             map: HashMap::new(),
@@ -519,11 +519,12 @@ impl LiveDebugger {
         }
         self.open_reader()?;
         match &self.reader {
-            Some(reader) => report::report(reader, &mut self.names, verdict),
+            Some(reader) => report::report(reader, &mut self.names, verdict, &self.session),
             None => Ok(Report {
                 result: "no-bug",
                 buggy_node: None,
                 candidates: Vec::new(),
+                traceable: None,
             }),
         }
     }

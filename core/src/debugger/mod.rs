@@ -2,9 +2,12 @@
 //! its execution tree, a session with a strategy, questions rendered for people, and the
 //! verdict with the buggy code's lines.
 
+mod fragment;
 mod live;
 mod question;
 mod report;
+#[cfg(test)]
+mod tests_loops;
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -85,6 +88,9 @@ pub struct DebugOptions {
     /// budget leaves to SQLite and the recorder. A switch to a strategy of the other kind reads
     /// it from the trace.
     pub all_coverage: bool,
+    /// Ask about loops and iterations (recorded always); `false` (`--no-loops`) looks through
+    /// them, as on a tree of calls alone.
+    pub loops: bool,
 }
 
 /// The default persistence bound. Per resident node: the skeleton and the calls of its method 29
@@ -98,6 +104,15 @@ impl DebugOptions {
     /// Whether the session keeps coverage of `kind`.
     pub fn keeps_coverage(&self, kind: CoverageKind) -> bool {
         self.all_coverage || self.strategy.coverage_kind() == Some(kind)
+    }
+
+    /// `policy`, leaving loops out when they are switched off.
+    pub fn policy(&self, policy: TrustPolicy) -> TrustPolicy {
+        if self.loops {
+            policy
+        } else {
+            policy.without_loops()
+        }
     }
 
     /// The persistence bound a front end's number gives: 0 keeps every node in memory.
@@ -115,6 +130,7 @@ impl Default for DebugOptions {
             limits: RenderLimits::default(),
             resident_nodes: Some(DEFAULT_RESIDENT_NODES),
             all_coverage: false,
+            loops: true,
         }
     }
 }
@@ -195,7 +211,11 @@ impl Debugger {
         }
         tree.seal();
         let strategy = strategy::create(options.strategy, options.p)?;
-        let mut session = Session::new(tree, strategy, TrustPolicy::methods(trusted));
+        let mut session = Session::new(
+            tree,
+            strategy,
+            options.policy(TrustPolicy::methods(trusted)),
+        );
         // The entities each call covered itself, as the recorder computed them.
         for kind in [CoverageKind::Edge, CoverageKind::DefUse] {
             if options.keeps_coverage(kind) {
@@ -272,6 +292,6 @@ impl Debugger {
 
     /// The verdict with the buggy node's method, file and lines.
     pub fn report(&mut self, verdict: &Verdict) -> Result<Report, DebugError> {
-        report::report(&self.reader, &mut self.names, verdict)
+        report::report(&self.reader, &mut self.names, verdict, &self.session)
     }
 }

@@ -10,6 +10,7 @@ use crate::omniscient::names::MethodNames;
 use crate::omniscient::{render_value, simple_class_name, Heap, HeapError, RenderLimits};
 use crate::trace::store::{NodeResult, StoreError, TraceReader};
 use crate::trace::wire::Value;
+use crate::tree::NodeKind;
 
 /// A variable shown in a question.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -43,6 +44,12 @@ pub struct Question {
     pub result: Option<String>,
     /// All of the above on one line.
     pub text: String,
+    /// The node's kind: a routine or external call, a loop or an iteration.
+    pub kind: NodeKind,
+    /// For a loop or an iteration: where and which (`loop at Sum.java:12, iteration 2 of
+    /// 3`); its `args` are then the frame's variables, the changed ones first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fragment: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -69,6 +76,9 @@ pub fn question(
     let detail = reader
         .node_detail(node)?
         .ok_or(QuestionError::NoSuchCall(node))?;
+    if detail.row.header.kind.is_loop() {
+        return super::fragment::question(reader, names, &detail.row, limits);
+    }
     let method_id = detail
         .row
         .header
@@ -180,6 +190,8 @@ pub fn question(
         statics,
         result,
         text,
+        kind: detail.row.header.kind,
+        fragment: None,
     })
 }
 

@@ -186,6 +186,7 @@ mod tests {
     fn node(id: u32, method: &str) -> BuggyNode {
         BuggyNode {
             id: NodeId(id),
+            kind: crate::tree::NodeKind::Routine,
             method: method.into(),
             file: None,
             lines: Vec::new(),
@@ -198,6 +199,7 @@ mod tests {
             result: "bug",
             buggy_node: Some(node(3, "p.A.f")),
             candidates: Vec::new(),
+            traceable: None,
         };
         assert_eq!(reported_method(&report).as_deref(), Some("p.A.f"));
     }
@@ -208,18 +210,21 @@ mod tests {
             result: "undecided",
             buggy_node: None,
             candidates: vec![node(3, "p.A.f"), node(5, "p.A.f")],
+            traceable: None,
         };
         assert_eq!(reported_method(&same).as_deref(), Some("p.A.f"));
         let mixed = Report {
             result: "undecided",
             buggy_node: None,
             candidates: vec![node(3, "p.A.f"), node(5, "p.A.g")],
+            traceable: None,
         };
         assert_eq!(reported_method(&mixed), None);
         let none = Report {
             result: "no-bug",
             buggy_node: None,
             candidates: Vec::new(),
+            traceable: None,
         };
         assert_eq!(reported_method(&none), None);
     }

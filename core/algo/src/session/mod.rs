@@ -187,6 +187,31 @@ impl Session {
         x != node
     }
 
+    /// Whether `node` is *traceable* (generalized-AD paper, Definition 9 (iii)): every node
+    /// above it is wrong, so its wrong result shows at the root. `Some(true)` when every
+    /// ancestor was answered invalid (root and thread nodes are assumed wrong, and loops are
+    /// skipped when the session leaves them out), `Some(false)` when one was answered valid,
+    /// `None` when some were never judged (a strategy that jumps, trusted calls: trust says
+    /// the method's code is right, not its result).
+    pub fn traceable(&self, node: NodeId) -> Option<bool> {
+        let tree = self.set.tree();
+        let mut known = true;
+        let mut x = tree.parent(node);
+        while let Some(a) = x {
+            let kind = tree.kind(a);
+            let skipped = kind.is_loop() && self.set.skips_loops();
+            if kind.is_askable() && !skipped {
+                match self.set.mark(a) {
+                    Some(Answer::Invalid) => {}
+                    Some(Answer::Valid) => return Some(false),
+                    _ => known = false,
+                }
+            }
+            x = tree.parent(a);
+        }
+        known.then_some(true)
+    }
+
     /// The loops and iterations of `node`'s own frame that are still suspicious (answered
     /// don't know, or never asked): a verdict on `node` keeps their code among the buggy code,
     /// since only children known to be right take theirs away (Lemma 1).

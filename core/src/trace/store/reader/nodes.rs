@@ -153,6 +153,15 @@ impl TraceReader {
             .map_err(self.err("reading children"))
     }
 
+    /// The position of child `child` among `parent`'s children, from 0.
+    pub fn child_index(&self, parent: NodeId, child: NodeId) -> StoreResult<u64> {
+        self.conn
+            .prepare_cached("SELECT count(*) FROM nodes WHERE parent = ?1 AND id < ?2")
+            .and_then(|mut s| s.query_row([parent.0, child.0], |r| r.get::<_, i64>(0)))
+            .map(|n| n as u64)
+            .map_err(self.err("counting children"))
+    }
+
     pub fn child_count(&self, id: NodeId) -> StoreResult<u64> {
         self.conn
             .prepare_cached("SELECT count(*) FROM nodes WHERE parent = ?1")
@@ -228,6 +237,11 @@ impl TraceReader {
             return Ok(Some(detail));
         };
         let method = self.method(method_id)?;
+        if h.kind.is_loop() {
+            // A fragment of its frame: no arguments, no result of its own.
+            detail.method = method;
+            return Ok(Some(detail));
+        }
         if let Some(call) = self.thread_event_at(thread, h.entry)? {
             if let EventKind::Call { args, .. } | EventKind::ExtCall { args, .. } = call.event.kind
             {
