@@ -14,7 +14,10 @@ pub mod rules;
 mod state;
 mod trace_run;
 
-pub use recorded::{CallView, MethodKey, Outcome, OutputCall, RecordedRun};
+#[cfg(test)]
+mod tests_loops;
+
+pub use recorded::{ending, CallView, Fragment, MethodKey, Outcome, OutputCall, RecordedRun};
 pub use reference::ReferenceOracle;
 pub use replay::{ReplayError, ReplayStats, Replayer};
 pub use rules::{AnswerRules, RulesError};

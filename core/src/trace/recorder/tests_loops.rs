@@ -23,6 +23,12 @@ pub(crate) fn record_stream(bytes: &[u8]) -> (tempfile::TempDir, TraceReader, Ve
 /// 18 `return sum`. Blocks as javac makes them: 0 the initialisations, 1 the test `i <
 /// array.length` (no line of its own), 2 the odd test, 3 the add, 4 `i++`, 5 the return.
 pub(crate) fn sum_numbers(start: i32) -> Vec<u8> {
+    sum_numbers_variant(start, None, false)
+}
+
+/// `sum_numbers` with sumNumbers' bytecode hash `hash` (its code differs from another
+/// stream's), and, with `lose_last`, an iteration adding 3 that forgets to store the sum.
+pub(crate) fn sum_numbers_variant(start: i32, hash: Option<[u8; 16]>, lose_last: bool) -> Vec<u8> {
     let mut s = StreamBuilder::new();
     let c = s.class("sumnumbers.SumNumbers", true);
     let main = s.method(
@@ -45,6 +51,9 @@ pub(crate) fn sum_numbers(start: i32) -> Vec<u8> {
         ],
         &[&[1], &[2, 5], &[3, 4], &[4], &[1], &[]],
     );
+    if let Some(h) = hash {
+        s.hash_next_method(h);
+    }
     let sum_numbers = s.method_with_blocks(
         c,
         "sumNumbers",
@@ -92,7 +101,9 @@ pub(crate) fn sum_numbers(start: i32) -> Vec<u8> {
                 &[Value::Object(this), Value::Int(sum), Value::Int(x)],
             );
             s.ret(t, Value::Int(sum + x));
-            sum += x;
+            if !(lose_last && x == 3) {
+                sum += x;
+            }
             s.local(t, 3, Value::Int(sum));
         }
         s.block(t, 4);
