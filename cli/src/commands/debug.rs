@@ -18,6 +18,7 @@ use crate::replayer::{compile_replayer, ProcessReplayer};
 use hindsight_core::capture::{self, peak_rss_bytes};
 use hindsight_core::session::{Answer, Step, Verdict};
 use hindsight_core::strategy::StrategyName;
+use hindsight_core::tree::NodeKind;
 use serde::Serialize;
 
 use super::record::{self, AgentArgs};
@@ -137,6 +138,12 @@ impl Dbg {
             Dbg::Live(d) => d.method_of(node)?,
         })
     }
+    fn kind_of(&self, node: NodeId) -> NodeKind {
+        match self {
+            Dbg::Trace(d) => d.session().tree().kind(node),
+            Dbg::Live(d) => d.session().tree().kind(node),
+        }
+    }
     fn answer(&mut self, node: NodeId, answer: Answer) -> Result<()> {
         match self {
             Dbg::Trace(d) => d.answer(node, answer)?,
@@ -242,7 +249,10 @@ impl Oracle {
             Oracle::Interactive(terminal) => terminal.ask(debugger, number, text, json),
             Oracle::Rules(rules) => {
                 let method = debugger.method_of(node)?.unwrap_or_default();
-                Ok(Reply::Answer(rules.answer(&method)))
+                let kind = debugger.kind_of(node);
+                Ok(Reply::Answer(
+                    rules.answer(&AnswerRules::subject(&method, kind)),
+                ))
             }
             Oracle::Reference(runs) => {
                 if let Some(a) = runs.answers.get(&node) {
@@ -609,8 +619,8 @@ fn print_report(
                 .collect::<Vec<_>>()
                 .join(", ");
             let what = match bug.kind {
-                hindsight_core::tree::NodeKind::Loop => "this loop",
-                hindsight_core::tree::NodeKind::Iteration => "this iteration",
+                NodeKind::Loop => "this loop",
+                NodeKind::Iteration => "this iteration",
                 _ => "this call",
             };
             println!("  {file}, lines {what} executed itself: {lines}");

@@ -213,8 +213,9 @@ impl Session {
     }
 
     /// The loops and iterations of `node`'s own frame that are still suspicious (answered
-    /// don't know, or never asked): a verdict on `node` keeps their code among the buggy code,
-    /// since only children known to be right take theirs away (Lemma 1).
+    /// don't know, or never asked; all of them when the session leaves loops out): a verdict
+    /// on `node` keeps their code among the buggy code, since only children known to be right
+    /// take theirs away (Lemma 1).
     pub fn open_loops(&self, node: NodeId) -> Vec<NodeId> {
         let mut out = Vec::new();
         if !self.set.tree().contains(node) {
@@ -227,7 +228,7 @@ impl Session {
             if !self.set.tree().kind(x).is_loop() {
                 return Walk::Skip;
             }
-            if self.set.is_suspicious(x) {
+            if self.set.is_suspicious(x) || self.set.skips_loops() {
                 out.push(x);
             }
             Walk::Descend
