@@ -104,15 +104,17 @@ fn finds_the_bug(name: &str) -> serde_json::Value {
 #[test]
 fn mergesort_bug_is_in_merge() {
     let report = finds_the_bug("mergesort");
-    // The last merge call, whose second loop wrote c[lb++].
+    // The last merge call, whose second loop wrote c[lb++]: the iteration that wrote it.
     let dialogue = report["dialogue"].as_array().unwrap();
     let last = dialogue.last().unwrap();
     assert_eq!(last["answer"], "invalid");
+    assert_eq!(report["buggy_node"]["kind"], "iteration", "{report:#}");
+    assert_eq!(report["buggy_node"]["lines"], serde_json::json!([11, 12]));
     assert!(
         last["question"]
             .as_str()
             .unwrap()
-            .contains("c=[4, 9, 1, 7]→[1, 4, 9, 7]"),
+            .contains("MergeSort.merge: loop at MergeSort.java:11, iteration 1 of 2: la=1→2, lb=2→3, c=[1, 4, 7, 7]→[1, 4, 9, 7]"),
         "{last}"
     );
 }
