@@ -33,15 +33,23 @@ fn tree_json_lists_nodes_in_preorder_with_their_keys() {
     ] {
         assert!(nodes[2].get(key).is_some(), "missing {key} in {}", nodes[2]);
     }
-    let methods: Vec<&str> = nodes.iter().filter_map(|n| n["method"].as_str()).collect();
+    let calls: Vec<&str> = nodes
+        .iter()
+        .filter(|n| n["kind"] == "routine")
+        .filter_map(|n| n["method"].as_str())
+        .collect();
     assert_eq!(
-        methods
+        calls
             .iter()
             .filter(|m| **m == "mergesort.MergeSort.merge")
             .count(),
         3,
-        "{methods:?}"
+        "{calls:?}"
     );
+    // merge's loops and their iterations are nodes of merge too.
+    assert!(nodes
+        .iter()
+        .any(|n| n["kind"] == "loop" && n["method"] == "mergesort.MergeSort.merge"));
     // Preorder: every node comes after its parent, and entries grow along each thread.
     for (i, n) in nodes.iter().enumerate().skip(1) {
         let parent = n["parent"].as_u64().unwrap();
@@ -169,7 +177,7 @@ fn interactive_answers_come_from_stdin_and_undo_works() {
     // main: no, sort: no, distribute: yes, merge 1: undo it, then yes, yes, distribute yes, last merge no.
     let answers = "n\nn\ny\ny\nu\ny\ny\ny\nn\n";
     let mut child = Command::new(env!("CARGO_BIN_EXE_hindsight"))
-        .args(["debug", trace.to_str().unwrap(), "--json"])
+        .args(["debug", trace.to_str().unwrap(), "--json", "--no-loops"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

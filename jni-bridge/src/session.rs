@@ -121,6 +121,9 @@ impl BridgeSession {
             resident_nodes: bounds
                 .resident_nodes
                 .map_or(defaults.resident_nodes, DebugOptions::resident_bound),
+            // The Computation Tree has no label, icon or preference for loops and iterations
+            // yet: the plugin's sessions look through them (as `debug --no-loops`).
+            loops: false,
             ..defaults
         }
     }

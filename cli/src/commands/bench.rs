@@ -71,6 +71,10 @@ pub struct StrategiesArgs {
     /// run never reached): calls that rules 1 and 2 cannot judge are answered "don't know"
     #[arg(long)]
     pub no_replay: bool,
+    /// Never ask about loops and iterations (as `debug --no-loops`): the sessions of the tree of
+    /// calls alone
+    #[arg(long)]
+    pub no_loops: bool,
 }
 
 /// How long each strategy takes to choose the next question after an answer, on a random
@@ -256,6 +260,7 @@ fn run_mutant(
     strategies: &[StrategyName],
     work: &Path,
     replayer: Option<&Path>,
+    loops: bool,
 ) -> Result<hindsight_core::evaluation::MutantDebug> {
     let dir = work.join(&p.name).join(&m.id);
     let src = dir.join("src");
@@ -281,6 +286,7 @@ fn run_mutant(
         strategies,
         &m.method,
         replayer.as_mut().map(|r| r as &mut dyn Replayer),
+        loops,
     )?)
 }
 
@@ -394,7 +400,15 @@ fn strategies(args: StrategiesArgs) -> Result<u8> {
         let (i, m) = tasks[t];
         let p = &corpus[i];
         let outcome = match &references[i] {
-            Ok(reference) => run_mutant(p, m, reference, &strategies, &work, replayer.as_deref()),
+            Ok(reference) => run_mutant(
+                p,
+                m,
+                reference,
+                &strategies,
+                &work,
+                replayer.as_deref(),
+                !args.no_loops,
+            ),
             Err(_) => Err(anyhow::anyhow!("the correct program could not be recorded")),
         };
         let result = match outcome {
@@ -418,7 +432,7 @@ fn strategies(args: StrategiesArgs) -> Result<u8> {
     let mut balanced_rows = Vec::new();
     for (p, r) in corpus.iter().zip(&references) {
         if let Ok(trace) = r {
-            match balanced(trace, &strategies) {
+            match balanced(trace, &strategies, !args.no_loops) {
                 Ok((evaluations, coverage)) => balanced_rows.push(BalancedRow {
                     program: p.name.clone(),
                     coverage,

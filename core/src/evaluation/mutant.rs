@@ -90,6 +90,7 @@ pub fn debug_mutant(
     strategies: &[StrategyName],
     mutated: &str,
     replayer: Option<&mut dyn Replayer>,
+    loops: bool,
 ) -> Result<MutantDebug, EvaluationError> {
     let buggy_run = TraceRun::open(buggy)?;
     let reference_run = TraceRun::open(reference)?;
@@ -104,6 +105,7 @@ pub fn debug_mutant(
     for &strategy in strategies {
         let options = DebugOptions {
             strategy,
+            loops,
             ..Default::default()
         };
         let mut debugger = Debugger::open(buggy, options)?;
@@ -157,13 +159,16 @@ pub fn debug_mutant(
 
 /// The balanced-ET paper's method on the tree of the run in `trace`: for each strategy, every
 /// askable node taken in turn as the buggy one, questions averaged. Also says whether any node of
-/// the tree has coverage entities (of either kind).
+/// the tree has coverage entities (of either kind). Without `loops`, loop and iteration
+/// nodes are looked through (`--no-loops`).
 pub fn balanced(
     trace: &Path,
     strategies: &[StrategyName],
+    loops: bool,
 ) -> Result<(Vec<Evaluation>, bool), EvaluationError> {
     let options = DebugOptions {
         all_coverage: true,
+        loops,
         ..Default::default()
     };
     let debugger = Debugger::open(trace, options)?;
@@ -172,9 +177,17 @@ pub fn balanced(
         has_coverage(tree, CoverageKind::Edge) || has_coverage(tree, CoverageKind::DefUse);
     let evaluations = strategies
         .iter()
-        .map(|&s| Ok(average_questions(tree, s, None, TrustPolicy::none())?))
+        .map(|&s| Ok(average_questions(tree, s, None, options_policy(loops))?))
         .collect::<Result<_, EvaluationError>>()?;
     Ok((evaluations, coverage))
+}
+
+fn options_policy(loops: bool) -> TrustPolicy {
+    if loops {
+        TrustPolicy::none()
+    } else {
+        TrustPolicy::none().without_loops()
+    }
 }
 
 #[cfg(test)]
