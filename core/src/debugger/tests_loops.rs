@@ -48,8 +48,15 @@ fn loops_and_iterations_are_questions_a_person_answers_at_a_glance() {
 
 #[test]
 fn the_state_of_an_iteration_is_its_frame_between_its_entry_and_exit() {
-    let (_dir, d) = open(1, DebugOptions::default());
-    let s = node_state(d.reader(), ITS[1], None, &[], RenderLimits::default()).unwrap();
+    let (_dir, mut d) = open(1, DebugOptions::default());
+    let s = node_state(
+        d.reader().unwrap(),
+        ITS[1],
+        None,
+        &[],
+        RenderLimits::default(),
+    )
+    .unwrap();
     let var = |name: &str| s.variables.iter().find(|v| v.name == name).unwrap();
     assert_eq!(
         s.method.as_deref(),
@@ -73,7 +80,7 @@ fn the_state_of_an_iteration_is_its_frame_between_its_entry_and_exit() {
 /// started, every call right.
 fn paper_answers(d: &mut Debugger) -> Verdict {
     loop {
-        match d.step() {
+        match d.step().unwrap() {
             Step::Ask(n) => {
                 let kind = d.session().tree().kind(n);
                 let wrong = kind.is_call() && d.session().tree().is_ancestor_or_self(n, SUM);
@@ -129,7 +136,7 @@ fn a_right_loop_leaves_sum_numbers_own_code_outside_it_as_the_buggy_code() {
 fn dont_know_loops_keep_their_lines_in_the_verdict() {
     let (_dir, mut d) = open(1, DebugOptions::default());
     let verdict = loop {
-        match d.step() {
+        match d.step().unwrap() {
             Step::Ask(n) => {
                 let tree = d.session().tree();
                 let answer = if tree.kind(n).is_loop() {
