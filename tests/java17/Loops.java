@@ -36,8 +36,9 @@ public class Loops {
         return d;
     }
 
-    // nested(3): the outer loop 4 iterations; the inner loop is a node when it runs its body
-    // (i = 1: 2 iterations, i = 2: 3), not when its test fails at once (i = 0).
+    // nested(3): the outer loop 4 iterations; the inner loop, which calls nothing, is a node when
+    // its body runs at least twice (i = 2: 3 iterations), not when its test fails at once
+    // (i = 0) or after one pass (i = 1).
     static int nested(int n) {
         int c = 0;
         for (int i = 0; i < n; i++) {
@@ -63,7 +64,8 @@ public class Loops {
         return s;
     }
 
-    // returnInside({5, 7, 9}, 7): 2 iterations, the second returns.
+    // returnInside({5, 7, 9}, 7): one pass, then the second returns; no call inside: no node.
+    // returnInside({5, 7, 9}, 9): 3 iterations, the third returns.
     static int returnInside(int[] a, int key) {
         for (int i = 0; i < a.length; i++) {
             if (a[i] == key) {
@@ -131,6 +133,7 @@ public class Loops {
         System.out.println(nested(3));
         System.out.println(breakContinue(new int[] {1, -1, 2, 200, 3}));
         System.out.println(returnInside(new int[] {5, 7, 9}, 7));
+        System.out.println(returnInside(new int[] {5, 7, 9}, 9));
         System.out.println(catchInside(new String[] {"1", "x", "3"}));
         try {
             System.out.println(throwsOut(new int[] {1, -2}));

@@ -4,11 +4,13 @@
 //! iteration under it, and the calls made in an iteration its children.
 //!
 //! Nodes start in the order they start, so the tree's invariants hold (`parent < child`, ids
-//! in preorder within a thread), but they are made only when needed: a loop becomes nodes at
-//! its second iteration or at the first call made inside it, whichever comes first (its first
-//! iteration then gets its recorded entry). A loop whose body never runs and that calls
-//! nothing (a test that fails at once) stays the enclosing node's code, which saves two
-//! nodes and a question that says nothing. Once a loop is a node, every iteration of it is.
+//! in preorder within a thread), but they are made only when needed: a loop becomes nodes when
+//! its header is entered for the third time (its body ran twice: [`MIN_PASSES`]) or at the
+//! first call made inside it, whichever comes first; the iterations before then get their
+//! recorded entries and exits. A loop whose body ran at most once and that calls nothing stays
+//! the enclosing node's code: on kxml2 three loops in four are such (a test that fails at once,
+//! or one pass), and as nodes they took 1.9 of 3 nodes per loop and questions that say little
+//! (docs/benchmarks.md). Once a loop is a node, every iteration of it is.
 //!
 //! A loop or iteration node runs in its frame: its method is the frame's, its depth the
 //! frame's (its events are the frame's events between its entry and exit), its entry the
@@ -34,10 +36,15 @@ pub(super) struct FrameLoops {
     steps: Vec<LoopStep>,
 }
 
+/// A loop without calls becomes nodes once its body has run this many times.
+pub(super) const MIN_PASSES: usize = 2;
+
 struct OpenLoop {
     entry: Timestamp,
     /// The current iteration's entry.
     iteration_entry: Timestamp,
+    /// The iterations that ended before the loop became nodes: entry and exit.
+    ended: Vec<(Timestamp, Timestamp)>,
     /// The loop's node and its current iteration's, once made.
     nodes: Option<(NodeRow, NodeRow)>,
 }
@@ -88,6 +95,7 @@ impl<S: NodeSink> Recorder<S> {
                     loops.open.push(OpenLoop {
                         entry: ts,
                         iteration_entry: ts,
+                        ended: Vec::new(),
                         nodes: None,
                     });
                     Ok(())
@@ -160,6 +168,10 @@ impl<S: NodeSink> Recorder<S> {
             };
             let (entry, iteration_entry) = (loops.open[i].entry, loops.open[i].iteration_entry);
             let lp = self.start_fragment(call, NodeKind::Loop, parent, thread, entry);
+            for (from, to) in std::mem::take(&mut loops.open[i].ended) {
+                let it = self.start_fragment(call, NodeKind::Iteration, lp.header.id, thread, from);
+                self.complete_fragment(it, to, Outcome::Returned)?;
+            }
             let it = self.start_fragment(
                 call,
                 NodeKind::Iteration,
@@ -182,9 +194,17 @@ impl<S: NodeSink> Recorder<S> {
         prev: Timestamp,
     ) -> Result<(), StoreError> {
         let n = loops.open.len();
-        // A second iteration: the loop and its first iteration become nodes now.
-        self.materialize(call, loops, thread, n)?;
-        let Some((lp, it)) = loops.open[n - 1].nodes.take() else {
+        let open = &mut loops.open[n - 1];
+        if open.nodes.is_none() {
+            open.ended.push((open.iteration_entry, prev));
+            open.iteration_entry = ts;
+            if open.ended.len() < MIN_PASSES {
+                return Ok(());
+            }
+            // The body ran often enough: the loop and its iterations so far become nodes.
+            return self.materialize(call, loops, thread, n);
+        }
+        let Some((lp, it)) = open.nodes.take() else {
             return Ok(());
         };
         self.complete_fragment(it, prev, Outcome::Returned)?;

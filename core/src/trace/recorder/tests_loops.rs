@@ -280,3 +280,73 @@ fn a_loop_left_by_a_return_or_an_exception_ends_with_its_frame_and_one_never_run
     assert_eq!(row(12).outcome, Some(Outcome::Threw));
     assert!(thrown.header.exit < row(10).header.exit);
 }
+
+/// A loop that calls nothing becomes nodes once its body ran twice, with the iterations before
+/// that at their recorded places; after one pass it stays its frame's code.
+#[test]
+fn a_loop_without_calls_is_a_node_once_its_body_ran_twice() {
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.Count", true);
+    let main = s.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
+    // 0 init, 1 test, 2 body, 3 after.
+    let count = s.method_with_blocks(
+        c,
+        "count",
+        "()V",
+        true,
+        &[],
+        with_successors(
+            vec![
+                block_def(0, 3, &[]),
+                block_def(2, 4, &[]),
+                block_def(4, 5, &[]),
+                block_def(6, 6, &[]),
+            ],
+            &[&[1], &[2, 3], &[1], &[]],
+        ),
+    );
+    let t = s.thread("main");
+    s.call(t, main, &[Value::Null]);
+    let mut headers = Vec::new();
+    for passes in [1, 2] {
+        s.call(t, count, &[]);
+        s.block(t, 0);
+        let mut h = Vec::new();
+        for _ in 0..passes {
+            h.push(s.block(t, 1));
+            s.block(t, 2);
+        }
+        h.push(s.block(t, 1));
+        s.block(t, 3);
+        s.ret(t, Value::Void);
+        headers.push(h);
+    }
+    s.ret(t, Value::Void);
+    let (_dir, reader, sink) = record_stream(&s.end(0));
+    use NodeKind::*;
+    assert_eq!(
+        kinds(&reader),
+        vec![
+            (0, None, Root),
+            (1, Some(0), Thread),
+            (2, Some(1), Routine),
+            (3, Some(2), Routine), // one pass: no loop node
+            (4, Some(2), Routine),
+            (5, Some(4), Loop),
+            (6, Some(5), Iteration),
+            (7, Some(5), Iteration),
+            (8, Some(5), Iteration),
+        ]
+    );
+    ExecutionTree::from_headers(&sink).unwrap();
+    let entries: Vec<u64> = (6..9)
+        .map(|i| reader.node(NodeId(i)).unwrap().unwrap().header.entry)
+        .collect();
+    assert_eq!(entries, headers[1]);
+    // Each iteration ends with the event before the next one's header.
+    for i in 6..8 {
+        let r = reader.node(NodeId(i)).unwrap().unwrap();
+        let next = reader.node(NodeId(i + 1)).unwrap().unwrap();
+        assert_eq!(r.header.exit, Some(next.header.entry - 1));
+    }
+}
