@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use options::{DebugOptions, DEFAULT_RESIDENT_NODES};
-pub use question::{question, Question, QuestionError, Shown};
+pub use question::{Question, QuestionError, Shown};
 pub use report::{BuggyNode, Report};
 pub use view::{ChildPage, NextQuestion, PathStep, TreeNode};
 
@@ -33,6 +33,7 @@ use live::Live;
 use crate::capture::{Feed, FeedState};
 use crate::ids::{MethodId, NodeId};
 use crate::omniscient::names::{self, MethodNames};
+use crate::omniscient::RenderLimits;
 use crate::scratch::ScratchFiles;
 use crate::session::{Answer, Session, SessionError, Step, TrustPolicy, Verdict, Walk};
 use crate::strategy::{self, StrategyError, StrategyName};
@@ -59,6 +60,20 @@ pub enum DebugError {
     UnknownNode(NodeId),
     #[error("the trace cannot be read yet: the program has not sent any event")]
     NotReadable,
+}
+
+/// Renders node `node` of `reader` as a question: a call (`question`), or a loop or an
+/// iteration (`fragment`).
+pub fn question(
+    reader: &TraceReader,
+    names: &mut MethodNames,
+    node: NodeId,
+    limits: RenderLimits,
+) -> Result<Question, QuestionError> {
+    match reader.node(node)? {
+        Some(row) if row.header.kind.is_loop() => fragment::question(reader, names, &row, limits),
+        _ => question::call_question(reader, names, node, limits),
+    }
 }
 
 /// A debugging session: see the module documentation.

@@ -66,8 +66,8 @@ pub enum QuestionError {
 /// changes of these only.
 const MAX_STATICS: usize = 500;
 
-/// Renders node `node` of `reader` as a question.
-pub fn question(
+/// Renders call `node` of `reader` as a question (`super::question` for any node).
+pub(super) fn call_question(
     reader: &TraceReader,
     names: &mut MethodNames,
     node: NodeId,
@@ -76,9 +76,6 @@ pub fn question(
     let detail = reader
         .node_detail(node)?
         .ok_or(QuestionError::NoSuchCall(node))?;
-    if detail.row.header.kind.is_loop() {
-        return super::fragment::question(reader, names, &detail.row, limits);
-    }
     let method_id = detail
         .row
         .header

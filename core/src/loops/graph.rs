@@ -2,8 +2,6 @@
 //! Kennedy's iterative algorithm over the reverse postorder), back edges, natural loops merged
 //! per header, and their nesting. See the module documentation of `super`.
 
-use crate::trace::wire::BlockDef;
-
 const NONE: u32 = u32::MAX;
 
 /// One loop of a method.
@@ -31,12 +29,6 @@ pub struct LoopTable {
 }
 
 impl LoopTable {
-    /// The loops of a block table whose blocks list their successors; none without successors.
-    pub fn of_blocks(blocks: &[BlockDef]) -> LoopTable {
-        let succ: Vec<&[u32]> = blocks.iter().map(|b| b.succ.as_slice()).collect();
-        LoopTable::new(&succ)
-    }
-
     /// The loops of the graph whose block `b` has the successors `succ[b]`, entered at block 0.
     /// Successors outside the table are ignored.
     pub fn new(succ: &[&[u32]]) -> LoopTable {

@@ -181,7 +181,8 @@ impl<S: NodeSink> Recorder<S> {
             Frame::Method(m) => {
                 self.arg_shift.insert(m.id, m.arg_var(0));
                 self.store.method(&m)?;
-                let loops = LoopTable::of_blocks(&m.blocks);
+                let succ: Vec<&[u32]> = m.blocks.iter().map(|b| b.succ.as_slice()).collect();
+                let loops = LoopTable::new(&succ);
                 if !loops.is_empty() {
                     self.loop_tables.insert(m.id, Arc::new(loops));
                 }
