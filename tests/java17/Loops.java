@@ -37,8 +37,7 @@ public class Loops {
     }
 
     // nested(3): the outer loop 4 iterations; the inner loop, which calls nothing, is a node when
-    // its body runs at least twice (i = 2: 3 iterations), not when its test fails at once
-    // (i = 0) or after one pass (i = 1).
+    // its body runs (i = 1: 2 iterations, i = 2: 3), not when its test fails at once (i = 0).
     static int nested(int n) {
         int c = 0;
         for (int i = 0; i < n; i++) {
@@ -64,7 +63,7 @@ public class Loops {
         return s;
     }
 
-    // returnInside({5, 7, 9}, 7): one pass, then the second returns; no call inside: no node.
+    // returnInside({5, 7, 9}, 7): 2 iterations, the second returns.
     // returnInside({5, 7, 9}, 9): 3 iterations, the third returns.
     static int returnInside(int[] a, int key) {
         for (int i = 0; i < a.length; i++) {

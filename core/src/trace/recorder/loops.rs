@@ -5,12 +5,13 @@
 //!
 //! Nodes start in the order they start, so the tree's invariants hold (`parent < child`, ids
 //! in preorder within a thread), but they are made only when needed: a loop becomes nodes when
-//! its header is entered for the third time (its body ran twice: [`MIN_PASSES`]) or at the
-//! first call made inside it, whichever comes first; the iterations before then get their
-//! recorded entries and exits. A loop whose body ran at most once and that calls nothing stays
-//! the enclosing node's code: on kxml2 three loops in four are such (a test that fails at once,
-//! or one pass), and as nodes they took 1.9 of 3 nodes per loop and questions that say little
-//! (docs/benchmarks.md). Once a loop is a node, every iteration of it is.
+//! its header is entered for the second time (its body ran: [`MIN_PASSES`]) or at the first
+//! call made inside it, whichever comes first; the iterations before then get their recorded
+//! entries and exits. A loop whose test failed at once and that called nothing stays the
+//! enclosing node's code (two nodes and a question that would say nothing). Once a loop is a
+//! node, every iteration of it is. `MIN_PASSES = 2` would also leave out loops whose body ran
+//! once without calls: on kxml2 that is a third fewer nodes (docs/benchmarks.md), but a defect
+//! in such a pass (the jhyde MergeSort's `c[lb++]`) is then reported with its whole call.
 //!
 //! A loop or iteration node runs in its frame: its method is the frame's, its depth the
 //! frame's (its events are the frame's events between its entry and exit), its entry the
@@ -37,7 +38,7 @@ pub(super) struct FrameLoops {
 }
 
 /// A loop without calls becomes nodes once its body has run this many times.
-pub(super) const MIN_PASSES: usize = 2;
+pub(super) const MIN_PASSES: usize = 1;
 
 struct OpenLoop {
     entry: Timestamp,
