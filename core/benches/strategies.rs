@@ -30,6 +30,7 @@ fn main() {
         external: 0.1,
         coverage: true,
         threads: 1,
+        ..Shape::default()
     };
     let t = Instant::now();
     let tree = random_tree(42, &shape);

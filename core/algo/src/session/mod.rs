@@ -138,7 +138,8 @@ impl Session {
             return Step::Ask(node);
         }
         let root = self.set.region_root();
-        let root_is_call = self.set.tree().contains(root) && self.set.tree().kind(root).is_call();
+        let root_is_call =
+            self.set.tree().contains(root) && self.set.tree().kind(root).is_question();
         if !root_is_call && !self.set.tree().is_sealed() {
             // Top-level calls may still arrive or complete.
             return Step::Waiting;
@@ -172,7 +173,7 @@ impl Session {
         if !tree.contains(node) {
             return Err("it is not in the tree");
         }
-        if !tree.kind(node).is_call() {
+        if !tree.kind(node).is_question() {
             return Err("root and thread nodes are never asked");
         }
         if answer == Answer::Trusted {

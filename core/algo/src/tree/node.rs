@@ -15,12 +15,23 @@ pub enum NodeKind {
     /// A call from application code into uninstrumented code (the JDK); trusted by default.
     /// Its children are the application callbacks it made (a comparator, a `Runnable`).
     External,
+    /// A chain of leaf calls of one method standing as one node (balanced-ET paper, Algorithm
+    /// 1): its id is the chain's first call, the others are absorbed into it.
+    Collapsed,
+    /// A new node over a sub-chain of its parent's children (Algorithm 2): the forest's own id.
+    Projected,
 }
 
 impl NodeKind {
     /// Whether the node is a call that a strategy may ask about.
     pub fn is_call(self) -> bool {
         matches!(self, NodeKind::Routine | NodeKind::External)
+    }
+
+    /// Whether the node stands for code the user can judge from its entry and exit state: a
+    /// call or a node of the execution forest. Root and thread nodes are not.
+    pub fn is_question(self) -> bool {
+        !matches!(self, NodeKind::Root | NodeKind::Thread)
     }
 }
 
@@ -41,6 +52,11 @@ pub struct NodeHeader {
     pub entry: Timestamp,
     /// Timestamp of the return or unwind event; `None` while the node is incomplete.
     pub exit: Option<Timestamp>,
+    /// The node starts in the state its previous sibling left: the two are linked in a chain
+    /// (balanced-ET paper, Definition 7; the recorder's operational rule is in
+    /// docs/ARCHITECTURE.md, "Execution forest"). Known at the node's start.
+    #[serde(default)]
+    pub chained: bool,
 }
 
 impl NodeHeader {

@@ -105,6 +105,7 @@ impl<S: NodeSink> Recorder<S> {
             thread: None,
             entry: 0,
             exit: None,
+            chained: false,
         };
         let r = Recorder {
             store,
@@ -215,6 +216,7 @@ impl<S: NodeSink> Recorder<S> {
             thread: Some(thread),
             entry: ts,
             exit: None,
+            chained: false,
         };
         self.sink.node(&header);
         self.store.node_started(NodeRow {
