@@ -48,6 +48,16 @@ impl Here {
     }
 }
 
+impl ThreadState {
+    /// The chain cursor of the frame on top: the open call's, or the thread node's.
+    fn children_of_top(&mut self) -> &mut super::chain::Cursor {
+        match self.open.last_mut() {
+            Some(call) => &mut call.children,
+            None => &mut self.children,
+        }
+    }
+}
+
 impl<S: NodeSink> Recorder<S> {
     pub(super) fn apply(
         &mut self,
@@ -86,7 +96,7 @@ impl<S: NodeSink> Recorder<S> {
             EventKind::Local { .. }
             | EventKind::FieldWrite { .. }
             | EventKind::StaticWrite { .. }
-            | EventKind::ArrayWrite { .. } => self.write(here, &ev.kind),
+            | EventKind::ArrayWrite { .. } => self.write(st, here, &ev.kind),
             EventKind::NewObject {
                 object,
                 class,
@@ -100,6 +110,7 @@ impl<S: NodeSink> Recorder<S> {
                 Ok(())
             }
             EventKind::FieldWriteUninit { field, value } => {
+                st.children_of_top().heap_write();
                 self.write_uninit(st, here, *field, *value)
             }
             EventKind::Content {
@@ -142,6 +153,13 @@ impl<S: NodeSink> Recorder<S> {
         let id = self.new_node();
         self.store
             .event(here.thread, &st.stack, here.depth + 1, ev, Some(id))?;
+        let context = match self.contexts.get(&method) {
+            Some(rule) if routine => rule.context(args),
+            _ => None,
+        };
+        let siblings = st.children_of_top();
+        let chained = siblings.links(context);
+        siblings.child_started();
         let header = NodeHeader {
             id,
             parent: Some(here.top),
@@ -154,6 +172,7 @@ impl<S: NodeSink> Recorder<S> {
             thread: Some(here.thread),
             entry: here.ts,
             exit: None,
+            chained,
         };
         let shift = self.arg_shift.get(&method).copied().unwrap_or(0);
         if routine {
@@ -184,6 +203,8 @@ impl<S: NodeSink> Recorder<S> {
             row,
             uninit: Vec::new(),
             cov,
+            context,
+            children: Default::default(),
         });
         Ok(())
     }
@@ -207,6 +228,7 @@ impl<S: NodeSink> Recorder<S> {
             );
         };
         st.stack.pop();
+        st.children_of_top().child_ended(call.context);
         let external_exit = matches!(kind, EventKind::ExtReturn(_) | EventKind::ExtUnwind(_));
         if external_exit != (call.row.header.kind == NodeKind::External) {
             let msg = format!(
@@ -240,7 +262,16 @@ impl<S: NodeSink> Recorder<S> {
     }
 
     /// A write of a local, a field, a static field or an array element: indexed by variable.
-    fn write(&mut self, here: Here, kind: &EventKind) -> Result<(), StoreError> {
+    /// A write of the heap ends the chain of the writing frame's children (`chain`).
+    fn write(
+        &mut self,
+        st: &mut ThreadState,
+        here: Here,
+        kind: &EventKind,
+    ) -> Result<(), StoreError> {
+        if !matches!(kind, EventKind::Local { .. }) {
+            st.children_of_top().heap_write();
+        }
         let (variable, value) = match *kind {
             EventKind::Local { var, value } => {
                 if !here.in_routine {

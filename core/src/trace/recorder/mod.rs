@@ -2,6 +2,7 @@
 //! stacks), sends node headers to a `NodeSink`, and writes everything to the trace store.
 
 mod apply;
+mod chain;
 mod content;
 mod sink;
 mod stream;
@@ -63,6 +64,10 @@ struct OpenCall {
     uninit: Vec<(FieldId, Timestamp, Value, StackEntry)>,
     /// Coverage of a call of a method with a block table.
     cov: Option<FrameCoverage>,
+    /// The call's context, which its next sibling may share (`chain`).
+    context: Option<chain::Context>,
+    /// What the call's last child left.
+    children: chain::Cursor,
 }
 
 struct ThreadState {
@@ -70,6 +75,8 @@ struct ThreadState {
     /// Entry 0 is the thread node; entry i + 1 is `open[i]`.
     stack: Vec<StackEntry>,
     open: Vec<OpenCall>,
+    /// What the thread node's last top-level call left.
+    children: chain::Cursor,
     last_ts: Timestamp,
 }
 
@@ -79,6 +86,8 @@ pub struct Recorder<S: NodeSink> {
     /// By method id: how many var ids the `CALL` values are shifted by (1 for a constructor,
     /// whose `this` comes with `THIS`).
     arg_shift: FxHashMap<MethodId, u32>,
+    /// By method id: what a call's context is (`chain`).
+    contexts: FxHashMap<MethodId, chain::Rule>,
     /// Block tables of the methods that have one.
     tables: FxHashMap<MethodId, Arc<MethodTable>>,
     coverage: Shared,
@@ -111,6 +120,7 @@ impl<S: NodeSink> Recorder<S> {
             store,
             sink,
             arg_shift: FxHashMap::default(),
+            contexts: FxHashMap::default(),
             tables: FxHashMap::default(),
             coverage: Shared::default(),
             contents: Contents::default(),
@@ -172,6 +182,7 @@ impl<S: NodeSink> Recorder<S> {
             Frame::Class(c) => self.store.class(&c)?,
             Frame::Method(m) => {
                 self.arg_shift.insert(m.id, m.arg_var(0));
+                self.contexts.insert(m.id, chain::Rule::of(&m));
                 self.store.method(&m)?;
                 if !m.blocks.is_empty() {
                     self.tables
@@ -229,6 +240,7 @@ impl<S: NodeSink> Recorder<S> {
             header,
             stack: vec![StackEntry { node: id, line: 0 }],
             open: Vec::new(),
+            children: chain::Cursor::default(),
             last_ts: ts,
         })
     }

@@ -3,10 +3,16 @@
 /// `PRAGMA application_id` of a trace file: "HSTR".
 pub const APPLICATION_ID: i32 = 0x4853_5452;
 /// Bumped on any change of the tables or the block and page encodings.
-pub const FORMAT_VERSION: i64 = 4;
+pub const FORMAT_VERSION: i64 = 5;
 /// The oldest version this Hindsight still reads: version 4 only added the tail form of a
-/// sequence's `CONTENT` event to the event blocks, which version 3 files never hold.
+/// sequence's `CONTENT` event to the event blocks, which version 3 files never hold; version 5
+/// only added `nodes.flags`, read as 0 (no chains) from older files.
 pub const OLDEST_READABLE_VERSION: i64 = 3;
+/// The first version whose `nodes` table has `flags`.
+pub const NODE_FLAGS_VERSION: i64 = 5;
+
+/// Bits of the `nodes.flags` column.
+pub const NODE_CHAINED: i64 = 1;
 
 /// Kind codes of the `nodes.kind` column.
 pub const KIND_ROOT: i64 = 0;
@@ -28,7 +34,7 @@ CREATE TABLE strings(id INTEGER PRIMARY KEY, text TEXT NOT NULL);
 CREATE TABLE objects(id INTEGER PRIMARY KEY, class INTEGER NOT NULL, length INTEGER, origin INTEGER NOT NULL,
     created_ts INTEGER NOT NULL, node INTEGER);
 CREATE TABLE nodes(id INTEGER PRIMARY KEY, parent INTEGER, kind INTEGER NOT NULL, method INTEGER, thread INTEGER,
-    depth INTEGER NOT NULL, entry_ts INTEGER NOT NULL, exit_ts INTEGER, outcome INTEGER);
+    depth INTEGER NOT NULL, entry_ts INTEGER NOT NULL, exit_ts INTEGER, outcome INTEGER, flags INTEGER NOT NULL);
 CREATE INDEX nodes_by_parent ON nodes(parent, id);
 CREATE TABLE blocks(id INTEGER PRIMARY KEY, thread INTEGER NOT NULL, first_ts INTEGER NOT NULL, last_ts INTEGER NOT NULL,
     count INTEGER NOT NULL, min_depth INTEGER NOT NULL, start_stack BLOB NOT NULL, data BLOB NOT NULL);

@@ -800,7 +800,7 @@ fn opening_what_is_not_a_good_trace_says_why_and_where() {
     let e = open_err(&old);
     assert!(
         e.contains("old.htrace")
-            && e.contains("format version 2, this Hindsight reads versions 3 to 4")
+            && e.contains("format version 2, this Hindsight reads versions 3 to 5")
             && e.contains("record the run again"),
         "{e}"
     );

@@ -449,7 +449,7 @@ impl TraceWriter {
         let batch = std::mem::take(&mut self.node_batch);
         let mut chunks = batch.chunks_exact(NODE_BATCH);
         for chunk in &mut chunks {
-            let sql = multi_row_sql("INSERT INTO nodes VALUES ", 9, NODE_BATCH);
+            let sql = multi_row_sql("INSERT INTO nodes VALUES ", 10, NODE_BATCH);
             let mut st = self
                 .conn
                 .prepare_cached(&sql)
@@ -474,9 +474,9 @@ impl TraceWriter {
 
     fn insert_node(&self, row: &NodeRow, replace: bool) -> Result<(), StoreError> {
         let sql = if replace {
-            "INSERT OR REPLACE INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+            "INSERT OR REPLACE INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
         } else {
-            "INSERT INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+            "INSERT INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
         };
         self.exec(
             "storing a node",
@@ -602,7 +602,7 @@ impl TraceWriter {
     }
 }
 
-/// Completed nodes per multi-row insert (9 parameters each, well under SQLite's limit).
+/// Completed nodes per multi-row insert (10 parameters each, well under SQLite's limit).
 const NODE_BATCH: usize = 128;
 
 /// Nodes per coverage page.
@@ -641,13 +641,14 @@ fn multi_row_sql(prefix: &str, columns: usize, rows: usize) -> String {
 }
 
 /// A node's columns in `nodes` order.
-fn node_values(row: &NodeRow) -> [Option<i64>; 9] {
+fn node_values(row: &NodeRow) -> [Option<i64>; 10] {
     let h = &row.header;
     let kind = match h.kind {
         NodeKind::Root => schema::KIND_ROOT,
         NodeKind::Thread => schema::KIND_THREAD,
         NodeKind::Routine => schema::KIND_ROUTINE,
-        NodeKind::External => schema::KIND_EXTERNAL,
+        // The forest's nodes are the session's, never stored; the recorder makes none.
+        NodeKind::External | NodeKind::Collapsed | NodeKind::Projected => schema::KIND_EXTERNAL,
     };
     let outcome = row.outcome.map(|o| match o {
         Outcome::Returned => 0,
@@ -663,5 +664,6 @@ fn node_values(row: &NodeRow) -> [Option<i64>; 9] {
         Some(h.entry as i64),
         h.exit.map(|e| e as i64),
         outcome,
+        Some(if h.chained { schema::NODE_CHAINED } else { 0 }),
     ]
 }

@@ -13,7 +13,10 @@ use crate::trace::store::{NodeRow, Outcome};
 use crate::trace::wire::{EventKind, MethodDef, Value};
 use crate::tree::{NodeHeader, NodeKind};
 
-const COLUMNS: &str = "id, parent, kind, method, thread, depth, entry_ts, exit_ts, outcome";
+const COLUMNS: &str = "id, parent, kind, method, thread, depth, entry_ts, exit_ts, outcome, flags";
+/// Files before `nodes.flags` (format 3 and 4) have no chains.
+const COLUMNS_NO_FLAGS: &str =
+    "id, parent, kind, method, thread, depth, entry_ts, exit_ts, outcome, 0 AS flags";
 
 fn row_to_node(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
     let kind = match r.get::<_, i64>(2)? {
@@ -31,6 +34,7 @@ fn row_to_node(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
             thread: r.get::<_, Option<u32>>(4)?.map(ThreadId),
             entry: r.get::<_, i64>(6)? as u64,
             exit: r.get::<_, Option<i64>>(7)?.map(|t| t as u64),
+            chained: r.get::<_, i64>(9)? & schema::NODE_CHAINED != 0,
         },
         depth: r.get(5)?,
         outcome: r.get::<_, Option<i64>>(8)?.map(|o| {
@@ -73,9 +77,21 @@ pub struct NodeDetail {
 }
 
 impl TraceReader {
+    /// The `nodes` columns `row_to_node` reads, as this file has them.
+    fn node_columns(&self) -> &'static str {
+        if self.version >= schema::NODE_FLAGS_VERSION {
+            COLUMNS
+        } else {
+            COLUMNS_NO_FLAGS
+        }
+    }
+
     pub fn node(&self, id: NodeId) -> StoreResult<Option<NodeRow>> {
         self.conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM nodes WHERE id = ?1"))
+            .prepare_cached(&format!(
+                "SELECT {} FROM nodes WHERE id = ?1",
+                self.node_columns()
+            ))
             .and_then(|mut s| s.query_row([id.0], row_to_node).optional())
             .map_err(self.err("reading a node"))
     }
@@ -101,7 +117,8 @@ impl TraceReader {
         let mut st = self
             .conn
             .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM nodes WHERE parent = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"
+                "SELECT {} FROM nodes WHERE parent = ?1 ORDER BY id LIMIT ?2 OFFSET ?3",
+                self.node_columns()
             ))
             .map_err(self.err("reading children"))?;
         let rows = st
@@ -164,7 +181,8 @@ impl TraceReader {
         let mut st = self
             .conn
             .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM nodes WHERE id > ?2 AND thread = ?1 ORDER BY id LIMIT ?3"
+                "SELECT {} FROM nodes WHERE id > ?2 AND thread = ?1 ORDER BY id LIMIT ?3",
+                self.node_columns()
             ))
             .map_err(self.err("reading nodes"))?;
         let after = after.map_or(-1, |n| i64::from(n.0));
