@@ -37,6 +37,7 @@ pub struct Args {
 enum BenchCommand {
     Strategies(StrategiesArgs),
     Session(SessionArgs),
+    Forest(super::bench_forest::ForestArgs),
 }
 
 /// Debug every mutant of a corpus with every strategy, the correct program's run answering as
@@ -107,6 +108,7 @@ pub fn run(args: Args) -> Result<u8> {
     match args.command {
         BenchCommand::Strategies(a) => strategies(a),
         BenchCommand::Session(a) => session(a),
+        BenchCommand::Forest(a) => super::bench_forest::run(a),
     }
 }
 

@@ -66,6 +66,8 @@ pub struct Args {
     /// to scratch files in the temporary directory (0: keep every node in memory)
     #[arg(long, value_name = "NODES", default_value_t = hindsight_core::debugger::DEFAULT_RESIDENT_NODES)]
     pub resident_nodes: usize,
+    #[command(flatten)]
+    pub forest: ForestArgs,
     /// Print one JSON object on stdout; questions go to stderr, the program's output too
     #[arg(long)]
     pub json: bool,
@@ -77,6 +79,27 @@ pub struct Args {
     /// The command that runs the program, to record and then debug
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
+}
+
+/// The execution forest's switches, shared by `debug` and `tree`.
+#[derive(clap::Args, Clone, Copy)]
+pub struct ForestArgs {
+    /// Ask about the plain execution tree: no collapsed or projected nodes (by default chains
+    /// of calls are collapsed and projected so that fewer questions find the bug)
+    #[arg(long)]
+    pub no_balance: bool,
+    /// The most calls one collapsed or projected node may stand for
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    pub max_chain: Option<u32>,
+}
+
+impl ForestArgs {
+    pub fn options(self) -> hindsight_core::tree::ForestOptions {
+        hindsight_core::tree::ForestOptions {
+            balance: !self.no_balance,
+            max_chain: self.max_chain.unwrap_or(u32::MAX),
+        }
+    }
 }
 
 fn parse_strategy(s: &str) -> Result<StrategyName, String> {
@@ -151,6 +174,12 @@ impl Dbg {
             Dbg::Trace(d) => d.report(verdict)?,
             Dbg::Live(d) => d.report(verdict)?,
         })
+    }
+    fn tree(&self) -> &hindsight_core::tree::ExecutionTree {
+        match self {
+            Dbg::Trace(d) => d.session().tree(),
+            Dbg::Live(d) => d.session().tree(),
+        }
     }
     fn tree_len(&self) -> usize {
         match self {
@@ -257,7 +286,11 @@ impl Oracle {
                 if let Some((replayer, _)) = &mut runs.replayer {
                     oracle = oracle.with_replayer(replayer);
                 }
-                let answer = oracle.answer(node)?;
+                // A collapsed or projected node is judged by its calls (oracle::forest).
+                let answer =
+                    hindsight_core::oracle::forest::judge(debugger.tree(), node, &mut |c| {
+                        oracle.answer(c)
+                    })?;
                 runs.answers.insert(node, answer);
                 Ok(Reply::Answer(answer))
             }
@@ -385,6 +418,7 @@ pub fn run(args: Args) -> Result<u8> {
         p: args.p,
         trust: GlobSet::parse(&args.trust),
         resident_nodes: DebugOptions::resident_bound(args.resident_nodes),
+        forest: args.forest.options(),
         ..Default::default()
     };
     let mut timing = Timing::default();

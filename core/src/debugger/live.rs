@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::{question, report, DebugError, DebugOptions, Question, QuestionError, Report};
+use super::{report, DebugError, DebugOptions, Question, QuestionError, Report};
 use crate::omniscient::names::MethodNames;
 use serde::Serialize;
 
@@ -145,6 +145,7 @@ impl LiveDebugger {
         };
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
+        tree.set_forest_options(options.forest);
         let session = Session::new(tree, strategy, policy);
         let questions = QuestionCache {
             bound: live.question_cache,
@@ -320,6 +321,8 @@ impl LiveDebugger {
     /// Waits until `node` is complete in the trace (and with it everything the question shows),
     /// asking the recorder to commit now.
     pub fn wait_visible(&mut self, node: NodeId) -> Result<(), DebugError> {
+        // A forest node is readable once its last call is.
+        let node = super::forest::visible_after(self.session.tree(), node);
         self.wait_committed(node, true)
     }
 
@@ -354,7 +357,13 @@ impl LiveDebugger {
             .reader
             .as_ref()
             .expect("wait_visible opened the reader");
-        let q = question(reader, &mut self.names, node, self.options.limits)?;
+        let q = super::forest::question_in(
+            reader,
+            &mut self.names,
+            self.session.tree(),
+            node,
+            self.options.limits,
+        )?;
         self.questions.insert(q.clone());
         Ok(q)
     }
@@ -393,7 +402,13 @@ impl LiveDebugger {
         let mut n = 0;
         for (x, row) in next.into_iter().zip(rows) {
             if row.is_some_and(|r| r.header.exit.is_some()) {
-                let q = question(reader, &mut self.names, x, self.options.limits)?;
+                let q = super::forest::question_in(
+                    reader,
+                    &mut self.names,
+                    self.session.tree(),
+                    x,
+                    self.options.limits,
+                )?;
                 self.questions.insert(q);
                 n += 1;
             }
@@ -519,7 +534,7 @@ impl LiveDebugger {
         }
         self.open_reader()?;
         match &self.reader {
-            Some(reader) => report::report(reader, &mut self.names, verdict),
+            Some(reader) => report::report(reader, &mut self.names, self.session.tree(), verdict),
             None => Ok(Report {
                 result: "no-bug",
                 buggy_node: None,

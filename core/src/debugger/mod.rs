@@ -2,6 +2,7 @@
 //! its execution tree, a session with a strategy, questions rendered for people, and the
 //! verdict with the buggy code's lines.
 
+mod forest;
 mod live;
 mod question;
 mod report;
@@ -21,7 +22,7 @@ use crate::scratch::ScratchFiles;
 use crate::session::{Answer, Session, SessionError, Step, TrustPolicy, Verdict};
 use crate::strategy::{self, StrategyError, StrategyName};
 use crate::trace::store::{StoreError, TraceReader};
-use crate::tree::{CoverageKind, ExecutionTree, TreeError};
+use crate::tree::{CoverageKind, ExecutionTree, ForestOptions, TreeError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DebugError {
@@ -85,6 +86,9 @@ pub struct DebugOptions {
     /// budget leaves to SQLite and the recorder. A switch to a strategy of the other kind reads
     /// it from the trace.
     pub all_coverage: bool,
+    /// The execution forest (collapsed and projected nodes, balanced as nodes complete): on by
+    /// default, `ForestOptions::OFF` for the plain tree (`--no-balance`).
+    pub forest: ForestOptions,
 }
 
 /// The default persistence bound. Per resident node: the skeleton and the calls of its method 29
@@ -115,6 +119,7 @@ impl Default for DebugOptions {
             limits: RenderLimits::default(),
             resident_nodes: Some(DEFAULT_RESIDENT_NODES),
             all_coverage: false,
+            forest: ForestOptions::ON,
         }
     }
 }
@@ -179,6 +184,7 @@ impl Debugger {
         let mut names = MethodNames::default();
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
+        tree.set_forest_options(options.forest);
         let mut seen: HashSet<MethodId> = HashSet::new();
         let mut trusted: HashSet<MethodId> = HashSet::new();
         for row in reader.preorder() {
@@ -246,9 +252,10 @@ impl Debugger {
 
     /// A node rendered as a question.
     pub fn question(&mut self, node: NodeId) -> Result<Question, DebugError> {
-        Ok(question(
+        Ok(forest::question_in(
             &self.reader,
             &mut self.names,
+            self.session.tree(),
             node,
             self.options.limits,
         )?)
@@ -272,6 +279,6 @@ impl Debugger {
 
     /// The verdict with the buggy node's method, file and lines.
     pub fn report(&mut self, verdict: &Verdict) -> Result<Report, DebugError> {
-        report::report(&self.reader, &mut self.names, verdict)
+        report::report(&self.reader, &mut self.names, self.session.tree(), verdict)
     }
 }

@@ -9,6 +9,7 @@ use crate::ids::NodeId;
 use crate::omniscient::names::MethodNames;
 use crate::session::Verdict;
 use crate::trace::store::TraceReader;
+use crate::tree::ExecutionTree;
 
 /// The node whose method holds the bug.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -35,8 +36,18 @@ pub struct Report {
 fn describe(
     reader: &TraceReader,
     names: &mut MethodNames,
+    tree: &ExecutionTree,
     node: NodeId,
 ) -> Result<BuggyNode, DebugError> {
+    if tree.kind(node).is_question() && !tree.kind(node).is_call() {
+        let (method, file, lines) = super::forest::describe_in(reader, names, tree, node)?;
+        return Ok(BuggyNode {
+            id: node,
+            method,
+            file,
+            lines,
+        });
+    }
     let row = reader.node(node)?;
     let (method, file) = match row.and_then(|r| r.header.method) {
         Some(m) => match names.get(reader, m)? {
@@ -56,12 +67,13 @@ fn describe(
 pub fn report(
     reader: &TraceReader,
     names: &mut MethodNames,
+    tree: &ExecutionTree,
     verdict: &Verdict,
 ) -> Result<Report, DebugError> {
     Ok(match verdict {
         Verdict::Bug { node } => Report {
             result: "bug",
-            buggy_node: Some(describe(reader, names, *node)?),
+            buggy_node: Some(describe(reader, names, tree, *node)?),
             candidates: Vec::new(),
         },
         Verdict::NoBug => Report {
@@ -74,7 +86,7 @@ pub fn report(
             buggy_node: None,
             candidates: candidates
                 .iter()
-                .map(|&c| describe(reader, names, c))
+                .map(|&c| describe(reader, names, tree, c))
                 .collect::<Result<_, _>>()?,
         },
     })

@@ -127,7 +127,9 @@ pub fn debug_mutant(
                             nodes,
                         });
                     }
-                    let answer = oracle.answer(node)?;
+                    let tree = debugger.session().tree();
+                    let answer =
+                        crate::oracle::forest::judge(tree, node, &mut |c| oracle.answer(c))?;
                     debugger.answer(node, answer)?;
                     dialogue.push((debugger.method_of(node)?.unwrap_or_default(), answer));
                 }

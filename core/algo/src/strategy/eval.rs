@@ -117,3 +117,39 @@ pub fn average_questions(
         found,
     })
 }
+
+/// Average questions of `strategy` over the experiments `buggy` (recorded calls of `plain`),
+/// on the plain tree and on `forest` (the same tree with its `ForestOptions`, balanced when
+/// its session is made): the balanced-ET paper's Table 1 columns *Quest.* and *Q. bal.*. On
+/// the forest a node is invalid when it is an ancestor of the buggy call's image (the call
+/// itself, or the collapsed node that absorbed it). Returns (tree, forest, experiments whose
+/// forest verdict named the image).
+pub fn forest_questions(
+    plain: &ExecutionTree,
+    forest: &ExecutionTree,
+    strategy: StrategyName,
+    buggy: &[NodeId],
+) -> Result<(f64, f64, usize), EvalError> {
+    let mut plain = plain.clone();
+    plain.seal();
+    let mut forest = forest.clone();
+    forest.seal();
+    let mut tree_session = Session::new(plain, create(strategy, None)?, TrustPolicy::none());
+    let mut forest_session = Session::new(forest, create(strategy, None)?, TrustPolicy::none());
+    let (mut on_tree, mut on_forest, mut found) = (0usize, 0usize, 0usize);
+    for &b in buggy {
+        tree_session.reset();
+        let oracle = SimulatedOracle { buggy: b };
+        on_tree += run_to_verdict(&mut tree_session, |t, n| oracle.answer(t, n))?.1;
+        forest_session.reset();
+        let Some(image) = forest_session.tree().image(b) else {
+            continue;
+        };
+        let oracle = SimulatedOracle { buggy: image };
+        let (verdict, asked) = run_to_verdict(&mut forest_session, |t, n| oracle.answer(t, n))?;
+        on_forest += asked;
+        found += usize::from(verdict == Verdict::Bug { node: image });
+    }
+    let n = buggy.len().max(1) as f64;
+    Ok((on_tree as f64 / n, on_forest as f64 / n, found))
+}

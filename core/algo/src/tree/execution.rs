@@ -285,7 +285,11 @@ impl ExecutionTree {
                     what: "kind or method",
                 });
             }
-            if self.recorded_parent(h.id) != h.parent {
+            // A child of a collapsed chain's call hangs below the collapsed node.
+            let moved = self
+                .parent(h.id)
+                .is_some_and(|p| self.kind(p) == NodeKind::Collapsed && !self.is_absorbed(h.id));
+            if !moved && self.recorded_parent(h.id) != h.parent {
                 return Err(TreeError::CompletionMismatch {
                     id: h.id,
                     what: "parent",
@@ -560,12 +564,19 @@ impl ExecutionTree {
         self.flags.update(node.0 as usize, |f| *f |= BALANCED);
     }
 
-    /// Collapses `calls` (consecutive leaf siblings, in call order, at least two) into the first
-    /// of them, which becomes a collapsed node; the others leave the tree.
+    /// Collapses `calls` (consecutive siblings, in call order, at least two, whose children are
+    /// leaves the session never asks) into the first of them, which becomes a collapsed node;
+    /// the others leave the tree and their children hang below the collapsed node, in order.
     pub(crate) fn collapse(&mut self, calls: &[NodeId]) {
         let (Some(&first), Some(&last)) = (calls.first(), calls.last()) else {
             return;
         };
+        let below: Vec<NodeId> = calls.iter().flat_map(|&c| self.children(c)).collect();
+        if !below.is_empty() {
+            self.set_children(first, &below);
+            let size: u32 = below.iter().map(|&c| self.subtree_size(c)).sum();
+            self.size.set(first.0 as usize, size + 1);
+        }
         let parent = self.parent(first);
         let after = self.next_sibling.at(last.0 as usize);
         self.next_sibling.set(first.0 as usize, after);

@@ -88,8 +88,15 @@ pub fn balance_all(tree: &mut ExecutionTree) -> Reshape {
     all
 }
 
+/// A call a chain may collapse: a leaf for the session, i.e. with no children but calls into
+/// uninstrumented code that call nothing back (trusted, never asked: Theorem 2 holds as for
+/// leaves, since a collapsed node's children are then all trusted).
 fn collapsible(tree: &ExecutionTree, x: NodeId) -> bool {
-    tree.kind(x) == NodeKind::Routine && tree.is_complete(x) && tree.first_child(x).is_none()
+    tree.kind(x) == NodeKind::Routine
+        && tree.is_complete(x)
+        && tree
+            .children(x)
+            .all(|c| tree.kind(c) == NodeKind::External && tree.first_child(c).is_none())
 }
 
 /// Algorithm 3: collapses the maximal chains of leaf calls of one method (at most
