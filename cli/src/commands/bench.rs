@@ -18,6 +18,7 @@ use hindsight_core::session::{Session, TrustPolicy};
 use hindsight_core::strategy::bench::{answer_latency, LatencyStats};
 use hindsight_core::strategy::{create, eval, StrategyName};
 use hindsight_core::tree::synthetic::{random_tree, Rng, Shape};
+use hindsight_core::tree::ForestOptions;
 use serde::Serialize;
 
 use super::record::{self, AgentArgs};
@@ -72,6 +73,9 @@ pub struct StrategiesArgs {
     /// run never reached): calls that rules 1 and 2 cannot judge are answered "don't know"
     #[arg(long)]
     pub no_replay: bool,
+    /// Debug the plain execution trees (no collapsed or projected nodes)
+    #[arg(long)]
+    pub no_balance: bool,
 }
 
 /// How long each strategy takes to choose the next question after an answer, on a random
@@ -258,6 +262,7 @@ fn run_mutant(
     strategies: &[StrategyName],
     work: &Path,
     replayer: Option<&Path>,
+    forest: ForestOptions,
 ) -> Result<hindsight_core::evaluation::MutantDebug> {
     let dir = work.join(&p.name).join(&m.id);
     let src = dir.join("src");
@@ -283,6 +288,7 @@ fn run_mutant(
         strategies,
         &m.method,
         replayer.as_mut().map(|r| r as &mut dyn Replayer),
+        forest,
     )?)
 }
 
@@ -324,6 +330,11 @@ struct StrategiesJson<'a> {
 }
 
 fn strategies(args: StrategiesArgs) -> Result<u8> {
+    let forest = if args.no_balance {
+        ForestOptions::OFF
+    } else {
+        ForestOptions::ON
+    };
     let started = Instant::now();
     let strategies = strategies_or_all(&args.strategies);
     let corpus = read_corpus(&args.dir, &args.programs, args.limit)?;
@@ -396,7 +407,15 @@ fn strategies(args: StrategiesArgs) -> Result<u8> {
         let (i, m) = tasks[t];
         let p = &corpus[i];
         let outcome = match &references[i] {
-            Ok(reference) => run_mutant(p, m, reference, &strategies, &work, replayer.as_deref()),
+            Ok(reference) => run_mutant(
+                p,
+                m,
+                reference,
+                &strategies,
+                &work,
+                replayer.as_deref(),
+                forest,
+            ),
             Err(_) => Err(anyhow::anyhow!("the correct program could not be recorded")),
         };
         let result = match outcome {
@@ -420,7 +439,7 @@ fn strategies(args: StrategiesArgs) -> Result<u8> {
     let mut balanced_rows = Vec::new();
     for (p, r) in corpus.iter().zip(&references) {
         if let Ok(trace) = r {
-            match balanced(trace, &strategies) {
+            match balanced(trace, &strategies, forest) {
                 Ok((evaluations, coverage)) => balanced_rows.push(BalancedRow {
                     program: p.name.clone(),
                     coverage,

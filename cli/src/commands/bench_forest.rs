@@ -54,6 +54,8 @@ struct Inserted {
 struct Questions {
     tree: f64,
     forest: f64,
+    /// Experiments: every call for top-down (counted in one pass), a sample for the others.
+    experiments: usize,
     /// Experiments whose session on the forest named the buggy call's node.
     found: usize,
 }
@@ -68,7 +70,6 @@ struct TraceRow {
     /// each collapsed node's first call).
     placed: Inserted,
     balance_ms: f64,
-    experiments: usize,
     questions: BTreeMap<String, Questions>,
 }
 
@@ -131,8 +132,9 @@ fn measure(trace: &std::path::Path, plain: &ExecutionTree, args: &ForestArgs) ->
         create(StrategyName::TopDown, None)?,
         TrustPolicy::none(),
     );
-    let mut buggy: Vec<NodeId> = eval::askable_nodes(&session);
+    let all: Vec<NodeId> = eval::askable_nodes(&session);
     drop(session);
+    let mut buggy = all.clone();
     if buggy.len() > args.sample {
         let mut rng = Rng::new(13);
         for i in 0..args.sample {
@@ -143,12 +145,18 @@ fn measure(trace: &std::path::Path, plain: &ExecutionTree, args: &ForestArgs) ->
     }
     let mut questions = BTreeMap::new();
     for &s in &args.strategies {
-        let (tree, forest, found) = eval::forest_questions(plain, &forest_tree, s, &buggy)?;
+        let experiments = if s == StrategyName::TopDown {
+            &all
+        } else {
+            &buggy
+        };
+        let (tree, forest, found) = eval::forest_questions(plain, &forest_tree, s, experiments)?;
         questions.insert(
             s.as_str().to_string(),
             Questions {
                 tree,
                 forest,
+                experiments: experiments.len(),
                 found,
             },
         );
@@ -159,22 +167,20 @@ fn measure(trace: &std::path::Path, plain: &ExecutionTree, args: &ForestArgs) ->
         inserted,
         placed,
         balance_ms,
-        experiments: buggy.len(),
         questions,
     })
 }
 
 fn print_row(r: &TraceRow) {
     println!(
-        "{}: {} nodes, inserted {} projected / {} collapsed, placed {} / {} calls, balanced in {:.1} ms, {} experiments",
+        "{}: {} nodes, inserted {} projected / {} collapsed, placed {} / {} calls, balanced in {:.1} ms",
         r.trace,
         r.nodes,
         r.inserted.projected,
         r.inserted.collapsed,
         r.placed.projected,
         r.placed.collapsed,
-        r.balance_ms,
-        r.experiments
+        r.balance_ms
     );
     for (name, q) in &r.questions {
         let change = if q.tree > 0.0 {
@@ -183,8 +189,8 @@ fn print_row(r: &TraceRow) {
             0.0
         };
         println!(
-            "  {name:<18} {:>8.2} questions on the tree, {:>8.2} on the forest ({change:+.1} % fewer)",
-            q.tree, q.forest
+            "  {name:<18} {:>8.2} questions on the tree, {:>8.2} on the forest ({change:+.1} % fewer; {} experiments, {} found)",
+            q.tree, q.forest, q.experiments, q.found
         );
     }
 }

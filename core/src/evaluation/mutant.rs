@@ -11,7 +11,7 @@ use crate::oracle::{ReferenceOracle, ReplayStats, Replayer, TraceRun};
 use crate::session::{Answer, Step, TrustPolicy};
 use crate::strategy::eval::{askable_nodes, average_questions, Evaluation};
 use crate::strategy::StrategyName;
-use crate::tree::{CoverageKind, ExecutionTree};
+use crate::tree::{CoverageKind, ExecutionTree, ForestOptions};
 
 /// One session of one strategy on one mutant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -90,6 +90,7 @@ pub fn debug_mutant(
     strategies: &[StrategyName],
     mutated: &str,
     replayer: Option<&mut dyn Replayer>,
+    forest: ForestOptions,
 ) -> Result<MutantDebug, EvaluationError> {
     let buggy_run = TraceRun::open(buggy)?;
     let reference_run = TraceRun::open(reference)?;
@@ -104,6 +105,7 @@ pub fn debug_mutant(
     for &strategy in strategies {
         let options = DebugOptions {
             strategy,
+            forest,
             ..Default::default()
         };
         let mut debugger = Debugger::open(buggy, options)?;
@@ -163,9 +165,11 @@ pub fn debug_mutant(
 pub fn balanced(
     trace: &Path,
     strategies: &[StrategyName],
+    forest: ForestOptions,
 ) -> Result<(Vec<Evaluation>, bool), EvaluationError> {
     let options = DebugOptions {
         all_coverage: true,
+        forest,
         ..Default::default()
     };
     let debugger = Debugger::open(trace, options)?;

@@ -461,3 +461,41 @@ fn fast_candidate_search_agrees_with_a_full_scan() {
         }
     }
 }
+
+/// The one-pass count of top-down's questions equals what sessions ask, on trees and forests.
+#[test]
+fn top_down_questions_in_one_pass_equal_the_sessions() {
+    for seed in 0..16u64 {
+        let forest = seed % 2 == 1;
+        let mut tree = random_tree(
+            seed,
+            &Shape {
+                calls: 150,
+                methods: 6,
+                threads: 1 + seed as usize % 2,
+                chains: if forest { 0.6 } else { 0.0 },
+                ..Shape::default()
+            },
+        );
+        if forest {
+            tree.set_forest_options(crate::tree::ForestOptions::ON);
+            crate::tree::forest::balance_all(&mut tree);
+            assert!(tree.is_forest());
+        }
+        tree.seal();
+        let counts = eval::top_down_questions(&tree);
+        let mut s = Session::new(
+            tree.clone(),
+            create(StrategyName::TopDown, None).unwrap(),
+            TrustPolicy::none(),
+        );
+        assert_eq!(counts.len(), eval::askable_nodes(&s).len());
+        for (b, q) in counts {
+            s.reset();
+            let oracle = SimulatedOracle { buggy: b };
+            let (verdict, asked) = run_to_verdict(&mut s, |t, n| oracle.answer(t, n)).unwrap();
+            assert_eq!(verdict, Verdict::Bug { node: b });
+            assert_eq!(asked as u64, q, "seed {seed}, buggy {b}");
+        }
+    }
+}
