@@ -1,7 +1,6 @@
 //! One module per command: its arguments (clap) and its run function.
 
 pub mod bench;
-pub mod bench_forest;
 pub mod debug;
 pub mod events;
 pub mod history;
