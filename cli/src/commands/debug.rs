@@ -191,8 +191,20 @@ impl Oracle {
         match self {
             Oracle::Interactive(terminal) => terminal.ask(debugger, number, text, json),
             Oracle::Rules(rules) => {
-                let method = debugger.method_of(node)?.unwrap_or_default();
-                Ok(Reply::Answer(rules.answer(&method)))
+                // A collapsed or projected node is judged by its calls' rules (oracle::forest).
+                let tree = debugger.session().tree();
+                let calls: Vec<NodeId> =
+                    tree.preorder(node).flat_map(|x| tree.calls_in(x)).collect();
+                let mut methods = std::collections::HashMap::new();
+                for c in calls {
+                    methods.insert(c, debugger.method_of(c)?.unwrap_or_default());
+                }
+                let answer = hindsight_core::oracle::forest::judge(
+                    debugger.session().tree(),
+                    node,
+                    &mut |c| Ok(rules.answer(methods.get(&c).map_or("", String::as_str))),
+                )?;
+                Ok(Reply::Answer(answer))
             }
             Oracle::Reference(runs) => {
                 if let Some(a) = runs.answers.get(&node) {

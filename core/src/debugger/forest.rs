@@ -35,7 +35,6 @@ pub fn question_in(
         return question(reader, names, node, limits);
     }
     let (first, last) = tree.span(node).ok_or(QuestionError::NoSuchCall(node))?;
-    let steps = steps(tree, node);
     let first_detail = reader
         .node_detail(first)?
         .ok_or(QuestionError::NoSuchCall(first))?;
@@ -47,7 +46,7 @@ pub fn question_in(
     let render = |v: &Value, at: Timestamp| render_value(reader, v, at, limits);
     let mut methods: Vec<String> = Vec::new();
     let mut qualified = None;
-    for &s in &steps {
+    for &s in &calls(tree, node) {
         if let Some(m) = tree.method(s) {
             if let Some(n) = names.get(reader, m)? {
                 if !methods.contains(&n.short) {
@@ -55,6 +54,20 @@ pub fn question_in(
                 }
                 qualified.get_or_insert_with(|| n.qualified.clone());
             }
+        }
+    }
+    // The objects the first call was given (an array a chain of static calls works on, say):
+    // their state before the first call and after the last. Primitive arguments are each
+    // call's own input, not the chain's state.
+    let mut args = Vec::new();
+    for arg in &first_detail.args {
+        if let Value::Object(_) = arg.value {
+            let (before, after) = (render(&arg.value, entry)?, render(&arg.value, exit)?);
+            args.push(Shown {
+                name: arg.name.clone(),
+                exit: (before != after).then_some(after),
+                entry: before,
+            });
         }
     }
     let this = match first_detail.this {
@@ -109,6 +122,12 @@ pub fn question_in(
     }
     let count = calls(tree, node).len();
     let mut text = format!("{count} calls {}", methods.join(", "));
+    for a in &args {
+        match &a.exit {
+            Some(after) => text.push_str(&format!(" with {}={}→{after}", a.name, a.entry)),
+            None => text.push_str(&format!(" with {}={} (unchanged)", a.name, a.entry)),
+        }
+    }
     if let Some(t) = &this {
         match &t.exit {
             Some(after) => text.push_str(&format!(" with this={}→{after}", t.entry)),
@@ -130,20 +149,12 @@ pub fn question_in(
     Ok(Question {
         node,
         method: qualified.unwrap_or_default(),
-        args: Vec::new(),
+        args,
         this,
         statics,
         result,
         text,
     })
-}
-
-/// The nodes a forest node joins: a collapsed node's calls, a projected node's children.
-fn steps(tree: &ExecutionTree, node: NodeId) -> Vec<NodeId> {
-    match tree.kind(node) {
-        NodeKind::Projected => tree.children(node).collect(),
-        _ => tree.calls_in(node),
-    }
 }
 
 /// The recorder's calls a forest node stands for, in call order (the top of each step).
