@@ -26,7 +26,7 @@ pub fn judge(
         NodeKind::Collapsed => tree
             .calls_in(node)
             .into_iter()
-            .map(|c| call(c))
+            .map(&mut *call)
             .collect::<HeapResult<_>>()?,
         _ => return call(node),
     };

@@ -426,7 +426,7 @@ fn fast_candidate_search_agrees_with_a_full_scan() {
                     _ => None,
                 };
                 let set = s.suspicious();
-                if forest && got.is_some() && expected.is_some() {
+                if let (true, Some(g), Some(e)) = (forest, got, expected) {
                     let distance = |x: NodeId| match name {
                         StrategyName::DivideAndQuery => {
                             (2.0 * f64::from(set.weight(x)) - f64::from(set.total_weight())).abs()
@@ -434,7 +434,6 @@ fn fast_candidate_search_agrees_with_a_full_scan() {
                         StrategyName::Hirunkitti => f64::from(set.weight(x)),
                         _ => (2.0 * set.coverage_weight(x) - set.coverage_total()).abs(),
                     };
-                    let (g, e) = (got.unwrap(), expected.unwrap());
                     assert!(
                         (distance(g) - distance(e)).abs() < 1e-9,
                         "seed {seed}, {name}: {g} and {e}"

@@ -395,7 +395,8 @@ fn live_sessions_balance_as_nodes_complete() {
                     }
                 }
                 let whole = forest_of(&plain, ForestOptions::ON);
-                let shape = |t: &ExecutionTree| -> Vec<(NodeKind, Option<(NodeId, NodeId)>, u32)> {
+                type Outline = Vec<(NodeKind, Option<(NodeId, NodeId)>, u32)>;
+                let shape = |t: &ExecutionTree| -> Outline {
                     t.iter()
                         .map(|x| (t.kind(x), t.span(x), t.subtree_size(x)))
                         .collect()
