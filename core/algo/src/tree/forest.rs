@@ -142,10 +142,17 @@ struct Run {
     end: usize,
 }
 
-/// The links that make chains: an item starts in the state the previous one left. Only calls
-/// and collapsed nodes link (what is a chain at one level is projected, not linked again).
+/// The links that make chains: an item starts in the state the previous one left. Any node a
+/// person judges by its entry and exit state links (calls, collapsed nodes, and whatever kinds
+/// the recorder marks, such as a loop's iterations), but not calls into uninstrumented code
+/// (unknown effects) nor projected nodes (a chain at one level is projected, not linked again).
 fn links(tree: &ExecutionTree, items: &[NodeId]) -> Vec<bool> {
-    let askable = |x: NodeId| matches!(tree.kind(x), NodeKind::Routine | NodeKind::Collapsed);
+    let askable = |x: NodeId| {
+        !matches!(
+            tree.kind(x),
+            NodeKind::Root | NodeKind::Thread | NodeKind::External | NodeKind::Projected
+        )
+    };
     (0..items.len())
         .map(|k| k > 0 && askable(items[k]) && askable(items[k - 1]) && tree.is_chained(items[k]))
         .collect()
