@@ -170,7 +170,7 @@ fn bad_arguments_are_usage_errors() {
 fn tree_shows_the_execution_forest_and_node_refuses_its_projected_nodes() {
     let (_work, trace) = mergesort_trace();
     let t = trace.to_str().unwrap();
-    let forest = hindsight_json(&["tree", t, "--json"]);
+    let forest = hindsight_json(&["tree", t, "--json", "--forest"]);
     let nodes = forest["nodes"].as_array().unwrap();
     let of = |kind: &str| -> Vec<&serde_json::Value> {
         nodes.iter().filter(|n| n["kind"] == kind).collect()

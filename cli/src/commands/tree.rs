@@ -1,30 +1,45 @@
-//! `hindsight tree`: the execution tree of a trace.
+//! `hindsight tree`: the execution tree of a trace, or a part of it; with `--forest`, the
+//! execution forest the debugger asks about.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Result;
 use hindsight_core::debugger::{DebugOptions, Debugger};
 use hindsight_core::ids::NodeId;
 use hindsight_core::omniscient::names::MethodNames;
+use hindsight_core::query::tree::walk_subtree;
 use hindsight_core::trace::store::{NodeRow, TraceReader};
 use hindsight_core::tree::{ExecutionTree, NodeKind};
 use serde::Serialize;
 
 use super::debug::ForestArgs;
-use crate::output;
 
-/// Print the execution tree of a trace: one line per node, in preorder. By default the
-/// execution forest the debugger asks about: chains of calls collapsed and projected.
+/// Print the execution tree of a trace: one line per node, in preorder; --from, --depth and
+/// --limit print a part of it. With --forest, the execution forest the debugger asks about
+/// (chains of calls collapsed and projected), which is built in memory first.
 #[derive(clap::Args)]
 pub struct Args {
     /// The trace file
     pub trace: PathBuf,
+    /// Start at this node (default: the run's root)
+    #[arg(long)]
+    pub from: Option<u32>,
+    /// Only N levels below the start
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// At most N nodes
+    #[arg(long)]
+    pub limit: Option<u64>,
     /// Print JSON: {"nodes": [{"id", "parent", "kind", "method", "thread", "entry", "exit",
-    /// "complete", "trusted", "calls"}]}
+    /// "complete", "trusted", "calls"}], "truncated"}
     #[arg(long)]
     pub json: bool,
+    /// Print the execution forest the debugger asks about instead of the recorded tree
+    #[arg(long)]
+    pub forest: bool,
     #[command(flatten)]
-    pub forest: ForestArgs,
+    pub forest_options: ForestArgs,
 }
 
 #[derive(Serialize)]
@@ -106,22 +121,31 @@ fn forest_rows(
 
 pub fn run(args: Args) -> Result<u8> {
     let reader = TraceReader::open(&args.trace)?;
-    let (forest, spans) = forest_rows(&reader, &args.trace, args.forest)?;
+    let (forest, spans) = if args.forest {
+        forest_rows(&reader, &args.trace, args.forest_options)?
+    } else {
+        Default::default()
+    };
     let threads: std::collections::HashMap<_, _> = reader
         .threads()?
         .into_iter()
         .map(|(t, _)| (t.id, t.name))
         .collect();
     let mut names = MethodNames::default();
-    let mut nodes = Vec::new();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    for (id, parent, kind, row, depth) in forest {
-        let Some(mut row) = row else { continue };
-        row.header.id = id;
-        row.header.parent = parent;
-        row.header.kind = kind;
-        row.depth = depth;
+    let limit = args.limit.unwrap_or(u64::MAX);
+    let mut printed = 0u64;
+    let mut truncated = false;
+    if args.json {
+        write!(out, "{{\"nodes\": [")?;
+    }
+    // Prints one node (streamed: a whole run's tree never sits in memory); `false` at the limit.
+    let mut print = |row: &NodeRow, level: Option<u32>| -> Result<bool> {
+        if printed >= limit {
+            truncated = true;
+            return Ok(false);
+        }
         let h = &row.header;
         let method = match h.method {
             Some(m) => Some(names.qualified(&reader, m)?),
@@ -131,7 +155,7 @@ pub fn run(args: Args) -> Result<u8> {
         // Calls into uninstrumented code are trusted by default.
         let trusted = h.kind == NodeKind::External;
         if args.json {
-            nodes.push(NodeJson {
+            let node = NodeJson {
                 id: h.id.0,
                 parent: h.parent.map(|p| p.0),
                 kind: h.kind,
@@ -142,25 +166,30 @@ pub fn run(args: Args) -> Result<u8> {
                 complete: h.exit.is_some(),
                 trusted,
                 calls: spans.get(&h.id.0).copied(),
-            });
-            continue;
+            };
+            let sep = if printed == 0 { "\n  " } else { ",\n  " };
+            write!(out, "{sep}{}", serde_json::to_string(&node)?)?;
+            printed += 1;
+            return Ok(true);
         }
-        use std::io::Write;
-        let indent = "  ".repeat(row.depth as usize);
+        let indent = "  ".repeat(match (level, h.kind) {
+            (Some(l), _) => l as usize,
+            (None, NodeKind::Root) => 0,
+            (None, NodeKind::Thread) => 1,
+            (None, _) => row.depth as usize + 1,
+        });
         let label = match h.kind {
             NodeKind::Root => "run".to_string(),
             NodeKind::Thread => format!("thread {}", thread.as_deref().unwrap_or("?")),
             NodeKind::Collapsed | NodeKind::Projected => {
                 let [a, b] = spans.get(&h.id.0).copied().unwrap_or_default();
-                format!(
-                    "[{}] {} (calls #{a}..#{b})",
-                    if h.kind == NodeKind::Collapsed {
-                        "collapsed"
-                    } else {
-                        "projected"
-                    },
-                    method.unwrap_or_else(|| "several methods".into())
-                )
+                let shape = if h.kind == NodeKind::Collapsed {
+                    "collapsed"
+                } else {
+                    "projected"
+                };
+                let method = method.unwrap_or_else(|| "several methods".into());
+                format!("[{shape}] {method} (calls #{a}..#{b})")
             }
             _ => method.unwrap_or_default(),
         };
@@ -172,10 +201,65 @@ pub fn run(args: Args) -> Result<u8> {
             marks.push_str(" (trusted)");
         }
         writeln!(out, "{indent}#{} {label}{marks}", h.id)?;
+        printed += 1;
+        Ok(true)
+    };
+    if args.forest {
+        let from = NodeId(args.from.unwrap_or(0));
+        // The forest's preorder: a subtree is the run of rows after its node that are deeper.
+        let mut start = None;
+        let mut cut = false;
+        for (id, parent, kind, row, depth) in forest {
+            let Some(mut row) = row else { continue };
+            if start.is_none() && id == from {
+                start = Some(depth);
+            }
+            let Some(top) = start else { continue };
+            if id != from && depth <= top {
+                break;
+            }
+            let level = depth - top;
+            if args.depth.is_some_and(|d| level > d) {
+                cut = true;
+                continue;
+            }
+            row.header.id = id;
+            row.header.parent = parent;
+            row.header.kind = kind;
+            row.depth = depth;
+            if !print(&row, Some(depth))? {
+                break;
+            }
+        }
+        truncated |= cut;
+    } else if args.from.is_some() || args.depth.is_some() {
+        let from = NodeId(args.from.unwrap_or(0));
+        let mut failed = None;
+        let cut = walk_subtree(&reader, from, args.depth, |row, level| {
+            match print(row, Some(level)) {
+                Ok(go_on) => Ok(go_on),
+                Err(e) => {
+                    failed = Some(e);
+                    Ok(false)
+                }
+            }
+        })?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        truncated |= cut;
+    } else {
+        for row in reader.preorder() {
+            if !print(&row?, None)? {
+                break;
+            }
+        }
     }
     if args.json {
-        drop(out);
-        output::print_json(&serde_json::json!({ "nodes": nodes }))?;
+        writeln!(out, "\n], \"truncated\": {truncated}}}")?;
+    } else if truncated {
+        writeln!(out, "… (more nodes: --depth and --limit cut the tree here)")?;
     }
+    out.flush()?;
     Ok(0)
 }
