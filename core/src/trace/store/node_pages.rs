@@ -293,7 +293,7 @@ mod tests {
                 thread: (kind != NodeKind::Root).then_some(ThreadId(1)),
                 entry: 1000 + u64::from(id) * 3,
                 exit,
-                chained: call && id % 2 == 0,
+                chained: call && id.is_multiple_of(2),
             },
             depth: id % 5,
             outcome: (call && exit.is_some()).then_some(if threw {
