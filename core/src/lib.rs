@@ -14,5 +14,6 @@ pub mod evaluation;
 pub mod loops;
 pub mod omniscient;
 pub mod oracle;
+pub mod query;
 pub mod scratch;
 pub mod trace;

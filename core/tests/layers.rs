@@ -26,6 +26,7 @@ const LAYERS: &[&str] = &[
     "capture",
     "scratch",
     "omniscient",
+    "query",
     "oracle",
     "debugger",
     "evaluation",

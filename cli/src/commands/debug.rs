@@ -68,6 +68,8 @@ pub struct Args {
     /// of the tree of calls alone
     #[arg(long)]
     pub no_loops: bool,
+    #[command(flatten)]
+    pub forest: ForestArgs,
     /// Print one JSON object on stdout; questions go to stderr, the program's output too
     #[arg(long)]
     pub json: bool,
@@ -79,6 +81,27 @@ pub struct Args {
     /// The command that runs the program, to record and then debug
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
+}
+
+/// The execution forest's switches, shared by `debug` and `tree`.
+#[derive(clap::Args, Clone, Copy)]
+pub struct ForestArgs {
+    /// Ask about the plain execution tree: no collapsed or projected nodes (by default chains
+    /// of calls are collapsed and projected so that fewer questions find the bug)
+    #[arg(long)]
+    pub no_balance: bool,
+    /// The most calls one collapsed or projected node may stand for
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    pub max_chain: Option<u32>,
+}
+
+impl ForestArgs {
+    pub fn options(self) -> hindsight_core::tree::ForestOptions {
+        hindsight_core::tree::ForestOptions {
+            balance: !self.no_balance,
+            max_chain: self.max_chain.unwrap_or(u32::MAX),
+        }
+    }
 }
 
 fn parse_strategy(s: &str) -> Result<StrategyName, String> {
@@ -173,11 +196,25 @@ impl Oracle {
         match self {
             Oracle::Interactive(terminal) => terminal.ask(debugger, number, text, json),
             Oracle::Rules(rules) => {
-                let method = debugger.method_of(node)?.unwrap_or_default();
-                let kind = debugger.session().tree().kind(node);
-                Ok(Reply::Answer(
-                    rules.answer(&AnswerRules::subject(&method, kind)),
-                ))
+                // A collapsed or projected node is judged by its calls' (or iterations')
+                // rules (oracle::forest); a loop or an iteration by METHOD@loop / @iteration.
+                let tree = debugger.session().tree();
+                let steps: Vec<(NodeId, NodeKind)> = tree
+                    .preorder(node)
+                    .flat_map(|x| tree.calls_in(x))
+                    .map(|c| (c, tree.kind(c)))
+                    .collect();
+                let mut subjects = std::collections::HashMap::new();
+                for (c, kind) in steps {
+                    let method = debugger.method_of(c)?.unwrap_or_default();
+                    subjects.insert(c, AnswerRules::subject(&method, kind).into_owned());
+                }
+                let answer = hindsight_core::oracle::forest::judge(
+                    debugger.session().tree(),
+                    node,
+                    &mut |c| Ok(rules.answer(subjects.get(&c).map_or("", String::as_str))),
+                )?;
+                Ok(Reply::Answer(answer))
             }
             Oracle::Reference(runs) => {
                 if let Some(a) = runs.answers.get(&node) {
@@ -196,7 +233,12 @@ impl Oracle {
                 if let Some((replayer, _)) = &mut runs.replayer {
                     oracle = oracle.with_replayer(replayer);
                 }
-                let answer = oracle.answer(node)?;
+                // A collapsed or projected node is judged by its calls (oracle::forest).
+                let answer = hindsight_core::oracle::forest::judge(
+                    debugger.session().tree(),
+                    node,
+                    &mut |c| oracle.answer(c),
+                )?;
                 runs.answers.insert(node, answer);
                 Ok(Reply::Answer(answer))
             }
@@ -351,6 +393,7 @@ pub fn run(args: Args) -> Result<u8> {
         trust: GlobSet::parse(&args.trust),
         resident_nodes: DebugOptions::resident_bound(args.resident_nodes),
         loops: !args.no_loops,
+        forest: args.forest.options(),
         ..Default::default()
     };
     let mut timing = Timing::default();

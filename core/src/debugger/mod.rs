@@ -9,6 +9,7 @@
 //! a front end never asks which kind it holds.
 
 mod cache;
+mod forest;
 mod fragment;
 mod live;
 mod options;
@@ -105,6 +106,7 @@ impl Debugger {
         let mut names = MethodNames::default();
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
+        tree.set_forest_options(options.forest);
         let mut seen: HashSet<MethodId> = HashSet::new();
         let mut trusted: HashSet<MethodId> = HashSet::new();
         for row in reader.preorder() {
@@ -152,6 +154,7 @@ impl Debugger {
         let (live, policy) = Live::new(feed, !options.trust.is_empty());
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
+        tree.set_forest_options(options.forest);
         Ok(Debugger {
             session: Session::new(tree, strategy, options.policy(policy)),
             trace: trace.to_path_buf(),
@@ -222,7 +225,13 @@ impl Debugger {
         }
         self.wait_visible(node)?;
         let reader = self.reader.as_ref().ok_or(DebugError::NotReadable)?;
-        let q = question(reader, &mut self.names, node, self.options.limits)?;
+        let q = forest::question_in(
+            reader,
+            &mut self.names,
+            self.session.tree(),
+            node,
+            self.options.limits,
+        )?;
         self.questions.insert(q.clone());
         Ok(q)
     }
@@ -261,7 +270,13 @@ impl Debugger {
         let mut n = 0;
         for (x, row) in next.into_iter().zip(rows) {
             if row.is_some_and(|r| r.header.exit.is_some()) {
-                let q = question(reader, &mut self.names, x, self.options.limits)?;
+                let q = forest::question_in(
+                    reader,
+                    &mut self.names,
+                    self.session.tree(),
+                    x,
+                    self.options.limits,
+                )?;
                 self.questions.insert(q);
                 n += 1;
             }

@@ -5,7 +5,7 @@ use crate::glob::GlobSet;
 use crate::omniscient::RenderLimits;
 use crate::session::TrustPolicy;
 use crate::strategy::StrategyName;
-use crate::tree::CoverageKind;
+use crate::tree::{CoverageKind, ForestOptions};
 
 /// How a debugging session is set up.
 #[derive(Clone, Debug)]
@@ -32,6 +32,9 @@ pub struct DebugOptions {
     /// Ask about loops and iterations (recorded always); `false` (`--no-loops`) looks through
     /// them, as on a tree of calls alone.
     pub loops: bool,
+    /// The execution forest (collapsed and projected nodes, balanced as nodes complete): on by
+    /// default, `ForestOptions::OFF` for the plain tree (`--no-balance`).
+    pub forest: ForestOptions,
 }
 
 /// The default persistence bound. Per resident node: the skeleton and the calls of its method 29
@@ -74,6 +77,7 @@ impl Default for DebugOptions {
             question_cache: 256,
             prefetch: 8,
             loops: true,
+            forest: ForestOptions::ON,
         }
     }
 }

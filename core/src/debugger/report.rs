@@ -11,7 +11,7 @@ use crate::ids::NodeId;
 use crate::omniscient::names::MethodNames;
 use crate::session::{Session, Verdict};
 use crate::trace::store::TraceReader;
-use crate::tree::NodeKind;
+use crate::tree::{ExecutionTree, NodeKind};
 use std::collections::BTreeSet;
 
 /// The node whose method holds the bug.
@@ -45,8 +45,19 @@ pub struct Report {
 fn describe(
     reader: &TraceReader,
     names: &mut MethodNames,
+    tree: &ExecutionTree,
     node: NodeId,
 ) -> Result<BuggyNode, DebugError> {
+    if matches!(tree.kind(node), NodeKind::Collapsed | NodeKind::Projected) {
+        let (method, file, lines) = super::forest::describe_in(reader, names, tree, node)?;
+        return Ok(BuggyNode {
+            id: node,
+            kind: tree.kind(node),
+            method,
+            file,
+            lines,
+        });
+    }
     let row = reader.node(node)?;
     let (method, file) = match row.as_ref().and_then(|r| r.header.method) {
         Some(m) => match names.get(reader, m)? {
@@ -70,9 +81,10 @@ pub fn report(
     verdict: &Verdict,
     session: &Session,
 ) -> Result<Report, DebugError> {
+    let tree = session.tree();
     Ok(match verdict {
         Verdict::Bug { node } => {
-            let mut buggy = describe(reader, names, *node)?;
+            let mut buggy = describe(reader, names, tree, *node)?;
             // Lemma 1 takes away only the code of children known to be right.
             let mut lines: BTreeSet<u32> = buggy.lines.iter().copied().collect();
             for open in session.open_loops(*node) {
@@ -97,7 +109,7 @@ pub fn report(
             buggy_node: None,
             candidates: candidates
                 .iter()
-                .map(|&c| describe(reader, names, c))
+                .map(|&c| describe(reader, names, tree, c))
                 .collect::<Result<_, _>>()?,
             traceable: None,
         },

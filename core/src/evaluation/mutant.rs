@@ -11,7 +11,7 @@ use crate::oracle::{ReferenceOracle, ReplayStats, Replayer, TraceRun};
 use crate::session::{Answer, Step, TrustPolicy};
 use crate::strategy::eval::{askable_nodes, average_questions, Evaluation};
 use crate::strategy::StrategyName;
-use crate::tree::{CoverageKind, ExecutionTree};
+use crate::tree::{CoverageKind, ExecutionTree, ForestOptions};
 
 /// One session of one strategy on one mutant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -80,6 +80,23 @@ fn reported_method(report: &Report) -> Option<String> {
     }
 }
 
+/// What the sessions are asked over: loops and iterations (`--no-loops` leaves them out) and
+/// the execution forest (`--no-balance`: the plain tree).
+#[derive(Clone, Copy, Debug)]
+pub struct TreeShape {
+    pub loops: bool,
+    pub forest: ForestOptions,
+}
+
+impl Default for TreeShape {
+    fn default() -> Self {
+        TreeShape {
+            loops: true,
+            forest: ForestOptions::ON,
+        }
+    }
+}
+
 /// Debugs the run recorded in `buggy` with each strategy, the run in `reference` answering
 /// (with rule 3 when `replayer` runs the correct program); `mutated` is the mutated method,
 /// `pkg.Class.method`. Overloads share that name, so the comparison ignores descriptors, as
@@ -90,7 +107,7 @@ pub fn debug_mutant(
     strategies: &[StrategyName],
     mutated: &str,
     replayer: Option<&mut dyn Replayer>,
-    loops: bool,
+    shape: TreeShape,
 ) -> Result<MutantDebug, EvaluationError> {
     let buggy_run = TraceRun::open(buggy)?;
     let reference_run = TraceRun::open(reference)?;
@@ -105,7 +122,8 @@ pub fn debug_mutant(
     for &strategy in strategies {
         let options = DebugOptions {
             strategy,
-            loops,
+            loops: shape.loops,
+            forest: shape.forest,
             ..Default::default()
         };
         let mut debugger = Debugger::open(buggy, options)?;
@@ -129,7 +147,9 @@ pub fn debug_mutant(
                             nodes,
                         });
                     }
-                    let answer = oracle.answer(node)?;
+                    let tree = debugger.session().tree();
+                    let answer =
+                        crate::oracle::forest::judge(tree, node, &mut |c| oracle.answer(c))?;
                     debugger.answer(node, answer)?;
                     dialogue.push((debugger.method_of(node)?.unwrap_or_default(), answer));
                 }
@@ -164,11 +184,12 @@ pub fn debug_mutant(
 pub fn balanced(
     trace: &Path,
     strategies: &[StrategyName],
-    loops: bool,
+    shape: TreeShape,
 ) -> Result<(Vec<Evaluation>, bool), EvaluationError> {
     let options = DebugOptions {
         all_coverage: true,
-        loops,
+        loops: shape.loops,
+        forest: shape.forest,
         ..Default::default()
     };
     let debugger = Debugger::open(trace, options)?;
@@ -177,7 +198,14 @@ pub fn balanced(
         has_coverage(tree, CoverageKind::Edge) || has_coverage(tree, CoverageKind::DefUse);
     let evaluations = strategies
         .iter()
-        .map(|&s| Ok(average_questions(tree, s, None, options_policy(loops))?))
+        .map(|&s| {
+            Ok(average_questions(
+                tree,
+                s,
+                None,
+                options_policy(shape.loops),
+            )?)
+        })
         .collect::<Result<_, EvaluationError>>()?;
     Ok((evaluations, coverage))
 }

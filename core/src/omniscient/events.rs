@@ -76,7 +76,7 @@ pub fn node_events(
     limit: usize,
     var: Option<&VarPath>,
 ) -> OmniResult<EventPage> {
-    let row = reader.node(node)?.ok_or(OmniError::NoCall(node))?;
+    let row = reader.node(node)?.ok_or_else(|| OmniError::missing(node))?;
     let variable = match var {
         Some(p) => Some(resolve(reader, p, default_time(reader, p)?)?.variable),
         None => None,
@@ -136,6 +136,22 @@ pub fn node_events(
         events,
         next,
     })
+}
+
+/// The kind (as in [`EventRow::kind`]) and the readable text of one event of `node`'s event
+/// list (`e.own` false for a child's call or exit), as `node_events` shows it.
+pub fn describe_event(
+    reader: &TraceReader,
+    node: NodeId,
+    e: &NodeEvent,
+) -> OmniResult<(&'static str, String)> {
+    let mut texts = Texts {
+        reader,
+        names: Names::new(reader),
+        node,
+        array_names: HashMap::new(),
+    };
+    texts.describe(e)
 }
 
 /// Whether event `e` wrote `loc`, or is a child's call whose subtree did.

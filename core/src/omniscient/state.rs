@@ -297,7 +297,7 @@ fn call_span(
     node: NodeId,
     at: Option<Timestamp>,
 ) -> OmniResult<(Timestamp, Option<Timestamp>, Timestamp)> {
-    let row = reader.node(node)?.ok_or(OmniError::NoCall(node))?;
+    let row = reader.node(node)?.ok_or_else(|| OmniError::missing(node))?;
     if row.header.kind != NodeKind::Routine && !row.header.kind.is_loop() {
         return Err(OmniError::NoCall(node));
     }
@@ -328,7 +328,9 @@ pub fn node_state(
 ) -> OmniResult<NodeState> {
     let (entry, exit, at) = call_span(reader, node, at)?;
     let frame = reader.frame_of(node)?.map_or(node, |f| f.header.id);
-    let detail = reader.node_detail(frame)?.ok_or(OmniError::NoCall(node))?;
+    let detail = reader
+        .node_detail(frame)?
+        .ok_or_else(|| OmniError::missing(node))?;
     let mut names = super::names::Names::new(reader);
     let method = detail.method.clone();
     let mut changes = Changes::new(reader, entry, at);
@@ -519,7 +521,7 @@ pub fn entry_of(reader: &TraceReader, path: &VarPath, at: Timestamp) -> OmniResu
     match &path.root {
         PathRoot::Local { node, .. } => Ok(reader
             .node(*node)?
-            .ok_or(OmniError::NoCall(*node))?
+            .ok_or_else(|| OmniError::missing(*node))?
             .header
             .entry),
         _ => Ok(at),

@@ -23,6 +23,11 @@ pub enum NodeKind {
     /// (balanced-ET paper, Definition 7) by construction: each starts in the state the
     /// previous one left, in the same frame, with nothing in between.
     Iteration,
+    /// A chain of leaf calls of one method standing as one node (balanced-ET paper, Algorithm
+    /// 1): its id is the chain's first call, the others are absorbed into it.
+    Collapsed,
+    /// A new node over a sub-chain of its parent's children (Algorithm 2): the forest's own id.
+    Projected,
 }
 
 impl NodeKind {
@@ -31,10 +36,11 @@ impl NodeKind {
         matches!(self, NodeKind::Routine | NodeKind::External)
     }
 
-    /// Whether the node is an execution node a strategy may ask about: a call, a loop or an
-    /// iteration (root and thread nodes are never asked).
+    /// Whether the node is an execution node a strategy may ask about (the user judges it
+    /// from its entry and exit state): a call, a loop or an iteration, or a node of the
+    /// execution forest. Root and thread nodes are never asked.
     pub fn is_askable(self) -> bool {
-        self.is_call() || self.is_loop()
+        !matches!(self, NodeKind::Root | NodeKind::Thread)
     }
 
     /// Whether the node is a loop or an iteration: a fragment of its method's frame.
@@ -60,6 +66,11 @@ pub struct NodeHeader {
     pub entry: Timestamp,
     /// Timestamp of the return or unwind event; `None` while the node is incomplete.
     pub exit: Option<Timestamp>,
+    /// The node starts in the state its previous sibling left: the two are linked in a chain
+    /// (balanced-ET paper, Definition 7; the recorder's operational rule is in
+    /// docs/ARCHITECTURE.md, "Execution forest"). Known at the node's start.
+    #[serde(default)]
+    pub chained: bool,
 }
 
 impl NodeHeader {

@@ -5,7 +5,7 @@
 
 use super::loops::FrameLoops;
 use super::{OpenCall, Recorder, ThreadState};
-use crate::coverage::{FrameCoverage, HeapKey};
+use crate::coverage::HeapKey;
 use crate::ids::{FieldId, MethodId, NodeId, ObjectId, ThreadId, Timestamp};
 use crate::trace::store::{NodeRow, Outcome, StackEntry, StoreError, Variable};
 use crate::trace::wire::{Event, EventKind, Origin, Value};
@@ -52,6 +52,16 @@ impl Here {
     }
 }
 
+impl ThreadState {
+    /// The chain cursor of the frame on top: the open call's, or the thread node's.
+    fn children_of_top(&mut self) -> &mut super::chain::Cursor {
+        match self.open.last_mut() {
+            Some(call) => &mut call.children,
+            None => &mut self.children,
+        }
+    }
+}
+
 impl<S: NodeSink> Recorder<S> {
     pub(super) fn apply(
         &mut self,
@@ -90,7 +100,7 @@ impl<S: NodeSink> Recorder<S> {
             EventKind::Local { .. }
             | EventKind::FieldWrite { .. }
             | EventKind::StaticWrite { .. }
-            | EventKind::ArrayWrite { .. } => self.write(here, &ev.kind),
+            | EventKind::ArrayWrite { .. } => self.write(st, here, &ev.kind),
             EventKind::NewObject {
                 object,
                 class,
@@ -104,6 +114,7 @@ impl<S: NodeSink> Recorder<S> {
                 Ok(())
             }
             EventKind::FieldWriteUninit { field, value } => {
+                st.children_of_top().heap_write();
                 self.write_uninit(st, here, *field, *value)
             }
             EventKind::Content {
@@ -154,6 +165,13 @@ impl<S: NodeSink> Recorder<S> {
         let id = self.new_node();
         self.store
             .event(here.thread, &st.stack, here.depth + 1, ev, Some(id))?;
+        let context = match self.contexts.get(&method) {
+            Some(rule) if routine => rule.context(args),
+            _ => None,
+        };
+        let siblings = st.children_of_top();
+        let chained = siblings.links(context, parent);
+        siblings.child_started(parent);
         let header = NodeHeader {
             id,
             parent: Some(parent),
@@ -166,6 +184,7 @@ impl<S: NodeSink> Recorder<S> {
             thread: Some(here.thread),
             entry: here.ts,
             exit: None,
+            chained,
         };
         let shift = self.arg_shift.get(&method).copied().unwrap_or(0);
         if routine {
@@ -180,7 +199,7 @@ impl<S: NodeSink> Recorder<S> {
         let cov = match self.tables.get(&method) {
             Some(table) if routine => {
                 let entry_vars = (args.len() as u32).saturating_add(shift);
-                Some(FrameCoverage::new(method, table.clone(), entry_vars))
+                Some(self.coverage.frame(method, table.clone(), entry_vars))
             }
             _ => None,
         };
@@ -201,6 +220,8 @@ impl<S: NodeSink> Recorder<S> {
             uninit: Vec::new(),
             cov,
             loops,
+            context,
+            children: Default::default(),
         });
         Ok(())
     }
@@ -224,6 +245,7 @@ impl<S: NodeSink> Recorder<S> {
             );
         };
         st.stack.pop();
+        st.children_of_top().child_ended(call.context);
         let external_exit = matches!(kind, EventKind::ExtReturn(_) | EventKind::ExtUnwind(_));
         if external_exit != (call.row.header.kind == NodeKind::External) {
             let msg = format!(
@@ -251,13 +273,23 @@ impl<S: NodeSink> Recorder<S> {
             if !c.is_empty() {
                 self.sink.coverage(call.row.header.id, &c);
             }
+            self.coverage.recycle(c);
         }
         self.sink.node(&call.row.header);
         self.store.node_completed(&call.row)
     }
 
     /// A write of a local, a field, a static field or an array element: indexed by variable.
-    fn write(&mut self, here: Here, kind: &EventKind) -> Result<(), StoreError> {
+    /// A write of the heap ends the chain of the writing frame's children (`chain`).
+    fn write(
+        &mut self,
+        st: &mut ThreadState,
+        here: Here,
+        kind: &EventKind,
+    ) -> Result<(), StoreError> {
+        if !matches!(kind, EventKind::Local { .. }) {
+            st.children_of_top().heap_write();
+        }
         let (variable, value) = match *kind {
             EventKind::Local { var, value } => {
                 if !here.in_routine {

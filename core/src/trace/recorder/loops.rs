@@ -249,6 +249,8 @@ impl<S: NodeSink> Recorder<S> {
             thread: Some(thread),
             entry,
             exit: None,
+            // Chains link calls; a loop's iterations are a chain by construction.
+            chained: false,
         };
         self.sink.node(&header);
         let row = NodeRow {

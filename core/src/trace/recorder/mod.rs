@@ -2,6 +2,7 @@
 //! stacks), sends node headers to a `NodeSink`, and writes everything to the trace store.
 
 mod apply;
+mod chain;
 mod content;
 mod loops;
 mod sink;
@@ -69,6 +70,10 @@ struct OpenCall {
     cov: Option<FrameCoverage>,
     /// The loops of a call of a method that has some.
     loops: Option<loops::FrameLoops>,
+    /// The call's context, which its next sibling may share (`chain`).
+    context: Option<chain::Context>,
+    /// What the call's last child left.
+    children: chain::Cursor,
 }
 
 struct ThreadState {
@@ -76,6 +81,8 @@ struct ThreadState {
     /// Entry 0 is the thread node; entry i + 1 is `open[i]`.
     stack: Vec<StackEntry>,
     open: Vec<OpenCall>,
+    /// What the thread node's last top-level call left.
+    children: chain::Cursor,
     last_ts: Timestamp,
 }
 
@@ -85,6 +92,8 @@ pub struct Recorder<S: NodeSink> {
     /// By method id: how many var ids the `CALL` values are shifted by (1 for a constructor,
     /// whose `this` comes with `THIS`).
     arg_shift: FxHashMap<MethodId, u32>,
+    /// By method id: what a call's context is (`chain`).
+    contexts: FxHashMap<MethodId, chain::Rule>,
     /// Block tables of the methods that have one.
     tables: FxHashMap<MethodId, Arc<MethodTable>>,
     /// Loops of the methods that have some.
@@ -113,11 +122,13 @@ impl<S: NodeSink> Recorder<S> {
             thread: None,
             entry: 0,
             exit: None,
+            chained: false,
         };
         let r = Recorder {
             store,
             sink,
             arg_shift: FxHashMap::default(),
+            contexts: FxHashMap::default(),
             tables: FxHashMap::default(),
             loop_tables: FxHashMap::default(),
             coverage: Shared::default(),
@@ -158,6 +169,17 @@ impl<S: NodeSink> Recorder<S> {
         self.store.commit()
     }
 
+    /// Lets periodic commits be sealed on the store's threads while recording goes on; the
+    /// caller then calls `poll` between frames and when idle (see `TraceWriter::pipeline`).
+    pub fn pipeline(&mut self) {
+        self.store.pipeline();
+    }
+
+    /// Stores a commit sealed on the store's threads, if it is ready.
+    pub fn poll(&mut self) -> Result<bool, StoreError> {
+        self.store.poll()
+    }
+
     /// Commits if the writer's interval has passed (an idle stream still gets its last
     /// events committed).
     pub fn maybe_commit(&mut self) -> Result<bool, StoreError> {
@@ -180,6 +202,7 @@ impl<S: NodeSink> Recorder<S> {
             Frame::Class(c) => self.store.class(&c)?,
             Frame::Method(m) => {
                 self.arg_shift.insert(m.id, m.arg_var(0));
+                self.contexts.insert(m.id, chain::Rule::of(&m));
                 self.store.method(&m)?;
                 let succ: Vec<&[u32]> = m.blocks.iter().map(|b| b.succ.as_slice()).collect();
                 let loops = LoopTable::new(&succ);
@@ -229,6 +252,7 @@ impl<S: NodeSink> Recorder<S> {
             thread: Some(thread),
             entry: ts,
             exit: None,
+            chained: false,
         };
         self.sink.node(&header);
         self.store.node_started(NodeRow {
@@ -241,6 +265,7 @@ impl<S: NodeSink> Recorder<S> {
             header,
             stack: vec![StackEntry { node: id, line: 0 }],
             open: Vec::new(),
+            children: chain::Cursor::default(),
             last_ts: ts,
         })
     }
