@@ -100,6 +100,7 @@ impl ForestArgs {
         hindsight_core::tree::ForestOptions {
             balance: !self.no_balance,
             max_chain: self.max_chain.unwrap_or(u32::MAX),
+            loops: true,
         }
     }
 }
@@ -201,7 +202,13 @@ impl Oracle {
                 let tree = debugger.session().tree();
                 let steps: Vec<(NodeId, NodeKind)> = tree
                     .preorder(node)
-                    .flat_map(|x| tree.calls_in(x))
+                    .flat_map(|x| {
+                        let mut steps = tree.calls_in(x);
+                        if tree.kind(x).is_loop() {
+                            steps.push(x);
+                        }
+                        steps
+                    })
                     .map(|c| (c, tree.kind(c)))
                     .collect();
                 let mut subjects = std::collections::HashMap::new();

@@ -191,7 +191,7 @@ pub fn run(args: Args) -> Result<u8> {
                     "projected"
                 };
                 let method = method.unwrap_or_else(|| "several methods".into());
-                format!("[{shape}] {method} (calls #{a}..#{b})")
+                format!("[{shape}] {method} (#{a}..#{b})")
             }
             _ => method.unwrap_or_default(),
         };

@@ -34,6 +34,20 @@ pub fn question_in(
     if !matches!(tree.kind(node), NodeKind::Collapsed | NodeKind::Projected) {
         return super::question(reader, names, node, limits);
     }
+    // A run of iterations of one loop reads as the loop's question over that run.
+    let steps = steps(tree, node);
+    if let (Some(&a), Some(&b)) = (steps.first(), steps.last()) {
+        if steps.iter().all(|&s| tree.kind(s) == NodeKind::Iteration) {
+            let (first, last) = (reader.node(a)?, reader.node(b)?);
+            let (Some(first), Some(last)) = (first, last) else {
+                return Err(QuestionError::NoSuchCall(node));
+            };
+            let mut q = super::fragment::span_question(reader, names, &first, &last, limits)?;
+            q.node = node;
+            q.kind = NodeKind::Projected;
+            return Ok(q);
+        }
+    }
     let (first, last) = tree.span(node).ok_or(QuestionError::NoSuchCall(node))?;
     let first_detail = reader
         .node_detail(first)?
@@ -157,6 +171,17 @@ pub fn question_in(
         kind: tree.kind(node),
         fragment: None,
     })
+}
+
+/// The recorder's nodes a projected node stands for, in order: its children, those that are
+/// projected nodes replaced by theirs.
+fn steps(tree: &ExecutionTree, node: NodeId) -> Vec<NodeId> {
+    tree.children(node)
+        .flat_map(|c| match tree.kind(c) {
+            NodeKind::Projected => steps(tree, c),
+            _ => vec![c],
+        })
+        .collect()
 }
 
 /// The recorder's calls a forest node stands for, in call order (the top of each step).

@@ -21,7 +21,22 @@ pub(super) fn question(
     row: &NodeRow,
     limits: RenderLimits,
 ) -> Result<Question, QuestionError> {
-    let node = row.header.id;
+    span_question(reader, names, row, row, limits)
+}
+
+/// The question about iterations `first` to `last` of one loop taken as one step (a projected
+/// node of the execution forest over a run of iterations): `loop at Sum.java:12, iterations 2
+/// to 3 of 3: ...`, the frame's variables from `first`'s entry to `last`'s exit. With
+/// `first == last`, the question about that loop or iteration.
+pub(super) fn span_question(
+    reader: &TraceReader,
+    names: &mut MethodNames,
+    first: &NodeRow,
+    last: &NodeRow,
+    limits: RenderLimits,
+) -> Result<Question, QuestionError> {
+    let row = last;
+    let node = first.header.id;
     let frame = reader
         .frame_of(node)?
         .ok_or(QuestionError::NoSuchCall(node))?;
@@ -30,7 +45,7 @@ pub(super) fn question(
         .get(reader, method_id)?
         .cloned()
         .ok_or(QuestionError::NoSuchCall(node))?;
-    let entry = row.header.entry;
+    let entry = first.header.entry;
     let exit = row.header.exit.unwrap_or(Timestamp::MAX);
     let render = |v: &crate::trace::wire::Value, at| render_value(reader, v, at, limits);
 
@@ -56,8 +71,13 @@ pub(super) fn question(
     match row.header.kind {
         NodeKind::Iteration => {
             let parent = lp.ok_or(QuestionError::NoSuchCall(node))?;
-            let k = reader.child_index(parent, node)? + 1;
-            place.push_str(&format!(", iteration {k} of {count}"));
+            let j = reader.child_index(parent, node)? + 1;
+            let k = reader.child_index(parent, last.header.id)? + 1;
+            if j == k {
+                place.push_str(&format!(", iteration {k} of {count}"));
+            } else {
+                place.push_str(&format!(", iterations {j} to {k} of {count}"));
+            }
             if k == count {
                 ending = Some(ending_text(row));
             }

@@ -106,7 +106,7 @@ impl Debugger {
         let mut names = MethodNames::default();
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
-        tree.set_forest_options(options.forest);
+        tree.set_forest_options(options.tree_forest());
         let mut seen: HashSet<MethodId> = HashSet::new();
         let mut trusted: HashSet<MethodId> = HashSet::new();
         for row in reader.preorder() {
@@ -154,7 +154,7 @@ impl Debugger {
         let (live, policy) = Live::new(feed, !options.trust.is_empty());
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
-        tree.set_forest_options(options.forest);
+        tree.set_forest_options(options.tree_forest());
         Ok(Debugger {
             session: Session::new(tree, strategy, options.policy(policy)),
             trace: trace.to_path_buf(),

@@ -168,9 +168,18 @@ impl<S: NodeSink> Recorder<S> {
                     .map_or(call.row.header.id, |(_, it)| it.header.id),
             };
             let (entry, iteration_entry) = (loops.open[i].entry, loops.open[i].iteration_entry);
-            let lp = self.start_fragment(call, NodeKind::Loop, parent, thread, entry);
-            for (from, to) in std::mem::take(&mut loops.open[i].ended) {
-                let it = self.start_fragment(call, NodeKind::Iteration, lp.header.id, thread, from);
+            let lp = self.start_fragment(call, NodeKind::Loop, parent, thread, entry, false);
+            let ended = std::mem::take(&mut loops.open[i].ended);
+            let first_ended = !ended.is_empty();
+            for (k, (from, to)) in ended.into_iter().enumerate() {
+                let it = self.start_fragment(
+                    call,
+                    NodeKind::Iteration,
+                    lp.header.id,
+                    thread,
+                    from,
+                    k > 0,
+                );
                 self.complete_fragment(it, to, Outcome::Returned)?;
             }
             let it = self.start_fragment(
@@ -179,6 +188,7 @@ impl<S: NodeSink> Recorder<S> {
                 lp.header.id,
                 thread,
                 iteration_entry,
+                first_ended,
             );
             loops.open[i].nodes = Some((lp, it));
         }
@@ -209,7 +219,7 @@ impl<S: NodeSink> Recorder<S> {
             return Ok(());
         };
         self.complete_fragment(it, prev, Outcome::Returned)?;
-        let next = self.start_fragment(call, NodeKind::Iteration, lp.header.id, thread, ts);
+        let next = self.start_fragment(call, NodeKind::Iteration, lp.header.id, thread, ts, true);
         let open = &mut loops.open[n - 1];
         open.iteration_entry = ts;
         open.nodes = Some((lp, next));
@@ -233,6 +243,9 @@ impl<S: NodeSink> Recorder<S> {
         Ok(())
     }
 
+    /// A loop or iteration node starts; `chained` for an iteration after the first (the
+    /// iterations of a loop are a chain by construction: each starts in the state the previous
+    /// one left, in the same frame, with nothing in between), so the forest balances them.
     fn start_fragment(
         &mut self,
         call: &OpenCall,
@@ -240,6 +253,7 @@ impl<S: NodeSink> Recorder<S> {
         parent: NodeId,
         thread: ThreadId,
         entry: Timestamp,
+        chained: bool,
     ) -> NodeRow {
         let header = NodeHeader {
             id: self.new_node(),
@@ -249,8 +263,7 @@ impl<S: NodeSink> Recorder<S> {
             thread: Some(thread),
             entry,
             exit: None,
-            // Chains link calls; a loop's iterations are a chain by construction.
-            chained: false,
+            chained,
         };
         self.sink.node(&header);
         let row = NodeRow {

@@ -116,6 +116,7 @@ fn random_forests_keep_every_call_and_exact_sizes() {
             let options = ForestOptions {
                 balance: true,
                 max_chain: max,
+                loops: true,
             };
             let forest = forest_of(&plain, options);
             check_forest(&plain, &forest, max);
