@@ -185,6 +185,7 @@ fn collapse_takes_maximal_leaf_chains_of_one_method() {
         ForestOptions {
             balance: true,
             max_chain: 2,
+            loops: true,
         },
     );
     check_forest(&plain, &two, 2);
