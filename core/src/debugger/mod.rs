@@ -298,7 +298,8 @@ impl Debugger {
         let Some(m) = self.session.tree().method(node) else {
             return Ok(None);
         };
-        self.wait_started(node)?;
+        // A forest node is the session's: wait for the recorded node it ends with.
+        self.wait_started(forest::visible_after(self.session.tree(), node))?;
         let reader = self.reader.as_ref().ok_or(DebugError::NotReadable)?;
         Ok(Some(self.names.qualified(reader, m)?))
     }

@@ -176,7 +176,7 @@ impl Session {
         let tree = self.set.tree();
         let mut y = x;
         while y != node {
-            if !tree.kind(y).is_loop() {
+            if !tree.is_frame_fragment(y) {
                 return false;
             }
             match tree.parent(y) {
@@ -225,10 +225,12 @@ impl Session {
             if x == node {
                 return Walk::Descend;
             }
-            if !self.set.tree().kind(x).is_loop() {
+            let tree = self.set.tree();
+            if !tree.is_frame_fragment(x) {
                 return Walk::Skip;
             }
-            if self.set.is_suspicious(x) || self.set.skips_loops() {
+            // A projected run of iterations is the session's: the iterations in it name lines.
+            if tree.kind(x).is_loop() && (self.set.is_suspicious(x) || self.set.skips_loops()) {
                 out.push(x);
             }
             Walk::Descend

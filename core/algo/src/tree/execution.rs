@@ -514,6 +514,16 @@ impl ExecutionTree {
         }
     }
 
+    /// Whether `node` is code of its frame's method rather than a call: a loop, an iteration,
+    /// or a projected node over a run of them (a loop's iterations form a chain).
+    pub fn is_frame_fragment(&self, node: NodeId) -> bool {
+        match self.kind(node) {
+            NodeKind::Loop | NodeKind::Iteration => true,
+            NodeKind::Projected => self.children(node).all(|c| self.is_frame_fragment(c)),
+            _ => false,
+        }
+    }
+
     /// The recorder's calls a node stands for, in call order: one for a call, the chain of a
     /// collapsed node; none for other kinds.
     pub fn calls_in(&self, node: NodeId) -> Vec<NodeId> {
