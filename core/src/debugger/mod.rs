@@ -9,10 +9,14 @@
 //! a front end never asks which kind it holds.
 
 mod cache;
+mod forest;
+mod fragment;
 mod live;
 mod options;
 mod question;
 mod report;
+#[cfg(test)]
+mod tests_loops;
 mod view;
 
 use std::collections::HashSet;
@@ -20,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use options::{DebugOptions, DEFAULT_RESIDENT_NODES};
-pub use question::{question, Question, QuestionError, Shown};
+pub use question::{Question, QuestionError, Shown};
 pub use report::{BuggyNode, Report};
 pub use view::{ChildPage, NextQuestion, PathStep, TreeNode};
 
@@ -30,6 +34,7 @@ use live::Live;
 use crate::capture::{Feed, FeedState};
 use crate::ids::{MethodId, NodeId};
 use crate::omniscient::names::{self, MethodNames};
+use crate::omniscient::RenderLimits;
 use crate::scratch::ScratchFiles;
 use crate::session::{Answer, Session, SessionError, Step, TrustPolicy, Verdict, Walk};
 use crate::strategy::{self, StrategyError, StrategyName};
@@ -56,6 +61,20 @@ pub enum DebugError {
     UnknownNode(NodeId),
     #[error("the trace cannot be read yet: the program has not sent any event")]
     NotReadable,
+}
+
+/// Renders node `node` of `reader` as a question: a call (`question`), or a loop or an
+/// iteration (`fragment`).
+pub fn question(
+    reader: &TraceReader,
+    names: &mut MethodNames,
+    node: NodeId,
+    limits: RenderLimits,
+) -> Result<Question, QuestionError> {
+    match reader.node(node)? {
+        Some(row) if row.header.kind.is_loop() => fragment::question(reader, names, &row, limits),
+        _ => question::call_question(reader, names, node, limits),
+    }
 }
 
 /// A debugging session: see the module documentation.
@@ -87,6 +106,7 @@ impl Debugger {
         let mut names = MethodNames::default();
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
+        tree.set_forest_options(options.tree_forest());
         let mut seen: HashSet<MethodId> = HashSet::new();
         let mut trusted: HashSet<MethodId> = HashSet::new();
         for row in reader.preorder() {
@@ -103,7 +123,11 @@ impl Debugger {
         }
         tree.seal();
         let strategy = strategy::create(options.strategy, options.p)?;
-        let mut session = Session::new(tree, strategy, TrustPolicy::methods(trusted));
+        let mut session = Session::new(
+            tree,
+            strategy,
+            options.policy(TrustPolicy::methods(trusted)),
+        );
         // The entities each call covered itself, as the recorder computed them.
         for kind in [CoverageKind::Edge, CoverageKind::DefUse] {
             if options.keeps_coverage(kind) {
@@ -130,8 +154,9 @@ impl Debugger {
         let (live, policy) = Live::new(feed, !options.trust.is_empty());
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
+        tree.set_forest_options(options.tree_forest());
         Ok(Debugger {
-            session: Session::new(tree, strategy, policy),
+            session: Session::new(tree, strategy, options.policy(policy)),
             trace: trace.to_path_buf(),
             reader: None,
             live: Some(live),
@@ -200,7 +225,13 @@ impl Debugger {
         }
         self.wait_visible(node)?;
         let reader = self.reader.as_ref().ok_or(DebugError::NotReadable)?;
-        let q = question(reader, &mut self.names, node, self.options.limits)?;
+        let q = forest::question_in(
+            reader,
+            &mut self.names,
+            self.session.tree(),
+            node,
+            self.options.limits,
+        )?;
         self.questions.insert(q.clone());
         Ok(q)
     }
@@ -239,7 +270,13 @@ impl Debugger {
         let mut n = 0;
         for (x, row) in next.into_iter().zip(rows) {
             if row.is_some_and(|r| r.header.exit.is_some()) {
-                let q = question(reader, &mut self.names, x, self.options.limits)?;
+                let q = forest::question_in(
+                    reader,
+                    &mut self.names,
+                    self.session.tree(),
+                    x,
+                    self.options.limits,
+                )?;
                 self.questions.insert(q);
                 n += 1;
             }
@@ -261,7 +298,8 @@ impl Debugger {
         let Some(m) = self.session.tree().method(node) else {
             return Ok(None);
         };
-        self.wait_started(node)?;
+        // A forest node is the session's: wait for the recorded node it ends with.
+        self.wait_started(forest::visible_after(self.session.tree(), node))?;
         let reader = self.reader.as_ref().ok_or(DebugError::NotReadable)?;
         Ok(Some(self.names.qualified(reader, m)?))
     }
@@ -342,11 +380,12 @@ impl Debugger {
         }
         self.open_reader()?;
         match &self.reader {
-            Some(reader) => report::report(reader, &mut self.names, verdict),
+            Some(reader) => report::report(reader, &mut self.names, verdict, &self.session),
             None => Ok(Report {
                 result: "no-bug",
                 buggy_node: None,
                 candidates: Vec::new(),
+                traceable: None,
             }),
         }
     }

@@ -6,6 +6,7 @@
 use crate::ids::{NodeId, Timestamp};
 use crate::omniscient::{Heap, HeapResult};
 use crate::trace::wire::Value;
+use crate::tree::NodeKind;
 
 /// A method as both programs name it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14,6 +15,25 @@ pub struct MethodKey {
     pub class: String,
     pub name: String,
     pub descriptor: String,
+}
+
+/// Which loop a loop or iteration node is an execution of: its kind and the header block of
+/// the loop in its method (the same in both programs when the fix keeps the method's blocks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fragment {
+    pub kind: NodeKind,
+    pub header: u32,
+}
+
+/// How a loop or an iteration ended, the control part of its exit state (its `outcome` is
+/// `Returned` of this code as an `int`).
+pub mod ending {
+    /// An iteration after which the loop goes on.
+    pub const NEXT: i32 = 0;
+    /// The loop ends (its last iteration, or the loop itself): the method goes on after it.
+    pub const END: i32 = 1;
+    /// An exception leaves the method from inside the loop.
+    pub const THROWN: i32 = 2;
 }
 
 /// How a call ended.
@@ -40,6 +60,12 @@ pub struct CallView {
     /// The output the call or its callees produced, in order: each output call's method and
     /// arguments (receiver first) with the timestamp they are read at.
     pub output: Vec<OutputCall>,
+    /// For a loop or an iteration (`None` for a call): which loop. Its `method` and
+    /// `code_hash` are then its frame's, its `this` the frame's, its `args` the frame's local
+    /// variables at entry (by var id, `void` where undefined) and `exit_locals` the same at
+    /// exit; its `outcome` says how it ended ([`ending`]).
+    pub fragment: Option<Fragment>,
+    pub exit_locals: Vec<Value>,
 }
 
 /// A call of an output method of the JDK (see the module documentation).
@@ -56,10 +82,15 @@ pub struct OutputCall {
 /// A recorded run, as the reference oracle reads it.
 pub trait RecordedRun: Heap {
     fn call(&self, node: NodeId) -> HeapResult<CallView>;
-    /// The node's children that are calls, in call order.
+    /// The node's children that are calls, loops or iterations, in order.
     fn children(&self, node: NodeId) -> HeapResult<Vec<NodeId>>;
     /// Every call of `method`, in call order.
     fn calls_of(&self, method: &MethodKey) -> HeapResult<Vec<NodeId>>;
+    /// Every execution of the loop `fragment` of `method` (`Loop`), or every iteration of it
+    /// (`Iteration`), in order. None by default: a run without loop nodes.
+    fn fragments_of(&self, _method: &MethodKey, _fragment: Fragment) -> HeapResult<Vec<NodeId>> {
+        Ok(Vec::new())
+    }
     /// The hash of a method's original bytecode, if the run loaded its class.
     fn code_hash(&self, method: &MethodKey) -> HeapResult<Option<[u8; 16]>>;
     /// The value of a static field (`pkg.Class.field`) at `at`, if it was ever written by then.

@@ -8,12 +8,12 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
 
-use super::recorded::{CallView, MethodKey, Outcome, OutputCall, RecordedRun};
+use super::recorded::{ending, CallView, Fragment, MethodKey, Outcome, OutputCall, RecordedRun};
 use crate::ids::{FieldId, MethodId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::omniscient::names::MethodNames;
 use crate::omniscient::{Heap, HeapError, HeapResult, ObjectInfo};
-use crate::trace::store::{NodeResult, StoreError, TraceReader, Variable};
-use crate::trace::wire::{FieldDef, Value};
+use crate::trace::store::{NodeResult, NodeRow, StoreError, TraceReader, Variable};
+use crate::trace::wire::{EventKind, FieldDef, Value};
 use crate::tree::NodeKind;
 
 fn heap_err(e: StoreError) -> HeapError {
@@ -25,6 +25,10 @@ pub struct TraceRun {
     reader: TraceReader,
     keys: HashMap<MethodId, MethodKey>,
     calls: HashMap<MethodKey, Vec<NodeId>>,
+    /// Loop and iteration nodes by method and loop.
+    fragments: HashMap<(MethodKey, Fragment), Vec<NodeId>>,
+    /// The header block of each loop node (its iterations share it).
+    headers: HashMap<NodeId, u32>,
     hashes: HashMap<MethodKey, [u8; 16]>,
     statics: Vec<(String, FieldDef)>,
     /// Calls of the JDK's output methods: (thread, entry, node, `Class.method(descriptor)`),
@@ -51,6 +55,8 @@ impl TraceRun {
         let mut names = MethodNames::default();
         let mut keys = HashMap::new();
         let mut calls: HashMap<MethodKey, Vec<NodeId>> = HashMap::new();
+        let mut fragments: HashMap<(MethodKey, Fragment), Vec<NodeId>> = HashMap::new();
+        let mut headers: HashMap<NodeId, u32> = HashMap::new();
         let mut hashes = HashMap::new();
         let mut outputs = Vec::new();
         for row in reader.preorder() {
@@ -81,8 +87,34 @@ impl TraceRun {
                     slot.insert(key);
                 }
             }
-            if let Some(key) = keys.get(&m) {
+            let Some(key) = keys.get(&m) else { continue };
+            if h.kind.is_call() {
                 calls.entry(key.clone()).or_default().push(h.id);
+                continue;
+            }
+            let header = match h.kind {
+                // The loop's first event is its header's BLOCK.
+                NodeKind::Loop => match h.thread {
+                    Some(t) => match reader.thread_event_at(t, h.entry)?.map(|e| e.event.kind) {
+                        Some(EventKind::Block { block, .. }) => Some(block),
+                        _ => None,
+                    },
+                    None => None,
+                },
+                _ => h.parent.and_then(|p| headers.get(&p).copied()),
+            };
+            if let Some(header) = header {
+                if h.kind == NodeKind::Loop {
+                    headers.insert(h.id, header);
+                }
+                let fragment = Fragment {
+                    kind: h.kind,
+                    header,
+                };
+                fragments
+                    .entry((key.clone(), fragment))
+                    .or_default()
+                    .push(h.id);
             }
         }
         let mut statics = Vec::new();
@@ -97,6 +129,8 @@ impl TraceRun {
             reader,
             keys,
             calls,
+            fragments,
+            headers,
             hashes,
             statics,
             outputs,
@@ -110,6 +144,61 @@ impl TraceRun {
 
     pub fn reader(&self) -> &TraceReader {
         &self.reader
+    }
+
+    /// A loop or iteration as the oracle sees it: its frame's `this` and locals at entry and
+    /// exit, which loop, and how it ended.
+    fn fragment_view(&self, row: &NodeRow, view: &mut CallView) -> Result<(), StoreError> {
+        let h = &row.header;
+        let header = match h.kind {
+            NodeKind::Loop => self.headers.get(&h.id),
+            _ => h.parent.and_then(|p| self.headers.get(&p)),
+        };
+        view.fragment = header.map(|&header| Fragment {
+            kind: h.kind,
+            header,
+        });
+        let Some(frame) = self.reader.frame_of(h.id)? else {
+            return Ok(());
+        };
+        let Some(detail) = self.reader.node_detail(frame.header.id)? else {
+            return Ok(());
+        };
+        view.this = detail.this;
+        let vars = detail.method.as_ref().map_or(0, |m| m.vars.len()) as u32;
+        let exit = h.exit.unwrap_or(Timestamp::MAX);
+        let (mut entry_locals, mut exit_locals) = (Vec::new(), Vec::new());
+        for var in 0..vars {
+            let f = frame.header.id;
+            let before = self.reader.local_at(f, var, h.entry)?;
+            let after = self.reader.local_at(f, var, exit)?;
+            if before.is_none() && after.is_none() {
+                continue;
+            }
+            entry_locals.push(before.unwrap_or(Value::Void));
+            exit_locals.push(after.unwrap_or(Value::Void));
+        }
+        // `this` is among the locals (var 0) of an instance method: one root is enough.
+        if detail.method.as_ref().is_some_and(|m| !m.is_static()) && !entry_locals.is_empty() {
+            entry_locals.remove(0);
+            exit_locals.remove(0);
+        }
+        view.args = entry_locals;
+        view.exit_locals = exit_locals;
+        let code = match row.outcome {
+            None => None,
+            Some(crate::trace::store::Outcome::Threw) => Some(ending::THROWN),
+            Some(crate::trace::store::Outcome::Returned) => Some(match (h.kind, h.parent) {
+                (NodeKind::Iteration, Some(lp))
+                    if self.reader.child_index(lp, h.id)? + 1 < self.reader.child_count(lp)? =>
+                {
+                    ending::NEXT
+                }
+                _ => ending::END,
+            }),
+        };
+        view.outcome = code.map(|c| Outcome::Returned(Value::Int(c)));
+        Ok(())
     }
 
     fn static_field(&self, name: &str) -> Option<FieldId> {
@@ -166,7 +255,7 @@ impl RecordedRun for TraceRun {
                 name: format!("#{node}"),
                 descriptor: String::new(),
             });
-        let code_hash = (h.kind == NodeKind::Routine)
+        let code_hash = (h.kind == NodeKind::Routine || h.kind.is_loop())
             .then(|| self.hashes.get(&method).copied())
             .flatten();
         let exit = h.exit;
@@ -201,7 +290,7 @@ impl RecordedRun for TraceRun {
                 });
             }
         }
-        Ok(CallView {
+        let mut view = CallView {
             method,
             code_hash,
             entry: h.entry,
@@ -214,7 +303,22 @@ impl RecordedRun for TraceRun {
             }),
             statics,
             output,
-        })
+            fragment: None,
+            exit_locals: Vec::new(),
+        };
+        if h.kind.is_loop() {
+            self.fragment_view(&detail.row, &mut view)
+                .map_err(heap_err)?;
+        }
+        Ok(view)
+    }
+
+    fn fragments_of(&self, method: &MethodKey, fragment: Fragment) -> HeapResult<Vec<NodeId>> {
+        Ok(self
+            .fragments
+            .get(&(method.clone(), fragment))
+            .cloned()
+            .unwrap_or_default())
     }
 
     fn children(&self, node: NodeId) -> HeapResult<Vec<NodeId>> {
@@ -224,7 +328,7 @@ impl RecordedRun for TraceRun {
             .map_err(heap_err)?;
         Ok(rows
             .into_iter()
-            .filter(|r| r.header.kind.is_call())
+            .filter(|r| r.header.kind.is_askable())
             .map(|r| r.header.id)
             .collect())
     }

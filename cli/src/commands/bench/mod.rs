@@ -3,6 +3,7 @@
 //! `hindsight_core::evaluation`.
 
 mod corpus;
+mod forest;
 mod session;
 mod strategies;
 
@@ -20,6 +21,7 @@ pub struct Args {
 enum BenchCommand {
     Strategies(strategies::StrategiesArgs),
     Session(session::SessionArgs),
+    Forest(forest::ForestArgs),
 }
 
 fn parse_strategy(s: &str) -> Result<StrategyName, String> {
@@ -38,5 +40,6 @@ pub fn run(args: Args) -> Result<u8> {
     match args.command {
         BenchCommand::Strategies(a) => strategies::run(a),
         BenchCommand::Session(a) => session::run(a),
+        BenchCommand::Forest(a) => forest::run(a),
     }
 }

@@ -59,6 +59,7 @@ pub(super) fn run(args: SessionArgs) -> Result<u8> {
         external: 0.1,
         coverage: true,
         threads: 1,
+        ..Shape::default()
     };
     let tree = random_tree(42, &shape);
     let probe = Session::new(

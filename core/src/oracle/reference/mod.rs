@@ -13,6 +13,14 @@
 //!    when both exit states are completely known;
 //! 4. else don't know.
 //!
+//! Loops and iterations are judged by the same rules on their frame's state (`this`, the
+//! method's locals and what they reach, the statics they wrote; at exit also how they ended:
+//! a next iteration, the loop's end, an exception): rule 1 compares them with the executions
+//! of the same loop (the same header block of the same method) in the reference run, rule 2
+//! applies as to calls (the method's code unchanged, the children right). Rule 3 does not:
+//! the replayer runs whole methods, not a loop from a state in the middle of one, so a loop
+//! the first two rules cannot judge is "don't know".
+//!
 //! Rule 3 extends DESIGN.md's three rules: without it, every call after a mutant's divergence
 //! runs in a state the correct run never reached and is "don't know", which no person answering
 //! would say.
@@ -28,7 +36,7 @@
 
 use std::collections::HashMap;
 
-use super::recorded::{CallView, MethodKey, RecordedRun};
+use super::recorded::{CallView, Fragment, MethodKey, RecordedRun};
 use super::replay::{self, ReplayStats, Replayer};
 use super::state::{entry_state, exit_state};
 use crate::ids::NodeId;
@@ -42,6 +50,8 @@ pub struct ReferenceOracle<'a, B, R> {
     answers: HashMap<NodeId, Answer>,
     /// Reference calls of a method by their entry state, each with its exit states.
     index: HashMap<MethodKey, HashMap<CanonicalState, Vec<NodeId>>>,
+    /// The same for the loops and iterations of a loop.
+    fragment_index: HashMap<(MethodKey, Fragment), HashMap<CanonicalState, Vec<NodeId>>>,
     /// Rule 3, when the correct program can be run.
     replayer: Option<&'a mut dyn Replayer>,
     replay_stats: ReplayStats,
@@ -63,6 +73,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             reference,
             answers: HashMap::new(),
             index: HashMap::new(),
+            fragment_index: HashMap::new(),
             replayer: None,
             replay_stats: ReplayStats::default(),
         }
@@ -124,7 +135,10 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             return Ok(Partial::Decided(Answer::DontKnow));
         }
         let entry = entry_state(self.buggy, &call, &call.statics)?;
-        let candidates = self.reference_calls(&call.method, &call.statics, &entry)?;
+        let candidates = match call.fragment {
+            Some(f) => self.reference_fragments(&call.method, f, &call.statics, &entry)?,
+            None => self.reference_calls(&call.method, &call.statics, &entry)?,
+        };
         if !candidates.is_empty() {
             let exit = exit_state(self.buggy, &call, &call.statics)?;
             // Differing canonical texts prove different states; equal texts prove equal states
@@ -156,6 +170,9 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         Ok(
             if self.reference.code_hash(&call.method)? == Some(code_hash) {
                 Partial::NeedsChildren
+            } else if call.fragment.is_some() {
+                // A loop cannot be replayed: the replayer runs whole methods.
+                Partial::Decided(Answer::DontKnow)
             } else {
                 Partial::Undecided(Box::new(call))
             },
@@ -176,6 +193,9 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             return Ok(Answer::DontKnow);
         }
         let call = self.buggy.call(node)?;
+        if call.fragment.is_some() {
+            return Ok(Answer::DontKnow);
+        }
         self.rule_3(&call)
     }
 
@@ -188,6 +208,48 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             replay::judge(self.buggy, call, replayer, &mut self.replay_stats)?
                 .unwrap_or(Answer::DontKnow),
         )
+    }
+
+    /// The executions of loop `fragment` of `method` in the reference run (or its iterations)
+    /// whose entry state equals `entry`, as `reference_calls` finds calls.
+    fn reference_fragments(
+        &mut self,
+        method: &MethodKey,
+        fragment: Fragment,
+        statics: &[String],
+        entry: &CanonicalState,
+    ) -> HeapResult<Vec<NodeId>> {
+        if !entry.complete {
+            return Ok(Vec::new());
+        }
+        if statics.is_empty() {
+            let key = (method.clone(), fragment);
+            if !self.fragment_index.contains_key(&key) {
+                let mut by_entry: HashMap<CanonicalState, Vec<NodeId>> = HashMap::new();
+                for r in self.reference.fragments_of(method, fragment)? {
+                    let view = self.reference.call(r)?;
+                    if view.outcome.is_some() {
+                        by_entry
+                            .entry(entry_state(self.reference, &view, &[])?)
+                            .or_default()
+                            .push(r);
+                    }
+                }
+                self.fragment_index.insert(key.clone(), by_entry);
+            }
+            return Ok(self.fragment_index[&key]
+                .get(entry)
+                .cloned()
+                .unwrap_or_default());
+        }
+        let mut found = Vec::new();
+        for r in self.reference.fragments_of(method, fragment)? {
+            let view = self.reference.call(r)?;
+            if view.outcome.is_some() && entry_state(self.reference, &view, statics)? == *entry {
+                found.push(r);
+            }
+        }
+        Ok(found)
     }
 
     /// The reference calls of `method` whose entry state equals `entry` (with the static fields
