@@ -12,7 +12,7 @@ use hindsight_core::debugger::{
 };
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
-use hindsight_core::oracle::{AnswerRules, ReferenceOracle, TraceRun};
+use hindsight_core::oracle::{AnswerRules, OracleMemory, ReferenceOracle, TraceRun};
 
 use crate::replayer::{compile_replayer, ProcessReplayer};
 use hindsight_core::capture::{self, peak_rss_bytes};
@@ -182,11 +182,12 @@ enum Oracle {
 }
 
 struct ReferenceRuns {
-    /// The debugged trace; live, reopened when the session has more nodes than when opened.
+    /// The debugged trace; live, refreshed when the session has more nodes than when read.
     buggy: Option<(TraceRun, usize)>,
     buggy_path: PathBuf,
     reference: TraceRun,
-    answers: std::collections::HashMap<NodeId, Answer>,
+    /// The oracle's answers and reference index, kept from one question to the next.
+    memory: OracleMemory,
     /// Rule 3, with its compiled classes (kept alive as long as the replayer).
     replayer: Option<(ProcessReplayer, tempfile::TempDir)>,
 }
@@ -205,7 +206,7 @@ impl Oracle {
                 reference: TraceRun::open(reference).with_context(|| {
                     format!("opening the reference trace {}", reference.display())
                 })?,
-                answers: Default::default(),
+                memory: OracleMemory::default(),
                 replayer: match reference_classes {
                     None => None,
                     Some(classes) => {
@@ -241,25 +242,24 @@ impl Oracle {
                 Ok(Reply::Answer(rules.answer(&method)))
             }
             Oracle::Reference(runs) => {
-                if let Some(a) = runs.answers.get(&node) {
-                    return Ok(Reply::Answer(*a));
-                }
                 let len = debugger.tree_len();
-                let stale = match &runs.buggy {
-                    Some((_, at)) => *at < len,
-                    None => true,
-                };
-                if stale {
-                    runs.buggy = Some((TraceRun::open(&runs.buggy_path)?, len));
+                match &mut runs.buggy {
+                    Some((run, at)) if *at < len => {
+                        run.refresh()?;
+                        *at = len;
+                    }
+                    Some(_) => {}
+                    None => runs.buggy = Some((TraceRun::open(&runs.buggy_path)?, len)),
                 }
                 let (buggy, _) = runs.buggy.as_ref().expect("opened above");
-                let mut oracle = ReferenceOracle::new(buggy, &runs.reference);
+                let memory = std::mem::take(&mut runs.memory);
+                let mut oracle = ReferenceOracle::resume(buggy, &runs.reference, memory);
                 if let Some((replayer, _)) = &mut runs.replayer {
                     oracle = oracle.with_replayer(replayer);
                 }
-                let answer = oracle.answer(node)?;
-                runs.answers.insert(node, answer);
-                Ok(Reply::Answer(answer))
+                let answer = oracle.answer(node);
+                runs.memory = oracle.into_memory();
+                Ok(Reply::Answer(answer?))
             }
         }
     }

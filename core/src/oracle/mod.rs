@@ -15,7 +15,7 @@ mod state;
 mod trace_run;
 
 pub use recorded::{CallView, MethodKey, Outcome, OutputCall, RecordedRun};
-pub use reference::ReferenceOracle;
+pub use reference::{OracleMemory, ReferenceOracle};
 pub use replay::{ReplayError, ReplayStats, Replayer};
 pub use rules::{AnswerRules, RulesError};
 pub use state::MAX_STATE_OBJECTS;

@@ -2,7 +2,7 @@
 //!
 //! It owns its own read connection, so an oracle over the buggy trace does not borrow the
 //! debugger's. The calls of each method are indexed by one pass over the nodes when the run
-//! is opened.
+//! is opened, and over the nodes stored since by [`TraceRun::refresh`] (a live trace).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -27,9 +27,12 @@ pub struct TraceRun {
     calls: HashMap<MethodKey, Vec<NodeId>>,
     hashes: HashMap<MethodKey, [u8; 16]>,
     statics: Vec<(String, FieldDef)>,
-    /// Calls of the JDK's output methods: (thread, entry, node, `Class.method(descriptor)`),
-    /// sorted by thread and entry, so that those inside a call are a range.
-    outputs: Vec<(ThreadId, Timestamp, NodeId, String)>,
+    /// Calls of the JDK's output methods per thread: (entry, node, `Class.method(descriptor)`),
+    /// in entry order, so that those inside a call are a range.
+    outputs: HashMap<ThreadId, Vec<(Timestamp, NodeId, String)>>,
+    names: MethodNames,
+    /// The last node indexed.
+    seen: Option<NodeId>,
 }
 
 /// Whether a method of uninstrumented code writes program output.
@@ -48,59 +51,73 @@ fn is_output(class: &str, method: &str) -> bool {
 impl TraceRun {
     pub fn open(path: &Path) -> Result<TraceRun, StoreError> {
         let reader = TraceReader::open(path)?;
-        let mut names = MethodNames::default();
-        let mut keys = HashMap::new();
-        let mut calls: HashMap<MethodKey, Vec<NodeId>> = HashMap::new();
-        let mut hashes = HashMap::new();
-        let mut outputs = Vec::new();
-        for row in reader.preorder() {
-            let h = row?.header;
-            let Some(m) = h.method else { continue };
-            if h.kind == NodeKind::External {
-                if let (Some(name), Some(thread)) = (names.get(&reader, m)?, h.thread) {
-                    if is_output(&name.class, &name.def.name) {
-                        outputs.push((
-                            thread,
-                            h.entry,
-                            h.id,
-                            format!("{}{}", name.qualified, name.def.descriptor),
-                        ));
-                    }
-                }
-            }
-            if let std::collections::hash_map::Entry::Vacant(slot) = keys.entry(m) {
-                if let Some(name) = names.get(&reader, m)? {
-                    let key = MethodKey {
-                        class: name.class.clone(),
-                        name: name.def.name.clone(),
-                        descriptor: name.def.descriptor.clone(),
-                    };
-                    if name.def.is_instrumented() {
-                        hashes.insert(key.clone(), name.def.hash);
-                    }
-                    slot.insert(key);
-                }
-            }
-            if let Some(key) = keys.get(&m) {
-                calls.entry(key.clone()).or_default().push(h.id);
+        let mut run = TraceRun {
+            reader,
+            keys: HashMap::new(),
+            calls: HashMap::new(),
+            hashes: HashMap::new(),
+            statics: Vec::new(),
+            outputs: HashMap::new(),
+            names: MethodNames::default(),
+            seen: None,
+        };
+        run.refresh()?;
+        Ok(run)
+    }
+
+    /// Indexes the nodes stored since the last call (all of them the first time), and reads the
+    /// static fields again: a live trace grows between two questions.
+    pub fn refresh(&mut self) -> Result<(), StoreError> {
+        loop {
+            let rows = self.reader.nodes_after(self.seen, 4096)?;
+            let Some(last) = rows.last() else { break };
+            self.seen = Some(last.header.id);
+            for row in rows {
+                self.index_node(&row.header)?;
             }
         }
         let mut statics = Vec::new();
-        for f in reader.static_fields()? {
-            let class = reader
+        for f in self.reader.static_fields()? {
+            let class = self
+                .reader
                 .class(f.class)?
                 .map_or_else(|| format!("#{}", f.class), |c| c.name);
             statics.push((format!("{class}.{}", f.name), f));
         }
-        outputs.sort();
-        Ok(TraceRun {
-            reader,
-            keys,
-            calls,
-            hashes,
-            statics,
-            outputs,
-        })
+        self.statics = statics;
+        Ok(())
+    }
+
+    fn index_node(&mut self, h: &crate::tree::NodeHeader) -> Result<(), StoreError> {
+        let Some(m) = h.method else { return Ok(()) };
+        if h.kind == NodeKind::External {
+            if let (Some(name), Some(thread)) = (self.names.get(&self.reader, m)?, h.thread) {
+                if is_output(&name.class, &name.def.name) {
+                    let text = format!("{}{}", name.qualified, name.def.descriptor);
+                    self.outputs
+                        .entry(thread)
+                        .or_default()
+                        .push((h.entry, h.id, text));
+                }
+            }
+        }
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.keys.entry(m) {
+            if let Some(name) = self.names.get(&self.reader, m)? {
+                let key = MethodKey {
+                    class: name.class.clone(),
+                    name: name.def.name.clone(),
+                    descriptor: name.def.descriptor.clone(),
+                };
+                if name.def.is_instrumented() {
+                    self.hashes.insert(key.clone(), name.def.hash);
+                }
+                slot.insert(key);
+            }
+        }
+        if let Some(key) = self.keys.get(&m) {
+            self.calls.entry(key.clone()).or_default().push(h.id);
+        }
+        Ok(())
     }
 
     /// Every call of the run by method, each method's calls in call order.
@@ -183,14 +200,9 @@ impl RecordedRun for TraceRun {
             }
         }
         let mut output = Vec::new();
-        if let (Some(exit), Some(thread)) = (exit, h.thread) {
-            let from = self
-                .outputs
-                .partition_point(|o| (o.0, o.1) <= (thread, h.entry));
-            for (_, _, out, name) in self.outputs[from..]
-                .iter()
-                .take_while(|o| o.0 == thread && o.1 < exit)
-            {
+        if let (Some(exit), Some(outputs)) = (exit, h.thread.and_then(|t| self.outputs.get(&t))) {
+            let from = outputs.partition_point(|o| o.0 <= h.entry);
+            for (_, out, name) in outputs[from..].iter().take_while(|o| o.0 < exit) {
                 let Some(d) = self.reader.node_detail(*out).map_err(heap_err)? else {
                     continue;
                 };

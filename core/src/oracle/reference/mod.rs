@@ -39,11 +39,21 @@ use crate::session::Answer;
 pub struct ReferenceOracle<'a, B, R> {
     buggy: &'a B,
     reference: &'a R,
+    memory: OracleMemory,
+    /// Rule 3, when the correct program can be run.
+    replayer: Option<&'a mut dyn Replayer>,
+}
+
+/// What the oracle learnt and keeps from one answer to the next: the answers of the buggy run's
+/// calls (a complete call's answer never changes, even while the run goes on) and the index of
+/// the reference run. A front end that cannot keep the oracle itself (it borrows the runs,
+/// and a live buggy run is refreshed between questions) keeps this instead
+/// ([`ReferenceOracle::resume`], [`ReferenceOracle::into_memory`]).
+#[derive(Default)]
+pub struct OracleMemory {
     answers: HashMap<NodeId, Answer>,
     /// Reference calls of a method by their entry state, each with its exit states.
     index: HashMap<MethodKey, HashMap<CanonicalState, Vec<NodeId>>>,
-    /// Rule 3, when the correct program can be run.
-    replayer: Option<&'a mut dyn Replayer>,
     replay_stats: ReplayStats,
 }
 
@@ -58,14 +68,22 @@ enum Partial {
 
 impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
     pub fn new(buggy: &'a B, reference: &'a R) -> Self {
+        Self::resume(buggy, reference, OracleMemory::default())
+    }
+
+    /// An oracle that goes on from what an earlier one over the same runs learnt.
+    pub fn resume(buggy: &'a B, reference: &'a R, memory: OracleMemory) -> Self {
         ReferenceOracle {
             buggy,
             reference,
-            answers: HashMap::new(),
-            index: HashMap::new(),
+            memory,
             replayer: None,
-            replay_stats: ReplayStats::default(),
         }
+    }
+
+    /// What this oracle learnt, to [`ReferenceOracle::resume`] later.
+    pub fn into_memory(self) -> OracleMemory {
+        self.memory
     }
 
     /// Adds rule 3: calls that rules 1 and 2 cannot judge are replayed by `replayer`, which
@@ -77,7 +95,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
 
     /// What rule 3 did so far.
     pub fn replay_stats(&self) -> &ReplayStats {
-        &self.replay_stats
+        &self.memory.replay_stats
     }
 
     /// The answer for `node` of the buggy run.
@@ -86,7 +104,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         // it needs, with an explicit stack, skipping what is already known.
         let mut stack = vec![(node, false)];
         while let Some((n, children_done)) = stack.pop() {
-            if self.answers.contains_key(&n) {
+            if self.memory.answers.contains_key(&n) {
                 continue;
             }
             let answer = if children_done {
@@ -98,7 +116,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                     Partial::NeedsChildren => {
                         stack.push((n, true));
                         for child in self.buggy.children(n)? {
-                            if !self.answers.contains_key(&child) {
+                            if !self.memory.answers.contains_key(&child) {
                                 stack.push((child, false));
                             }
                         }
@@ -106,9 +124,9 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                     }
                 }
             };
-            self.answers.insert(n, answer);
+            self.memory.answers.insert(n, answer);
         }
-        Ok(self.answers[&node])
+        Ok(self.memory.answers[&node])
     }
 
     /// Trusted and incomplete calls, rule 1, and whether rule 2 can apply.
@@ -164,11 +182,12 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
 
     /// Rule 2, once the children are answered; rule 3 when it does not apply.
     fn rule_2(&mut self, node: NodeId) -> HeapResult<Answer> {
-        let children_ok = self
-            .buggy
-            .children(node)?
-            .iter()
-            .all(|c| matches!(self.answers.get(c), Some(Answer::Valid | Answer::Trusted)));
+        let children_ok = self.buggy.children(node)?.iter().all(|c| {
+            matches!(
+                self.memory.answers.get(c),
+                Some(Answer::Valid | Answer::Trusted)
+            )
+        });
         if children_ok {
             return Ok(Answer::Valid);
         }
@@ -185,7 +204,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             return Ok(Answer::DontKnow);
         };
         Ok(
-            replay::judge(self.buggy, call, replayer, &mut self.replay_stats)?
+            replay::judge(self.buggy, call, replayer, &mut self.memory.replay_stats)?
                 .unwrap_or(Answer::DontKnow),
         )
     }
@@ -199,7 +218,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         entry: &CanonicalState,
     ) -> HeapResult<Vec<NodeId>> {
         if statics.is_empty() {
-            if !self.index.contains_key(method) {
+            if !self.memory.index.contains_key(method) {
                 let mut by_entry: HashMap<CanonicalState, Vec<NodeId>> = HashMap::new();
                 for r in self.reference.calls_of(method)? {
                     let call = self.reference.call(r)?;
@@ -210,9 +229,12 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                             .push(r);
                     }
                 }
-                self.index.insert(method.clone(), by_entry);
+                self.memory.index.insert(method.clone(), by_entry);
             }
-            let found = self.index[method].get(entry).cloned().unwrap_or_default();
+            let found = self.memory.index[method]
+                .get(entry)
+                .cloned()
+                .unwrap_or_default();
             return Ok(if entry.complete { found } else { Vec::new() });
         }
         // Calls that touch static fields are compared one by one: the index keys leave statics out.

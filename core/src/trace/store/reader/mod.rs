@@ -73,6 +73,11 @@ pub struct TraceReader {
     segments: RefCell<(i64, Vec<Segment>)>,
     /// The last decoded block (paging through events decodes each block once).
     block_cache: RefCell<Option<(i64, std::sync::Arc<Vec<super::block::BlockEvent>>)>>,
+    /// Whether the connection holds one read transaction for its whole life (a finished
+    /// trace, see [`TraceReader::open`]).
+    held: bool,
+    /// Definitions read again and again (see `defs`).
+    defs: RefCell<defs::DefCache>,
 }
 
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
@@ -168,13 +173,43 @@ impl TraceReader {
                 });
             }
         }
-        Ok(TraceReader {
+        let mut reader = TraceReader {
             conn,
             version,
             path: path.into(),
             segments: RefCell::new((-1, Vec::new())),
             block_cache: RefCell::new(None),
-        })
+            held: false,
+            defs: RefCell::new(defs::DefCache::default()),
+        };
+        reader.hold_if_finished()?;
+        Ok(reader)
+    }
+
+    /// A finished trace never changes: the connection then takes SQLite's shared lock once and
+    /// keeps it in one read transaction, instead of taking and dropping it (file locks, a check
+    /// of the file's change counter) around each of the oracle's and renderer's many small
+    /// queries. A trace still being written (`recording`) is read query by query, so that each
+    /// sees the recorder's latest commit.
+    fn hold_if_finished(&mut self) -> Result<(), StoreError> {
+        if self.meta("status")?.is_none_or(|s| s == "recording") {
+            return Ok(());
+        }
+        self.conn
+            .execute_batch("BEGIN DEFERRED")
+            .and_then(|_| {
+                self.conn
+                    .query_row("SELECT count(*) FROM meta", [], |r| r.get::<_, i64>(0))
+            })
+            .map_err(|e| StoreError::sqlite(&self.path, "starting a read transaction", e))?;
+        self.held = true;
+        Ok(())
+    }
+
+    /// Whether the reader holds its read transaction: the trace is finished and every value
+    /// read from it may be cached.
+    pub fn is_held(&self) -> bool {
+        self.held
     }
 
     pub fn path(&self) -> &Path {

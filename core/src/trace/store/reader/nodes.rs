@@ -83,6 +83,10 @@ impl TraceReader {
     /// Several nodes read in one transaction, so that they come from one consistent state of a
     /// trace being written (`None` for an id not stored yet).
     pub fn nodes(&self, ids: &[NodeId]) -> StoreResult<Vec<Option<NodeRow>>> {
+        if !self.conn.is_autocommit() {
+            // Already in the reader's one read transaction (a finished trace).
+            return ids.iter().map(|&id| self.node(id)).collect();
+        }
         self.conn
             .execute_batch("BEGIN")
             .map_err(self.err("reading nodes"))?;
@@ -94,6 +98,23 @@ impl TraceReader {
         let rows = rows?;
         end?;
         Ok(rows)
+    }
+
+    /// Up to `limit` nodes with an id above `after`, in id order: what a reader that follows a
+    /// growing trace has not seen yet.
+    pub fn nodes_after(&self, after: Option<NodeId>, limit: u64) -> StoreResult<Vec<NodeRow>> {
+        let mut st = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM nodes WHERE id > ?1 ORDER BY id LIMIT ?2"
+            ))
+            .map_err(self.err("reading nodes"))?;
+        let after = after.map_or(-1, |n| i64::from(n.0));
+        let rows = st
+            .query_map([after, limit.min(i64::MAX as u64) as i64], row_to_node)
+            .map_err(self.err("reading nodes"))?;
+        rows.collect::<Result<_, _>>()
+            .map_err(self.err("reading nodes"))
     }
 
     /// Children in call order, `limit` of them from `offset`.

@@ -181,6 +181,18 @@ impl TraceReader {
     }
 
     pub fn object(&self, id: ObjectId) -> StoreResult<Option<ObjectInfo>> {
+        if !self.held {
+            return self.read_object(id);
+        }
+        if let Some(o) = self.defs.borrow().objects.get(&id) {
+            return Ok(o.clone());
+        }
+        let found = self.read_object(id)?;
+        super::defs::keep(&mut self.defs.borrow_mut().objects, id, found.clone());
+        Ok(found)
+    }
+
+    fn read_object(&self, id: ObjectId) -> StoreResult<Option<ObjectInfo>> {
         self.conn
             .prepare_cached(
                 "SELECT o.class, o.length, o.origin, o.created_ts, o.node, c.kind FROM objects o
