@@ -37,6 +37,7 @@ pub struct Args {
 enum BenchCommand {
     Strategies(StrategiesArgs),
     Session(SessionArgs),
+    Library(super::library::LibraryArgs),
 }
 
 /// Debug every mutant of a corpus with every strategy, the correct program's run answering as
@@ -91,11 +92,11 @@ pub struct SessionArgs {
     pub json: bool,
 }
 
-fn parse_strategy(s: &str) -> Result<StrategyName, String> {
+pub(super) fn parse_strategy(s: &str) -> Result<StrategyName, String> {
     s.parse::<StrategyName>().map_err(|e| e.to_string())
 }
 
-fn strategies_or_all(given: &[StrategyName]) -> Vec<StrategyName> {
+pub(super) fn strategies_or_all(given: &[StrategyName]) -> Vec<StrategyName> {
     if given.is_empty() {
         StrategyName::AVAILABLE.to_vec()
     } else {
@@ -107,6 +108,7 @@ pub fn run(args: Args) -> Result<u8> {
     match args.command {
         BenchCommand::Strategies(a) => strategies(a),
         BenchCommand::Session(a) => session(a),
+        BenchCommand::Library(a) => super::library::run(a),
     }
 }
 
@@ -201,7 +203,7 @@ fn compile(src: &Path, classes: &Path) -> Result<()> {
 }
 
 /// Records `java -cp classes MAIN ARGS` into `trace`, the program's output discarded.
-fn record_program(classes: &Path, program: &Program, trace: &Path) -> Result<()> {
+pub(super) fn record_program(classes: &Path, program: &Program, trace: &Path) -> Result<()> {
     let mut command: Vec<OsString> = vec![
         "java".into(),
         "-cp".into(),
@@ -285,7 +287,7 @@ fn run_mutant(
 }
 
 /// Runs `job(i)` for i in 0..n on `jobs` threads; results in order.
-fn parallel<T: Send>(n: usize, jobs: usize, job: impl Fn(usize) -> T + Sync) -> Vec<T> {
+pub(super) fn parallel<T: Send>(n: usize, jobs: usize, job: impl Fn(usize) -> T + Sync) -> Vec<T> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
     std::thread::scope(|scope| {

@@ -7,6 +7,7 @@
 //! `trace_run` reads a trace file as a [`RecordedRun`], as `omniscient::trace_heap` reads it as
 //! a heap. `reference` uses `replay` (rule 3), never the other way.
 
+pub mod footprint;
 mod recorded;
 pub mod reference;
 pub mod replay;

@@ -13,7 +13,7 @@ use crate::ids::{FieldId, MethodId, NodeId, ObjectId, StringId, ThreadId, Timest
 use crate::omniscient::names::MethodNames;
 use crate::omniscient::{Heap, HeapError, HeapResult, ObjectInfo};
 use crate::trace::store::{NodeResult, StoreError, TraceReader, Variable};
-use crate::trace::wire::{FieldDef, Value};
+use crate::trace::wire::{Event, FieldDef, Value};
 use crate::tree::NodeKind;
 
 fn heap_err(e: StoreError) -> HeapError {
@@ -31,6 +31,8 @@ pub struct TraceRun {
     /// in entry order, so that those inside a call are a range.
     outputs: HashMap<ThreadId, Vec<(Timestamp, NodeId, String)>>,
     names: MethodNames,
+    /// `pkg.Class.name(descriptor)` of the methods footprints met.
+    method_texts: std::cell::RefCell<HashMap<MethodId, String>>,
     /// The last node indexed.
     seen: Option<NodeId>,
 }
@@ -59,6 +61,7 @@ impl TraceRun {
             statics: Vec::new(),
             outputs: HashMap::new(),
             names: MethodNames::default(),
+            method_texts: Default::default(),
             seen: None,
         };
         run.refresh()?;
@@ -269,5 +272,67 @@ impl RecordedRun for TraceRun {
             Some(id) => self.reader.static_at(id, at).map_err(heap_err),
             None => Ok(None),
         }
+    }
+
+    fn visit_events(
+        &self,
+        node: NodeId,
+        visit: &mut dyn FnMut(&Event) -> bool,
+    ) -> HeapResult<bool> {
+        self.reader.visit_subtree(node, visit).map_err(heap_err)?;
+        Ok(true)
+    }
+
+    fn field_value(
+        &self,
+        object: ObjectId,
+        field: FieldId,
+        at: Timestamp,
+    ) -> HeapResult<Option<Value>> {
+        self.reader.field_at(object, field, at).map_err(heap_err)
+    }
+
+    fn element_value(
+        &self,
+        array: ObjectId,
+        index: u32,
+        at: Timestamp,
+    ) -> HeapResult<Option<Value>> {
+        self.reader.element_at(array, index, at).map_err(heap_err)
+    }
+
+    fn static_value(&self, field: FieldId, at: Timestamp) -> HeapResult<Option<Value>> {
+        self.reader.static_at(field, at).map_err(heap_err)
+    }
+
+    fn field_name(&self, field: FieldId) -> HeapResult<(String, String)> {
+        let Some(f) = self.reader.field(field).map_err(heap_err)? else {
+            return Ok((String::new(), format!("#{field}")));
+        };
+        let class = self
+            .reader
+            .class(f.class)
+            .map_err(heap_err)?
+            .map_or_else(|| format!("#{}", f.class), |c| c.name);
+        Ok((class, f.name))
+    }
+
+    fn method_text(&self, method: MethodId) -> HeapResult<String> {
+        if let Some(t) = self.method_texts.borrow().get(&method) {
+            return Ok(t.clone());
+        }
+        let text = match self.reader.method(method).map_err(heap_err)? {
+            Some(m) => {
+                let class = self
+                    .reader
+                    .class(m.class)
+                    .map_err(heap_err)?
+                    .map_or_else(|| format!("#{}", m.class), |c| c.name);
+                format!("{class}.{}{}", m.name, m.descriptor)
+            }
+            None => format!("#{method}"),
+        };
+        self.method_texts.borrow_mut().insert(method, text.clone());
+        Ok(text)
     }
 }

@@ -28,6 +28,7 @@
 
 use std::collections::HashMap;
 
+use super::footprint::{FootprintIndex, Judgement};
 use super::recorded::{CallView, MethodKey, RecordedRun};
 use super::replay::{self, ReplayStats, Replayer};
 use super::state::{entry_state, exit_state};
@@ -52,8 +53,11 @@ pub struct ReferenceOracle<'a, B, R> {
 #[derive(Default)]
 pub struct OracleMemory {
     answers: HashMap<NodeId, Answer>,
-    /// Reference calls of a method by their entry state, each with its exit states.
+    /// Reference calls of a method by their entry state, each with its exit states (runs
+    /// without events).
     index: HashMap<MethodKey, HashMap<CanonicalState, Vec<NodeId>>>,
+    /// The reference calls' footprints.
+    footprints: FootprintIndex,
     replay_stats: ReplayStats,
 }
 
@@ -141,10 +145,34 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         if call.outcome.is_none() {
             return Ok(Partial::Decided(Answer::DontKnow));
         }
-        let entry = entry_state(self.buggy, &call, &call.statics)?;
+        let decided = match self
+            .memory
+            .footprints
+            .judge(self.buggy, node, &call, self.reference)?
+        {
+            Judgement::Valid => Some(Partial::Decided(Answer::Valid)),
+            Judgement::Invalid => Some(Partial::Decided(Answer::Invalid)),
+            Judgement::NoEvents => self.rule_1_by_states(&call)?,
+            Judgement::Cut | Judgement::NoMatch | Judgement::Unprovable => None,
+        };
+        if let Some(decided) = decided {
+            return Ok(decided);
+        }
+        Ok(
+            if self.reference.code_hash(&call.method)? == Some(code_hash) {
+                Partial::NeedsChildren
+            } else {
+                Partial::Undecided(Box::new(call))
+            },
+        )
+    }
+
+    /// Rule 1 over whole states, for runs without events: `Some` when it decides.
+    fn rule_1_by_states(&mut self, call: &CallView) -> HeapResult<Option<Partial>> {
+        let entry = entry_state(self.buggy, call, &call.statics)?;
         let candidates = self.reference_calls(&call.method, &call.statics, &entry)?;
         if !candidates.is_empty() {
-            let exit = exit_state(self.buggy, &call, &call.statics)?;
+            let exit = exit_state(self.buggy, call, &call.statics)?;
             // Differing canonical texts prove different states; equal texts prove equal states
             // only when both are complete (no unknown content, no cut).
             let mut unprovable = false;
@@ -157,27 +185,21 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                 let exit = if statics.len() == call.statics.len() {
                     exit.clone()
                 } else {
-                    exit_state(self.buggy, &call, &statics)?
+                    exit_state(self.buggy, call, &statics)?
                 };
                 let reference_exit = exit_state(self.reference, &reference_call, &statics)?;
                 if reference_exit.text == exit.text {
                     if exit.complete && reference_exit.complete {
-                        return Ok(Partial::Decided(Answer::Valid));
+                        return Ok(Some(Partial::Decided(Answer::Valid)));
                     }
                     unprovable = true;
                 }
             }
             if !unprovable {
-                return Ok(Partial::Decided(Answer::Invalid));
+                return Ok(Some(Partial::Decided(Answer::Invalid)));
             }
         }
-        Ok(
-            if self.reference.code_hash(&call.method)? == Some(code_hash) {
-                Partial::NeedsChildren
-            } else {
-                Partial::Undecided(Box::new(call))
-            },
-        )
+        Ok(None)
     }
 
     /// Rule 2, once the children are answered; rule 3 when it does not apply.

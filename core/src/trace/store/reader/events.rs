@@ -266,6 +266,16 @@ impl TraceReader {
         }
     }
 
+    /// Visits every event of node `id` and of the nodes below it in timestamp order (the reads
+    /// and `BLOCK` events included) until `visit` returns false.
+    pub fn visit_subtree(
+        &self,
+        id: NodeId,
+        mut visit: impl FnMut(&Event) -> bool,
+    ) -> StoreResult<()> {
+        self.scan_node(id, 0, true, |e, _| visit(&e.event))
+    }
+
     /// Up to `limit` events of node `id` with timestamp `>= from` (pass the last timestamp of
     /// the previous page + 1 to get the next page). `BLOCK` and read events, which are there
     /// for coverage, are left out (see `node_events_all`).
