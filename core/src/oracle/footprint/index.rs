@@ -223,7 +223,7 @@ impl Verdicts {
 /// `run`: the hash those reads would have and the objects named on the way, or `None` when a
 /// location cannot be read there (a null on the way, an unknown value, an answer of the
 /// outside world).
-fn evaluate(
+pub(super) fn evaluate(
     run: &impl RecordedRun,
     call: &CallView,
     trail: &[Location],

@@ -324,6 +324,7 @@ pub fn walk(
         ext: Vec::new(),
         answers: 0,
         entries: 0,
+        entry_at: call.entry.saturating_sub(1),
     };
     let constructor = call.method.name == "<init>";
     let roots: Vec<Value> = call.this.iter().chain(call.args.iter()).copied().collect();
@@ -387,6 +388,8 @@ struct Walker<'r, R> {
     ext: Vec<(u32, bool)>,
     answers: u32,
     entries: usize,
+    /// Just before the call: where whole contents are read.
+    entry_at: Timestamp,
 }
 
 impl<R: RecordedRun> Walker<'_, R> {
@@ -602,7 +605,8 @@ impl<R: RecordedRun> Walker<'_, R> {
                 loc.hash(&mut self.h, self.names);
                 loc.hash(&mut self.loc_h, self.names);
                 self.trail.push(loc);
-                let elements = all_elements(self.run, *o, ts)?;
+                // At entry: what the call was given (elements it wrote since are its own).
+                let elements = all_elements(self.run, *o, self.entry_at)?;
                 if let Some(e) = &elements {
                     self.entries += e.len();
                 }

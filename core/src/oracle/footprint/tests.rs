@@ -518,3 +518,73 @@ fn a_constructor_is_judged_by_the_object_it_built() {
     assert!(fa.writes.is_empty());
     assert_ne!(own_effect(&a, &fa).0, own_effect(&b, &fb).0);
 }
+
+#[test]
+fn a_trail_read_again_in_its_own_entry_state_gives_its_own_reads() {
+    // fill(): reads this.left (an int[2] array), writes its element 0, then hands the array to
+    // uninstrumented code (which may read all of it): the whole read is of the array as the
+    // call was given it, so reading the trail again at entry agrees.
+    let mut run = Run::default();
+    run.heap
+        .arr(20, "int[]", &[Value::Int(1), Value::Int(2)])
+        .obj(1, "p.Node")
+        .set(1, "left", 0, obj(20))
+        .set(1, "key", 0, Value::Int(5))
+        .set(20, "0", 103, Value::Int(9));
+    run.add(
+        10,
+        "fill",
+        obj(1),
+        &[Value::Int(7)],
+        (100, 110),
+        Value::Void,
+        vec![
+            read(101, 1, LEFT),
+            ev(
+                103,
+                EventKind::ArrayWrite {
+                    array: ObjectId(20),
+                    index: 0,
+                    value: Value::Int(9),
+                },
+            ),
+            ev(
+                104,
+                EventKind::ExtCall {
+                    method: MethodId(5),
+                    args: vec![obj(20)],
+                },
+            ),
+            ev(105, EventKind::ExtReturn(Value::Void)),
+            read(106, 1, KEY),
+        ],
+    );
+    let mut names = Interner::default();
+    let fp = footprint(&run, 10, &mut names);
+    assert!(fp.reads_complete);
+    let trail = fp.trail.clone().expect("every location can be read again");
+    assert!(trail.iter().any(|l| l.step == Step::Elements));
+    let view = run.view(10);
+    let (again, _) = index::evaluate(&run, &view, &trail, &names, 99, &fp)
+        .unwrap()
+        .expect("readable");
+    assert_eq!(again, fp.reads);
+    // The same holds for every call of the other tests' shapes.
+    let mut a = Run::default();
+    a.node(1, 5, obj(2), Value::Null)
+        .node(2, 3, Value::Null, Value::Null);
+    a.add(
+        10,
+        "find",
+        obj(1),
+        &[Value::Int(3)],
+        (100, 110),
+        Value::Int(3),
+        find_events(100, 1, true),
+    );
+    let fa = footprint(&a, 10, &mut names);
+    let (again, _) = index::evaluate(&a, &a.view(10), fa.trail.as_ref().unwrap(), &names, 99, &fa)
+        .unwrap()
+        .unwrap();
+    assert_eq!(again, fa.reads);
+}
