@@ -42,24 +42,20 @@ impl TraceReader {
         stack: &[u8],
         data: &[u8],
     ) -> StoreResult<Arc<Vec<BlockEvent>>> {
-        if let Some((cached, events)) = &*self.block_cache.borrow() {
-            if *cached == id {
-                return Ok(events.clone());
-            }
+        if let Some(events) = self.block_cache.borrow_mut().get(&id) {
+            return Ok(events);
         }
         let events = Arc::new(
             decode_block(stack, data, first_ts)
                 .map_err(|e| self.corrupt(&format!("event block {id}"), e.problem))?,
         );
-        *self.block_cache.borrow_mut() = Some((id, events.clone()));
+        self.block_cache.borrow_mut().put(id, events.clone());
         Ok(events)
     }
 
     fn load_block(&self, id: i64) -> StoreResult<Arc<Vec<BlockEvent>>> {
-        if let Some((cached, events)) = &*self.block_cache.borrow() {
-            if *cached == id {
-                return Ok(events.clone());
-            }
+        if let Some(events) = self.block_cache.borrow_mut().get(&id) {
+            return Ok(events);
         }
         let (first_ts, stack, data): (i64, Vec<u8>, Vec<u8>) = self
             .conn
