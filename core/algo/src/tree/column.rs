@@ -23,8 +23,13 @@ use std::sync::{Arc, Mutex};
 const PAGE_BITS: u32 = 16;
 pub const PAGE: usize = 1 << PAGE_BITS;
 
-/// Spilled pages whose read-only copies a column keeps for readers.
-const READ_CACHE: usize = 8;
+/// Reads of spilled pages go by chunks of this many entries: a reader hopping between children
+/// of a node, whose ids lie far apart, reads a few KiB at each hop instead of a whole page.
+const CHUNK_BITS: u32 = 10;
+const CHUNK: usize = 1 << CHUNK_BITS;
+/// Chunks of spilled pages whose read-only copies a column keeps for readers (4 KiB each for
+/// 4-byte entries).
+const READ_CACHE: usize = 256;
 
 /// Where one column's spilled pages are kept: bytes at offsets, each page at a fixed place.
 pub trait PageStore: Send + Sync {
@@ -167,7 +172,7 @@ pub struct Column<T: Cell> {
     /// Makes `store` when the first page spills.
     storage: Option<Arc<dyn PageStorage>>,
     store: Option<Box<dyn PageStore>>,
-    reads: Mutex<Vec<(usize, Box<Page<T>>)>>,
+    reads: Mutex<ReadCache<T>>,
 }
 
 impl<T: Cell> Column<T> {
@@ -183,7 +188,7 @@ impl<T: Cell> Column<T> {
             resident: 0,
             storage: None,
             store: None,
-            reads: Mutex::new(Vec::new()),
+            reads: Mutex::new(ReadCache::default()),
         }
     }
 
@@ -231,7 +236,11 @@ impl<T: Cell> Column<T> {
         self.resident = 0;
         self.len = 0;
         self.fill = fill;
-        self.reads.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.reads
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .chunks
+            .clear();
         self.grow(n);
     }
 
@@ -348,27 +357,57 @@ impl<T: Cell> Column<T> {
 
     #[cold]
     fn read_spilled(&self, p: usize, o: usize) -> T {
+        let key = (p, o >> CHUNK_BITS);
         let mut reads = self.reads.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(k) = reads.iter().position(|(q, _)| *q == p) {
-            let entry = reads.remove(k);
-            let v = entry.1[o];
-            reads.push(entry);
-            return v;
+        reads.tick += 1;
+        let tick = reads.tick;
+        if let Some((chunk, used)) = reads.chunks.get_mut(&key) {
+            *used = tick;
+            return chunk[o & (CHUNK - 1)];
         }
-        let page = self.load(p).unwrap_or_else(|e| read_failed(e));
-        let v = page[o];
-        if reads.len() >= READ_CACHE {
-            reads.remove(0);
+        let chunk = self.load_chunk(p, key.1).unwrap_or_else(|e| read_failed(e));
+        let v = chunk[o & (CHUNK - 1)];
+        if reads.chunks.len() >= READ_CACHE {
+            // Forget the least recently read half at once: the scan is paid once per half.
+            let mut ticks: Vec<u64> = reads.chunks.values().map(|(_, t)| *t).collect();
+            ticks.sort_unstable();
+            let cut = ticks[ticks.len() / 2];
+            reads.chunks.retain(|_, (_, t)| *t > cut);
         }
-        reads.push((p, page));
+        reads.chunks.insert(key, (chunk, tick));
         v
+    }
+
+    fn load_chunk(&self, p: usize, c: usize) -> io::Result<Box<[T]>> {
+        let mut bytes = vec![0u8; CHUNK * T::BYTES];
+        match &self.store {
+            Some(store) => store.read_at(((p * PAGE + c * CHUNK) * T::BYTES) as u64, &mut bytes)?,
+            None => return Err(io::Error::other("no page store")),
+        }
+        Ok(bytes.chunks_exact(T::BYTES).map(T::decode).collect())
     }
 
     fn forget_read_copy(&mut self, p: usize) {
         self.reads
             .get_mut()
             .unwrap_or_else(|e| e.into_inner())
-            .retain(|(q, _)| *q != p);
+            .chunks
+            .retain(|(q, _), _| *q != p);
+    }
+}
+
+/// Read-only copies of chunks of spilled pages, by (page, chunk), with when each was last read.
+struct ReadCache<T> {
+    chunks: std::collections::HashMap<(usize, usize), (Box<[T]>, u64)>,
+    tick: u64,
+}
+
+impl<T> Default for ReadCache<T> {
+    fn default() -> Self {
+        ReadCache {
+            chunks: std::collections::HashMap::new(),
+            tick: 0,
+        }
     }
 }
 
