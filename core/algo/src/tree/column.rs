@@ -396,9 +396,12 @@ impl<T: Cell> Column<T> {
     }
 }
 
-/// Read-only copies of chunks of spilled pages, by (page, chunk), with when each was last read.
+/// A chunk's read-only copy and when it was last read.
+type CachedChunk<T> = (Box<[T]>, u64);
+
+/// Read-only copies of chunks of spilled pages, by (page, chunk).
 struct ReadCache<T> {
-    chunks: std::collections::HashMap<(usize, usize), (Box<[T]>, u64)>,
+    chunks: std::collections::HashMap<(usize, usize), CachedChunk<T>>,
     tick: u64,
 }
 
