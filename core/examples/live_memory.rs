@@ -14,7 +14,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use hindsight_core::capture::{feed, peak_rss_bytes, DEFAULT_FEED_CAPACITY};
-use hindsight_core::debugger::{DebugOptions, LiveDebugger, LiveOptions};
+use hindsight_core::debugger::{DebugOptions, Debugger};
 use hindsight_core::session::{Answer, Step};
 use hindsight_core::trace::recorder::record_threaded;
 use hindsight_core::trace::store::WriterConfig;
@@ -72,7 +72,7 @@ fn run(stream: &Path, trace: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let started = Instant::now();
     let recorder =
         std::thread::spawn(move || record_threaded(input, &path, sink, WriterConfig::default()));
-    let mut d = LiveDebugger::new(feed, trace, DebugOptions::default(), LiveOptions::default())?;
+    let mut d = Debugger::live(feed, trace, DebugOptions::default())?;
     let mut questions = 0u32;
     let mut slowest = Duration::ZERO;
     let mut slowest_wait = Duration::ZERO;

@@ -7,22 +7,19 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use hindsight_core::debugger::{
-    DebugError, DebugOptions, Debugger, LiveDebugger, LiveOptions, Question, Report,
-};
+use hindsight_core::capture::{self, peak_rss_bytes};
+use hindsight_core::debugger::{DebugOptions, Debugger, Report};
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
 use hindsight_core::oracle::{AnswerRules, OracleMemory, ReferenceOracle, TraceRun};
-
-use crate::replayer::{compile_replayer, ProcessReplayer};
-use hindsight_core::capture::{self, peak_rss_bytes};
 use hindsight_core::session::{Answer, Step, Verdict};
 use hindsight_core::strategy::StrategyName;
 use serde::Serialize;
 
-use super::record::{self, AgentArgs};
-use crate::launch::Output;
+use super::record;
+use crate::launch::{self, AgentArgs, Output, Running};
 use crate::progress::{self, ProgressLine};
+use crate::replayer::{compile_replayer, ProcessReplayer};
 use crate::{output, source};
 
 /// Find the bug in a recorded run by answering "was this call's result right?".
@@ -108,72 +105,6 @@ enum Reply {
     Quit,
 }
 
-/// The session: over a finished trace, or live over a recording in progress.
-enum Dbg {
-    Trace(Box<Debugger>),
-    Live(Box<LiveDebugger>),
-}
-
-impl Dbg {
-    fn next_step(&mut self) -> Result<Step> {
-        Ok(match self {
-            Dbg::Trace(d) => d.step(),
-            Dbg::Live(d) => d.next_step()?,
-        })
-    }
-    fn question(&mut self, node: NodeId) -> Result<Question> {
-        Ok(match self {
-            Dbg::Trace(d) => d.question(node)?,
-            Dbg::Live(d) => d.question(node)?,
-        })
-    }
-    fn method_of(&mut self, node: NodeId) -> Result<Option<String>> {
-        Ok(match self {
-            Dbg::Trace(d) => d.method_of(node)?,
-            Dbg::Live(d) => d.method_of(node)?,
-        })
-    }
-    fn answer(&mut self, node: NodeId, answer: Answer) -> Result<()> {
-        match self {
-            Dbg::Trace(d) => d.answer(node, answer)?,
-            Dbg::Live(d) => d.answer(node, answer)?,
-        }
-        Ok(())
-    }
-    fn undo(&mut self) -> Result<(NodeId, Answer), DebugError> {
-        match self {
-            Dbg::Trace(d) => d.undo(),
-            Dbg::Live(d) => d.undo(),
-        }
-    }
-    fn report(&mut self, verdict: &Verdict) -> Result<Report> {
-        Ok(match self {
-            Dbg::Trace(d) => d.report(verdict)?,
-            Dbg::Live(d) => d.report(verdict)?,
-        })
-    }
-    fn tree_len(&self) -> usize {
-        match self {
-            Dbg::Trace(d) => d.session().tree().len(),
-            Dbg::Live(d) => d.session().tree().len(),
-        }
-    }
-    fn is_sealed(&self) -> bool {
-        match self {
-            Dbg::Trace(_) => true,
-            Dbg::Live(d) => d.is_sealed(),
-        }
-    }
-    /// Work done while a person thinks: take in the recording, render likely next questions.
-    fn idle(&mut self) -> Result<()> {
-        if let Dbg::Live(d) = self {
-            d.pump()?;
-            d.prefetch()?;
-        }
-        Ok(())
-    }
-}
-
 /// Who answers.
 enum Oracle {
     Interactive(Terminal),
@@ -229,7 +160,7 @@ impl Oracle {
 
     fn reply(
         &mut self,
-        debugger: &mut Dbg,
+        debugger: &mut Debugger,
         node: NodeId,
         number: usize,
         text: &str,
@@ -242,7 +173,7 @@ impl Oracle {
                 Ok(Reply::Answer(rules.answer(&method)))
             }
             Oracle::Reference(runs) => {
-                let len = debugger.tree_len();
+                let len = debugger.session().tree().len();
                 match &mut runs.buggy {
                     Some((run, at)) if *at < len => {
                         run.refresh()?;
@@ -273,7 +204,7 @@ struct Terminal {
 }
 
 impl Terminal {
-    fn read_line(&mut self, debugger: &mut Dbg) -> Result<Option<String>> {
+    fn read_line(&mut self, debugger: &mut Debugger) -> Result<Option<String>> {
         let lines = self.lines.get_or_insert_with(|| {
             let (tx, rx) = mpsc::channel();
             std::thread::spawn(move || {
@@ -301,7 +232,13 @@ impl Terminal {
         }
     }
 
-    fn ask(&mut self, debugger: &mut Dbg, number: usize, text: &str, json: bool) -> Result<Reply> {
+    fn ask(
+        &mut self,
+        debugger: &mut Debugger,
+        number: usize,
+        text: &str,
+        json: bool,
+    ) -> Result<Reply> {
         loop {
             let prompt =
                 format!("({number}) {text}? [y]es [n]o [t]rust [d]on't know [u]ndo [q]uit ");
@@ -379,6 +316,26 @@ fn ms(since: Instant, at: Instant) -> u64 {
     at.saturating_duration_since(since).as_millis() as u64
 }
 
+/// A session ready to ask: over a recorded TRACE, or live over the command being recorded.
+struct Started {
+    trace: PathBuf,
+    /// The temporary directory of a trace nobody asked to keep.
+    _keep: Option<tempfile::TempDir>,
+    debugger: Debugger,
+    /// The program being recorded, for a command.
+    running: Option<Running>,
+    progress: Option<ProgressLine>,
+    /// The program's start (the command's, for a TRACE).
+    started: Instant,
+}
+
+/// What the loop of questions ended with.
+struct Dialogue {
+    verdict: Option<Verdict>,
+    exchanges: Vec<Exchange>,
+    stopped: bool,
+}
+
 pub fn run(args: Args) -> Result<u8> {
     let options = DebugOptions {
         strategy: args.strategy,
@@ -388,153 +345,12 @@ pub fn run(args: Args) -> Result<u8> {
         ..Default::default()
     };
     let mut timing = Timing::default();
-    let (trace, _keep, mut debugger, running, progress) =
-        match (&args.trace, args.command.is_empty()) {
-            (Some(trace), true) => {
-                let started = Instant::now();
-                let debugger = Debugger::open(trace, options)?;
-                timing.tree_complete_ms = Some(ms(started, Instant::now()));
-                (
-                    trace.clone(),
-                    None,
-                    Dbg::Trace(Box::new(debugger)),
-                    None,
-                    None,
-                )
-            }
-            (None, false) => {
-                let (path, dir) = match &args.output {
-                    Some(p) => (p.clone(), None),
-                    None => {
-                        let dir = tempfile::Builder::new()
-                            .prefix("hindsight-debug-")
-                            .tempdir()?;
-                        (dir.path().join("run.htrace"), Some(dir))
-                    }
-                };
-                let output = if args.json {
-                    Output::ToStderr
-                } else {
-                    Output::Inherit
-                };
-                let (sink, feed) = capture::feed(capture::DEFAULT_FEED_CAPACITY);
-                let progress = ProgressLine::start(
-                    sink.state().clone(),
-                    path.clone(),
-                    progress::wanted(args.json),
-                );
-                let running = record::start(&args.command, &path, &args.agent, output, sink)?;
-                let debugger = LiveDebugger::new(feed, &path, options, LiveOptions::default())?;
-                (
-                    path,
-                    dir,
-                    Dbg::Live(Box::new(debugger)),
-                    Some(running),
-                    Some(progress),
-                )
-            }
-            _ => bail!("give either a TRACE or a command after `--`, not both"),
-        };
-    let started = running.as_ref().map_or_else(Instant::now, |r| r.started);
-    let mut oracle = Oracle::load(&args.oracle, &trace, args.reference_classes.as_deref())?;
-    let mut dialogue: Vec<Exchange> = Vec::new();
-    let mut stopped = false;
-    let verdict = loop {
-        let node = match debugger.next_step()? {
-            Step::Ask(node) => node,
-            Step::Done(verdict) => break Some(verdict),
-            Step::Waiting => {
-                bail!("the session is waiting for nodes of a recording that has ended")
-            }
-        };
-        // Every answer removes a node or marks a don't-know, so a session asks at most about
-        // twice as many questions as there are nodes; more means a broken strategy.
-        if dialogue.len() > 2 * debugger.tree_len() + 10 {
-            bail!(
-                "the strategy {} kept asking after {} questions: this is a bug in Hindsight",
-                args.strategy,
-                dialogue.len()
-            );
-        }
-        let question = debugger.question(node)?;
-        if timing.first_question_ms.is_none() {
-            let now = Instant::now();
-            timing.first_question_ms = Some(ms(started, now));
-            if let Dbg::Live(d) = &debugger {
-                timing.first_question_latency_ms = d
-                    .feed()
-                    .state()
-                    .first_complete()
-                    .map(|c| now.saturating_duration_since(c).as_secs_f64() * 1000.0);
-            }
-        }
-        if !debugger.is_sealed() {
-            timing.questions_before_complete += 1;
-        }
-        if let Some(p) = &progress {
-            p.pause(true);
-        }
-        let reply = oracle.reply(
-            &mut debugger,
-            node,
-            dialogue.len() + 1,
-            &question.text,
-            args.json,
-        )?;
-        if let Some(p) = &progress {
-            p.pause(false);
-        }
-        match reply {
-            Reply::Answer(answer) => {
-                debugger.answer(node, answer)?;
-                if !matches!(oracle, Oracle::Interactive(_)) && !args.json {
-                    println!("({}) {} → {}", dialogue.len() + 1, question.text, answer);
-                }
-                dialogue.push(Exchange {
-                    node,
-                    question: question.text,
-                    answer,
-                });
-            }
-            Reply::Undo => match debugger.undo() {
-                Ok(_) => {
-                    dialogue.pop();
-                }
-                Err(e) => eprintln!("hindsight: {e}"),
-            },
-            Reply::Quit => {
-                stopped = true;
-                break None;
-            }
-        }
-    };
-
-    if let (Dbg::Live(d), Some(running)) = (&mut debugger, running) {
-        // The verdict may come before the program ends: take in the rest of the recording (the
-        // recorder must never wait for a session that stopped listening) and wait for the end.
-        while !d.is_sealed() {
-            if d.pump()? == 0 {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        }
-        timing.tree_complete_ms = d.sealed_at().map(|at| ms(started, at));
-        let p = d.feed().state().progress();
-        timing.session_waits = Some(p.session_waits);
-        timing.store_behind_frames = Some(p.store_behind_frames);
-        let recorded = running.wait()?;
-        if let Some(p) = progress {
-            p.finish();
-        }
-        record::report(&recorded, false)?;
-        if recorded.traces.is_empty() {
-            bail!("the command started no JVM with the agent, so there was nothing to debug");
-        }
-        if let Some(Err(e)) = recorded.traces.first().map(|t| &t.result) {
-            bail!("recording failed: {e}");
-        }
-    }
-    let report = match &verdict {
-        Some(v) => debugger.report(v)?,
+    let mut s = start(&args, options, &mut timing)?;
+    let mut oracle = Oracle::load(&args.oracle, &s.trace, args.reference_classes.as_deref())?;
+    let dialogue = ask(&args, &mut s, &mut oracle, &mut timing)?;
+    finish_recording(&mut s, &mut timing)?;
+    let report = match &dialogue.verdict {
+        Some(v) => s.debugger.report(v)?,
         None => Report {
             result: "undecided",
             buggy_node: None,
@@ -545,23 +361,177 @@ pub fn run(args: Args) -> Result<u8> {
     if args.json {
         output::print_json(&DebugJson {
             report: &report,
-            questions: dialogue.len(),
+            questions: dialogue.exchanges.len(),
             strategy: args.strategy.as_str(),
-            dialogue: &dialogue,
-            trace: &trace,
-            stopped,
+            dialogue: &dialogue.exchanges,
+            trace: &s.trace,
+            stopped: dialogue.stopped,
             timing: &timing,
         })?;
     } else {
         print_report(
             &report,
-            stopped,
-            dialogue.len(),
+            dialogue.stopped,
+            dialogue.exchanges.len(),
             args.source_path.as_deref(),
-            &trace,
+            &s.trace,
         );
     }
     Ok(0)
+}
+
+/// Opens the TRACE, or starts recording the command with a live session over it.
+fn start(args: &Args, options: DebugOptions, timing: &mut Timing) -> Result<Started> {
+    match (&args.trace, args.command.is_empty()) {
+        (Some(trace), true) => {
+            let started = Instant::now();
+            let debugger = Debugger::open(trace, options)?;
+            timing.tree_complete_ms = Some(ms(started, Instant::now()));
+            Ok(Started {
+                trace: trace.clone(),
+                _keep: None,
+                debugger,
+                running: None,
+                progress: None,
+                started,
+            })
+        }
+        (None, false) => {
+            let (path, dir) = match &args.output {
+                Some(p) => (p.clone(), None),
+                None => {
+                    let dir = tempfile::Builder::new()
+                        .prefix("hindsight-debug-")
+                        .tempdir()?;
+                    (dir.path().join("run.htrace"), Some(dir))
+                }
+            };
+            let output = if args.json {
+                Output::ToStderr
+            } else {
+                Output::Inherit
+            };
+            let (sink, feed) = capture::feed(capture::DEFAULT_FEED_CAPACITY);
+            let progress = ProgressLine::start(
+                sink.state().clone(),
+                path.clone(),
+                progress::wanted(args.json),
+            );
+            let running = launch::start(&args.command, &path, &args.agent, output, sink)?;
+            let debugger = Debugger::live(feed, &path, options)?;
+            Ok(Started {
+                trace: path,
+                _keep: dir,
+                debugger,
+                started: running.started,
+                running: Some(running),
+                progress: Some(progress),
+            })
+        }
+        _ => bail!("give either a TRACE or a command after `--`, not both"),
+    }
+}
+
+/// Asks until the verdict, or until the user quits.
+fn ask(args: &Args, s: &mut Started, oracle: &mut Oracle, timing: &mut Timing) -> Result<Dialogue> {
+    let debugger = &mut s.debugger;
+    let mut exchanges: Vec<Exchange> = Vec::new();
+    loop {
+        let node = match debugger.next_step()? {
+            Step::Ask(node) => node,
+            Step::Done(verdict) => {
+                return Ok(Dialogue {
+                    verdict: Some(verdict),
+                    exchanges,
+                    stopped: false,
+                })
+            }
+            Step::Waiting => {
+                bail!("the session is waiting for nodes of a recording that has ended")
+            }
+        };
+        // Every answer removes a node or marks a don't-know, so a session asks at most about
+        // twice as many questions as there are nodes; more means a broken strategy.
+        if exchanges.len() > 2 * debugger.session().tree().len() + 10 {
+            bail!(
+                "the strategy {} kept asking after {} questions: this is a bug in Hindsight",
+                args.strategy,
+                exchanges.len()
+            );
+        }
+        let question = debugger.question(node)?;
+        if timing.first_question_ms.is_none() {
+            let now = Instant::now();
+            timing.first_question_ms = Some(ms(s.started, now));
+            timing.first_question_latency_ms = debugger
+                .recording()
+                .and_then(|r| r.first_complete())
+                .map(|c| now.saturating_duration_since(c).as_secs_f64() * 1000.0);
+        }
+        if !debugger.is_sealed() {
+            timing.questions_before_complete += 1;
+        }
+        if let Some(p) = &s.progress {
+            p.pause(true);
+        }
+        let number = exchanges.len() + 1;
+        let reply = oracle.reply(debugger, node, number, &question.text, args.json)?;
+        if let Some(p) = &s.progress {
+            p.pause(false);
+        }
+        match reply {
+            Reply::Answer(answer) => {
+                debugger.answer(node, answer)?;
+                if !matches!(oracle, Oracle::Interactive(_)) && !args.json {
+                    println!("({number}) {} → {}", question.text, answer);
+                }
+                exchanges.push(Exchange {
+                    node,
+                    question: question.text,
+                    answer,
+                });
+            }
+            Reply::Undo => match debugger.undo() {
+                Ok(_) => {
+                    exchanges.pop();
+                }
+                Err(e) => eprintln!("hindsight: {e}"),
+            },
+            Reply::Quit => {
+                return Ok(Dialogue {
+                    verdict: None,
+                    exchanges,
+                    stopped: true,
+                })
+            }
+        }
+    }
+}
+
+/// For a command: takes in the rest of the recording (the verdict may come before the program
+/// ends), waits for the program and says where its traces are.
+fn finish_recording(s: &mut Started, timing: &mut Timing) -> Result<()> {
+    let Some(running) = s.running.take() else {
+        return Ok(());
+    };
+    s.debugger.finish_recording()?;
+    timing.tree_complete_ms = s.debugger.sealed_at().map(|at| ms(s.started, at));
+    if let Some(p) = s.debugger.recording().map(|r| r.progress()) {
+        timing.session_waits = Some(p.session_waits);
+        timing.store_behind_frames = Some(p.store_behind_frames);
+    }
+    let recorded = running.wait()?;
+    if let Some(p) = s.progress.take() {
+        p.finish();
+    }
+    record::report(&recorded, false)?;
+    if recorded.traces.is_empty() {
+        bail!("the command started no JVM with the agent, so there was nothing to debug");
+    }
+    if let Some(Err(e)) = recorded.traces.first().map(|t| &t.result) {
+        bail!("recording failed: {e}");
+    }
+    Ok(())
 }
 
 fn print_report(

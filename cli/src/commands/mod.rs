@@ -5,7 +5,6 @@ pub mod debug;
 pub mod events;
 pub mod history;
 pub mod info;
-pub mod library;
 pub mod node;
 pub mod origin;
 pub mod record;

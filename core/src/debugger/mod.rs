@@ -1,24 +1,37 @@
-//! The debugger as the front ends use it (the command line now, the JNI bridge later): a trace,
-//! its execution tree, a session with a strategy, questions rendered for people, and the
-//! verdict with the buggy code's lines.
+//! The debugger as the front ends use it (the command line and the JNI bridge): one session
+//! type, [`Debugger`], over a trace, its execution tree, a session with a strategy, questions
+//! rendered for people, and the verdict with the buggy code's lines.
+//!
+//! A `Debugger` is either over a finished trace ([`Debugger::open`]) or fed by a recording in
+//! progress ([`Debugger::live`], the VET paper's incomplete execution tree). Both are states of
+//! the same type: every operation works on both, and the live-only work (taking in what the
+//! recorder sent, waiting until a node is committed) does nothing once the recording is over, so
+//! a front end never asks which kind it holds.
 
+mod cache;
 mod live;
+mod options;
 mod question;
 mod report;
+mod view;
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-pub use live::{LiveDebugger, LiveOptions, ViewNode};
+pub use options::{DebugOptions, DEFAULT_RESIDENT_NODES};
 pub use question::{question, Question, QuestionError, Shown};
 pub use report::{BuggyNode, Report};
+pub use view::{ChildPage, NextQuestion, PathStep, TreeNode};
 
-use crate::glob::GlobSet;
+use cache::QuestionCache;
+use live::Live;
+
+use crate::capture::{Feed, FeedState};
 use crate::ids::{MethodId, NodeId};
 use crate::omniscient::names::{self, MethodNames};
-use crate::omniscient::RenderLimits;
 use crate::scratch::ScratchFiles;
-use crate::session::{Answer, Session, SessionError, Step, TrustPolicy, Verdict};
+use crate::session::{Answer, Session, SessionError, Step, TrustPolicy, Verdict, Walk};
 use crate::strategy::{self, StrategyError, StrategyName};
 use crate::trace::store::{StoreError, TraceReader};
 use crate::tree::{CoverageKind, ExecutionTree, TreeError};
@@ -39,142 +52,37 @@ pub enum DebugError {
     NoCallOf(String),
     #[error("`{0}` is trusted already")]
     AlreadyTrusted(String),
+    #[error("node {0} is not in the execution tree (yet)")]
+    UnknownNode(NodeId),
+    #[error("the trace cannot be read yet: the program has not sent any event")]
+    NotReadable,
 }
 
-/// Trusts every call of the methods named `qualified` (every overload that has a call): see
-/// [`Session::trust`]. Returns the calls the answers were logged against.
-fn trust_named(
-    session: &mut Session,
-    reader: &TraceReader,
-    qualified: &str,
-) -> Result<Vec<NodeId>, DebugError> {
-    let methods: Vec<MethodId> = names::methods_named(reader, qualified)?
-        .into_iter()
-        .filter(|&m| session.tree().calls_of(m).next().is_some())
-        .collect();
-    if methods.is_empty() {
-        return Err(DebugError::NoCallOf(qualified.to_string()));
-    }
-    let mut logged = Vec::new();
-    for m in methods {
-        if !session.is_trusted_by_answer(m) {
-            logged.push(session.trust(m)?);
-        }
-    }
-    if logged.is_empty() {
-        return Err(DebugError::AlreadyTrusted(qualified.to_string()));
-    }
-    Ok(logged)
-}
-
-/// How a debugging session is set up.
-#[derive(Clone, Debug)]
-pub struct DebugOptions {
-    pub strategy: StrategyName,
-    /// The p of a coverage strategy; its default when `None`.
-    pub p: Option<f64>,
-    /// Methods trusted from the start (`pkg.*`, `pkg.Class.method`); calls into
-    /// uninstrumented code are always trusted.
-    pub trust: GlobSet,
-    pub limits: RenderLimits,
-    /// The persistence bound: nodes of the execution tree (and of the suspicious set) kept in
-    /// memory; the others are spilled to scratch files. `None` keeps every node in memory.
-    pub resident_nodes: Option<usize>,
-    /// Keep both kinds of coverage in the tree. By default only the kind the strategy weighs by
-    /// is kept (none for the others): the resident part of a second kind would take memory the
-    /// budget leaves to SQLite and the recorder. A switch to a strategy of the other kind reads
-    /// it from the trace.
-    pub all_coverage: bool,
-}
-
-/// The default persistence bound. Per resident node: the skeleton and the calls of its method 29
-/// bytes, the suspicious set 6 (22 with coverage weights), its coverage (one kind, for a coverage
-/// strategy) 8 plus 12 per entity position with one position per node resident: at most 71
-/// bytes, 213 MB for 3 * 10^6 nodes, which leaves the rest of the 512 MiB budget to SQLite, the
-/// feed and the recorder (kxml2 size 6, 5.6 * 10^6 nodes, edge coverage: see docs/benchmarks.md).
-pub const DEFAULT_RESIDENT_NODES: usize = 3_000_000;
-
-impl DebugOptions {
-    /// Whether the session keeps coverage of `kind`.
-    pub fn keeps_coverage(&self, kind: CoverageKind) -> bool {
-        self.all_coverage || self.strategy.coverage_kind() == Some(kind)
-    }
-
-    /// The persistence bound a front end's number gives: 0 keeps every node in memory.
-    pub fn resident_bound(nodes: usize) -> Option<usize> {
-        (nodes > 0).then_some(nodes)
-    }
-}
-
-impl Default for DebugOptions {
-    fn default() -> Self {
-        DebugOptions {
-            strategy: StrategyName::TopDown,
-            p: None,
-            trust: GlobSet::parse(""),
-            limits: RenderLimits::default(),
-            resident_nodes: Some(DEFAULT_RESIDENT_NODES),
-            all_coverage: false,
-        }
-    }
-}
-
-/// Gives `session` the strategy `name` and records it in `options`; the answers are kept. The
-/// coverage the new strategy weighs by is read from `reader` first when the tree does not have
-/// it (for the calls the session has), and the coverage no longer needed is dropped.
-fn switch_strategy(
-    session: &mut Session,
-    options: &mut DebugOptions,
-    name: StrategyName,
-    p: Option<f64>,
-    reader: Option<&TraceReader>,
-) -> Result<(), DebugError> {
-    let strategy = strategy::create(name, p)?;
-    if let (Some(kind), Some(reader)) = (name.coverage_kind(), reader) {
-        if !session.tree().has_coverage_of(kind) {
-            load_coverage(session, reader, kind)?;
-        }
-    }
-    session.set_strategy(strategy);
-    options.strategy = name;
-    options.p = p;
-    for kind in [CoverageKind::Edge, CoverageKind::DefUse] {
-        if !options.keeps_coverage(kind) {
-            session.clear_coverage(kind);
-        }
-    }
-    Ok(())
-}
-
-/// Gives the session's calls their coverage of `kind` from the trace.
-fn load_coverage(
-    session: &mut Session,
-    reader: &TraceReader,
-    kind: CoverageKind,
-) -> Result<(), DebugError> {
-    for (node, ids) in reader.all_coverage(kind)? {
-        // A live trace may hold calls the session has not taken in yet: they bring their own.
-        if session.tree().contains(node) && !session.tree().has_node_coverage(node, kind) {
-            session.set_coverage(node, kind, &ids)?;
-        }
-    }
-    Ok(())
-}
-
-/// A session over a recorded trace.
+/// A debugging session: see the module documentation.
 pub struct Debugger {
-    reader: TraceReader,
     session: Session,
+    /// The trace; a live one is opened once the recorder has created it.
+    trace: PathBuf,
+    reader: Option<TraceReader>,
+    /// The recording that fills the session; `None` over a finished trace.
+    live: Option<Live>,
     names: MethodNames,
     options: DebugOptions,
+    questions: QuestionCache,
+    last_asked: Option<NodeId>,
+    /// When the session got the whole tree.
+    sealed_at: Option<Instant>,
 }
 
 impl Debugger {
-    /// Opens a trace and builds its execution tree.
+    /// Opens a finished trace and builds its execution tree.
     pub fn open(trace: &Path, options: DebugOptions) -> Result<Debugger, DebugError> {
-        Self::new(TraceReader::open(trace)?, options)
+        let mut d = Self::new(TraceReader::open(trace)?, options)?;
+        d.trace = trace.to_path_buf();
+        Ok(d)
     }
 
+    /// A session over a finished trace already open.
     pub fn new(reader: TraceReader, options: DebugOptions) -> Result<Debugger, DebugError> {
         let mut names = MethodNames::default();
         let mut tree = ExecutionTree::new();
@@ -203,66 +111,163 @@ impl Debugger {
             }
         }
         Ok(Debugger {
-            reader,
             session,
+            trace: PathBuf::new(),
+            reader: Some(reader),
+            live: None,
             names,
+            questions: QuestionCache::new(options.question_cache),
             options,
+            last_asked: None,
+            sealed_at: Some(Instant::now()),
         })
     }
 
-    pub fn reader(&self) -> &TraceReader {
-        &self.reader
+    /// A session over the recording that `feed` comes from, written into `trace`: it asks while
+    /// the program runs and goes on over the whole tree once the recording has ended.
+    pub fn live(feed: Feed, trace: &Path, options: DebugOptions) -> Result<Debugger, DebugError> {
+        let strategy = strategy::create(options.strategy, options.p)?;
+        let (live, policy) = Live::new(feed, !options.trust.is_empty());
+        let mut tree = ExecutionTree::new();
+        tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
+        Ok(Debugger {
+            session: Session::new(tree, strategy, policy),
+            trace: trace.to_path_buf(),
+            reader: None,
+            live: Some(live),
+            names: MethodNames::default(),
+            questions: QuestionCache::new(options.question_cache),
+            options,
+            last_asked: None,
+            sealed_at: None,
+        })
     }
 
     pub fn session(&self) -> &Session {
         &self.session
     }
 
+    /// The trace, once it can be read (a live one: once the program has sent its first event).
+    pub fn reader(&mut self) -> Result<&TraceReader, DebugError> {
+        self.open_reader()?;
+        self.reader.as_ref().ok_or(DebugError::NotReadable)
+    }
+
+    /// The state the recorder shares with a live session (its progress, when the first call
+    /// completed); `None` over a finished trace.
+    pub fn recording(&self) -> Option<&FeedState> {
+        self.live.as_ref().map(|l| &**l.feed.state())
+    }
+
+    /// Whether the session has every node: always over a finished trace, once the recording
+    /// has ended and been taken in for a live one.
+    pub fn is_sealed(&self) -> bool {
+        self.sealed_at.is_some()
+    }
+
+    /// When the session got the whole tree.
+    pub fn sealed_at(&self) -> Option<Instant> {
+        self.sealed_at
+    }
+
     pub fn strategy_name(&self) -> StrategyName {
         self.options.strategy
     }
 
-    /// Asks the next questions with another strategy (`p` for the coverage ones, their default
-    /// when `None`); the answers given so far are kept.
-    pub fn set_strategy(&mut self, name: StrategyName, p: Option<f64>) -> Result<(), DebugError> {
-        switch_strategy(
-            &mut self.session,
-            &mut self.options,
-            name,
-            p,
-            Some(&self.reader),
-        )
+    /// What to do next, without waiting: a question, `Waiting` for more of the recording, or
+    /// the verdict.
+    pub fn step(&mut self) -> Result<Step, DebugError> {
+        self.pump()?;
+        Ok(self.session.step())
     }
 
-    /// Trusts every call of the method `qualified` (`pkg.Class.method`, all its overloads).
-    pub fn trust(&mut self, qualified: &str) -> Result<Vec<NodeId>, DebugError> {
-        trust_named(&mut self.session, &self.reader, qualified)
-    }
-
-    /// The next question, or the verdict.
-    pub fn step(&mut self) -> Step {
-        self.session.step()
-    }
-
-    /// A node rendered as a question.
-    pub fn question(&mut self, node: NodeId) -> Result<Question, DebugError> {
-        Ok(question(
-            &self.reader,
-            &mut self.names,
-            node,
-            self.options.limits,
-        )?)
-    }
-
-    /// The fully qualified method of a node.
-    pub fn method_of(&mut self, node: NodeId) -> Result<Option<String>, DebugError> {
-        match self.session.tree().method(node) {
-            Some(m) => Ok(Some(self.names.qualified(&self.reader, m)?)),
-            None => Ok(None),
+    /// Like [`step`](Self::step), but waits for the recording while nothing can be asked yet:
+    /// returns a question or the verdict.
+    pub fn next_step(&mut self) -> Result<Step, DebugError> {
+        loop {
+            match self.step()? {
+                Step::Waiting if !self.is_sealed() => self.wait_for_more()?,
+                step => return Ok(step),
+            }
         }
     }
 
+    /// A node rendered as a question (from the logic cache, or read once it is committed).
+    pub fn question(&mut self, node: NodeId) -> Result<Question, DebugError> {
+        self.last_asked = Some(node);
+        if let Some(q) = self.questions.get(node) {
+            return Ok(q.clone());
+        }
+        self.wait_visible(node)?;
+        let reader = self.reader.as_ref().ok_or(DebugError::NotReadable)?;
+        let q = question(reader, &mut self.names, node, self.options.limits)?;
+        self.questions.insert(q.clone());
+        Ok(q)
+    }
+
+    /// Renders into the logic cache the questions likely asked after the last one (the askable
+    /// nodes that follow it in the suspicious region, its own subtree first), as far as they are
+    /// committed. Returns how many it rendered.
+    pub fn prefetch(&mut self) -> Result<usize, DebugError> {
+        let Some(last) = self.last_asked else {
+            return Ok(0);
+        };
+        let want = self
+            .options
+            .prefetch
+            .min(self.options.question_cache.saturating_sub(1));
+        let set = self.session.suspicious();
+        let mut next = Vec::new();
+        let mut seen_last = false;
+        set.walk(|x| {
+            if x == last {
+                seen_last = true;
+            } else if seen_last && set.is_askable(x) && self.questions.get(x).is_none() {
+                next.push(x);
+            }
+            if next.len() >= want {
+                Walk::Stop
+            } else {
+                Walk::Descend
+            }
+        });
+        self.open_reader()?;
+        let Some(reader) = &self.reader else {
+            return Ok(0);
+        };
+        let rows = reader.nodes(&next)?;
+        let mut n = 0;
+        for (x, row) in next.into_iter().zip(rows) {
+            if row.is_some_and(|r| r.header.exit.is_some()) {
+                let q = question(reader, &mut self.names, x, self.options.limits)?;
+                self.questions.insert(q);
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+
+    /// Work for a front end to do while a person thinks: take in the recording, render the
+    /// likely next questions.
+    pub fn idle(&mut self) -> Result<(), DebugError> {
+        self.pump()?;
+        self.prefetch()?;
+        Ok(())
+    }
+
+    /// The fully qualified method of a node (a running one's too: its method's definition is
+    /// committed with the node's start).
+    pub fn method_of(&mut self, node: NodeId) -> Result<Option<String>, DebugError> {
+        let Some(m) = self.session.tree().method(node) else {
+            return Ok(None);
+        };
+        self.wait_started(node)?;
+        let reader = self.reader.as_ref().ok_or(DebugError::NotReadable)?;
+        Ok(Some(self.names.qualified(reader, m)?))
+    }
+
     pub fn answer(&mut self, node: NodeId, answer: Answer) -> Result<(), DebugError> {
+        self.pump()?;
         Ok(self.session.answer(node, answer)?)
     }
 
@@ -270,8 +275,106 @@ impl Debugger {
         Ok(self.session.undo()?)
     }
 
+    /// Asks the next questions with another strategy (`p` for the coverage ones, their default
+    /// when `None`), while the program runs or after; the answers given so far are kept. The
+    /// coverage the new strategy weighs by is read from the trace when the tree does not have it,
+    /// and the coverage no longer needed is dropped.
+    pub fn set_strategy(&mut self, name: StrategyName, p: Option<f64>) -> Result<(), DebugError> {
+        let strategy = strategy::create(name, p)?;
+        if let Some(kind) = name.coverage_kind() {
+            if !self.session.tree().has_coverage_of(kind) {
+                // The coverage of the calls taken in so far is read from the trace: wait until
+                // it holds them all.
+                self.wait_for_last_node()?;
+                if let Some(reader) = &self.reader {
+                    load_coverage(&mut self.session, reader, kind)?;
+                }
+            }
+        }
+        self.session.set_strategy(strategy);
+        self.options.strategy = name;
+        self.options.p = p;
+        for kind in [CoverageKind::Edge, CoverageKind::DefUse] {
+            if !self.options.keeps_coverage(kind) {
+                self.session.clear_coverage(kind);
+            }
+        }
+        Ok(())
+    }
+
+    /// Trusts every call of the method `qualified` (`pkg.Class.method`, all its overloads): the
+    /// calls recorded so far and, while the program runs, those still to come. Returns the calls
+    /// the answers were logged against.
+    pub fn trust(&mut self, qualified: &str) -> Result<Vec<NodeId>, DebugError> {
+        // The definitions of every method called so far are committed with the last node.
+        self.wait_for_last_node()?;
+        let Some(reader) = &self.reader else {
+            return Err(DebugError::NoCallOf(qualified.to_string()));
+        };
+        let methods: Vec<MethodId> = names::methods_named(reader, qualified)?
+            .into_iter()
+            .filter(|&m| self.session.tree().calls_of(m).next().is_some())
+            .collect();
+        if methods.is_empty() {
+            return Err(DebugError::NoCallOf(qualified.to_string()));
+        }
+        let mut logged = Vec::new();
+        for m in methods {
+            if !self.session.is_trusted_by_answer(m) {
+                logged.push(self.session.trust(m)?);
+            }
+        }
+        if logged.is_empty() {
+            return Err(DebugError::AlreadyTrusted(qualified.to_string()));
+        }
+        Ok(logged)
+    }
+
     /// The verdict with the buggy node's method, file and lines.
     pub fn report(&mut self, verdict: &Verdict) -> Result<Report, DebugError> {
-        report::report(&self.reader, &mut self.names, verdict)
+        let nodes: Vec<NodeId> = match verdict {
+            Verdict::Bug { node } => vec![*node],
+            Verdict::NoBug => Vec::new(),
+            Verdict::Undecided { candidates } => candidates.clone(),
+        };
+        for node in nodes {
+            self.wait_visible(node)?;
+        }
+        self.open_reader()?;
+        match &self.reader {
+            Some(reader) => report::report(reader, &mut self.names, verdict),
+            None => Ok(Report {
+                result: "no-bug",
+                buggy_node: None,
+                candidates: Vec::new(),
+            }),
+        }
     }
+
+    /// Takes in the rest of a live recording and waits until it has ended (at once over a
+    /// finished trace): a verdict may come before the program ends, and the recorder must never
+    /// wait for a session that stopped listening.
+    pub fn finish_recording(&mut self) -> Result<(), DebugError> {
+        while !self.is_sealed() {
+            if self.pump()? == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Gives the session's calls their coverage of `kind` from the trace.
+fn load_coverage(
+    session: &mut Session,
+    reader: &TraceReader,
+    kind: CoverageKind,
+) -> Result<(), DebugError> {
+    for (node, ids) in reader.all_coverage(kind)? {
+        // A live trace may hold calls the session has not taken in yet: they bring their own.
+        if session.tree().contains(node) && !session.tree().has_node_coverage(node, kind) {
+            session.set_coverage(node, kind, &ids)?;
+        }
+    }
+    Ok(())
 }

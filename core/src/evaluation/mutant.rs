@@ -118,7 +118,7 @@ pub fn debug_mutant(
         let limit = 2 * nodes + 10;
         let mut dialogue = Vec::new();
         let verdict = loop {
-            match debugger.step() {
+            match debugger.step()? {
                 Step::Ask(node) => {
                     if dialogue.len() > limit {
                         return Err(EvaluationError::TooManyQuestions {

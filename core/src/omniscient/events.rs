@@ -277,6 +277,36 @@ impl Texts<'_> {
 
     fn describe(&mut self, e: &NodeEvent) -> OmniResult<(&'static str, String)> {
         let ts = e.event.ts;
+        match &e.event.kind {
+            EventKind::Call { .. }
+            | EventKind::ExtCall { .. }
+            | EventKind::Return(_)
+            | EventKind::ExtReturn(_)
+            | EventKind::Unwind(_)
+            | EventKind::ExtUnwind(_)
+            | EventKind::Throw(_)
+            | EventKind::Catch(_)
+            | EventKind::Line(_)
+            | EventKind::Block { .. } => self.describe_control(e),
+            EventKind::FieldRead { .. }
+            | EventKind::ArrayRead { .. }
+            | EventKind::StaticRead { .. } => self.describe_read(&e.event.kind, ts),
+            EventKind::NewObject { .. }
+            | EventKind::NewArray { .. }
+            | EventKind::This(_)
+            | EventKind::String { .. } => self.describe_object(&e.event.kind, ts),
+            EventKind::Local { .. }
+            | EventKind::FieldWrite { .. }
+            | EventKind::FieldWriteUninit { .. }
+            | EventKind::StaticWrite { .. }
+            | EventKind::ArrayWrite { .. }
+            | EventKind::Content { .. } => self.describe_write(&e.event.kind, ts),
+        }
+    }
+
+    /// Calls, exits, exceptions, lines and blocks.
+    fn describe_control(&mut self, e: &NodeEvent) -> OmniResult<(&'static str, String)> {
+        let ts = e.event.ts;
         Ok(match &e.event.kind {
             EventKind::Call { method, args } | EventKind::ExtCall { method, args } => (
                 "call",
@@ -300,7 +330,23 @@ impl Texts<'_> {
                     format!("unwind{who} by {}", exception_name(self.reader, v)?),
                 )
             }
+            EventKind::Throw(v) => (
+                "throw",
+                format!("throw {}", exception_name(self.reader, v)?),
+            ),
+            EventKind::Catch(v) => (
+                "catch",
+                format!("catch {}", exception_name(self.reader, v)?),
+            ),
             EventKind::Line(l) => ("line", format!("line {l}")),
+            EventKind::Block { block, line } => ("block", format!("block {block} (line {line})")),
+            other => unreachable!("describe sends only control events here, not {other:?}"),
+        })
+    }
+
+    /// Writes of variables, and the content of a JDK object.
+    fn describe_write(&mut self, kind: &EventKind, ts: u64) -> OmniResult<(&'static str, String)> {
+        Ok(match kind {
             EventKind::Local { var, value } => (
                 "local",
                 format!("{} = {}", self.var_name(*var)?, self.value(value, ts)?),
@@ -320,44 +366,6 @@ impl Texts<'_> {
                     ),
                 )
             }
-            EventKind::Content {
-                object,
-                start,
-                values,
-                ..
-            } => (
-                "content",
-                match start {
-                    0 => format!(
-                        "{} now holds {} values",
-                        self.object_name(*object, ts)?,
-                        values.len()
-                    ),
-                    _ => format!(
-                        "{} now holds {} values ({} from index {start} on)",
-                        self.object_name(*object, ts)?,
-                        *start as usize + values.len(),
-                        values.len()
-                    ),
-                },
-            ),
-            EventKind::Block { block, line } => ("block", format!("block {block} (line {line})")),
-            EventKind::FieldRead { object, field } => (
-                "field-read",
-                format!(
-                    "read {}.{}",
-                    self.object_name(*object, ts)?,
-                    self.names.field(*field)?
-                ),
-            ),
-            EventKind::ArrayRead { array, index } => (
-                "array-read",
-                format!("read {}[{index}]", self.object_name(*array, ts)?),
-            ),
-            EventKind::StaticRead { field } => (
-                "static-read",
-                format!("read {}", self.names.static_field(*field)?),
-            ),
             EventKind::FieldWriteUninit { field, value } => (
                 "field-write",
                 format!(
@@ -386,6 +394,53 @@ impl Texts<'_> {
                     self.value(value, ts)?
                 ),
             ),
+            EventKind::Content {
+                object,
+                start,
+                values,
+                ..
+            } => {
+                let owner = self.object_name(*object, ts)?;
+                let text = match start {
+                    0 => format!("{owner} now holds {} values", values.len()),
+                    _ => format!(
+                        "{owner} now holds {} values ({} from index {start} on)",
+                        *start as usize + values.len(),
+                        values.len()
+                    ),
+                };
+                ("content", text)
+            }
+            other => unreachable!("describe sends only writes here, not {other:?}"),
+        })
+    }
+
+    /// Reads of fields, elements and static fields.
+    fn describe_read(&mut self, kind: &EventKind, ts: u64) -> OmniResult<(&'static str, String)> {
+        Ok(match kind {
+            EventKind::FieldRead { object, field } => (
+                "field-read",
+                format!(
+                    "read {}.{}",
+                    self.object_name(*object, ts)?,
+                    self.names.field(*field)?
+                ),
+            ),
+            EventKind::ArrayRead { array, index } => (
+                "array-read",
+                format!("read {}[{index}]", self.object_name(*array, ts)?),
+            ),
+            EventKind::StaticRead { field } => (
+                "static-read",
+                format!("read {}", self.names.static_field(*field)?),
+            ),
+            other => unreachable!("describe sends only reads here, not {other:?}"),
+        })
+    }
+
+    /// New objects and arrays, `this`, strings.
+    fn describe_object(&mut self, kind: &EventKind, ts: u64) -> OmniResult<(&'static str, String)> {
+        Ok(match kind {
             EventKind::NewObject { object, class, .. } => (
                 "new-object",
                 format!(
@@ -406,15 +461,8 @@ impl Texts<'_> {
             EventKind::This(object) => {
                 ("this", format!("this = {}", self.object_name(*object, ts)?))
             }
-            EventKind::Throw(v) => (
-                "throw",
-                format!("throw {}", exception_name(self.reader, v)?),
-            ),
-            EventKind::Catch(v) => (
-                "catch",
-                format!("catch {}", exception_name(self.reader, v)?),
-            ),
             EventKind::String { text, .. } => ("string", format!("{text:?}")),
+            other => unreachable!("describe sends only objects here, not {other:?}"),
         })
     }
 

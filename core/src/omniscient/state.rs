@@ -442,8 +442,8 @@ pub fn exception_name(reader: &TraceReader, v: &Value) -> OmniResult<String> {
 const MAX_STATICS: usize = 500;
 
 /// Static fields the call touched: those of its method's class, and any static field written
-/// between its entry and `at` (reads are not recorded yet, so a static only read elsewhere is
-/// not listed).
+/// between its entry and `at`. A static of another class that the call only read is not listed:
+/// the change index answers for writes; reads are only in the call's events.
 fn touched_statics(
     reader: &TraceReader,
     class: Option<crate::ids::ClassId>,

@@ -317,46 +317,13 @@ pub fn put_event_ext(out: &mut Vec<u8>, ev: &Event, prev_ts: Timestamp, store: b
             put_varint(out, u64::from(class.0));
             out.push(origin_byte(*origin));
         }
-        EventKind::NewArray {
-            array,
-            class,
-            length,
-            origin,
-            elements,
-        } => {
-            put_varint(out, array.0);
-            put_varint(out, u64::from(class.0));
-            put_varint(out, u64::from(*length));
-            out.push(origin_byte(*origin));
-            if *origin == Origin::FirstSeen {
-                for e in elements {
-                    put_value(out, e);
-                }
-            }
-        }
+        EventKind::NewArray { .. } => put_new_array(out, &ev.kind),
         EventKind::This(o) => put_varint(out, o.0),
         EventKind::String { string, text } => {
             put_varint(out, string.0);
             put_str(out, text);
         }
-        EventKind::Content {
-            object,
-            kind,
-            start,
-            values,
-        } => {
-            put_varint(out, object.0);
-            if *start > 0 {
-                out.push(TAIL);
-                put_varint(out, u64::from(*start));
-            } else {
-                out.push(*kind as u8);
-            }
-            put_varint(out, (values.len() / kind.values_per_item()) as u64);
-            for v in values {
-                put_value(out, v);
-            }
-        }
+        EventKind::Content { .. } => put_content(out, &ev.kind),
         EventKind::Block { block, line } => {
             put_varint(out, u64::from(*block));
             if store {
@@ -372,6 +339,54 @@ pub fn put_event_ext(out: &mut Vec<u8>, ev: &Event, prev_ts: Timestamp, store: b
             put_varint(out, u64::from(*index));
         }
         EventKind::StaticRead { field } => put_varint(out, u64::from(field.0)),
+    }
+}
+
+/// A `NEW_ARRAY`'s operands: array, class, length, origin, and a first-seen array's elements.
+fn put_new_array(out: &mut Vec<u8>, kind: &EventKind) {
+    let EventKind::NewArray {
+        array,
+        class,
+        length,
+        origin,
+        elements,
+    } = kind
+    else {
+        return;
+    };
+    put_varint(out, array.0);
+    put_varint(out, u64::from(class.0));
+    put_varint(out, u64::from(*length));
+    out.push(origin_byte(*origin));
+    if *origin == Origin::FirstSeen {
+        for e in elements {
+            put_value(out, e);
+        }
+    }
+}
+
+/// A `CONTENT`'s operands: object, kind (or `TAIL` and the start of a sequence's tail), count,
+/// values.
+fn put_content(out: &mut Vec<u8>, event: &EventKind) {
+    let EventKind::Content {
+        object,
+        kind,
+        start,
+        values,
+    } = event
+    else {
+        return;
+    };
+    put_varint(out, object.0);
+    if *start > 0 {
+        out.push(TAIL);
+        put_varint(out, u64::from(*start));
+    } else {
+        out.push(*kind as u8);
+    }
+    put_varint(out, (values.len() / kind.values_per_item()) as u64);
+    for v in values {
+        put_value(out, v);
     }
 }
 
@@ -415,21 +430,26 @@ pub fn read_event_ext(
             kind: EventKind::String { string, text },
         });
     }
-    if op_name(code).is_none() {
+    let Some(name) = op_name(code) else {
         return r.error(format!("unknown event op 0x{code:02x}"));
-    }
+    };
     let dts = if implicit_one { 1 } else { r.varint()? };
     if dts == 0 && !first {
         return r.error(format!(
-            "{} has dts 0: two events would share timestamp {prev_ts}",
-            op_name(code).unwrap_or("?")
+            "{name} has dts 0: two events would share timestamp {prev_ts}"
         ));
     }
     let Some(ts) = prev_ts.checked_add(dts) else {
         return r.error(format!("timestamp {prev_ts} + {dts} overflows"));
     };
     *prev_ts = ts;
-    let kind = match code {
+    let kind = read_kind(r, code, store)?;
+    Ok(Event { ts, kind })
+}
+
+/// The operands of an event whose op is `code` (known, not `STRING`).
+fn read_kind(r: &mut ByteReader<'_>, code: u8, store: bool) -> ParseResult<EventKind> {
+    Ok(match code {
         op::CALL | op::EXT_CALL => {
             let method = MethodId(r.varint32("method id")?);
             let argc = r.count("argument count", 1)?;
@@ -477,55 +497,9 @@ pub fn read_event_ext(
             class: ClassId(r.varint32("class id")?),
             origin: read_origin(r)?,
         },
-        op::NEW_ARRAY => {
-            let array = ObjectId(r.varint()?);
-            let class = ClassId(r.varint32("class id")?);
-            let length = r.varint32("array length")?;
-            let origin = read_origin(r)?;
-            let mut elements = Vec::new();
-            if origin == Origin::FirstSeen {
-                if u64::from(length) > r.remaining() as u64 {
-                    return r.error(format!(
-                        "array length {length} is more than the bytes left can hold"
-                    ));
-                }
-                elements.reserve(length as usize);
-                for _ in 0..length {
-                    elements.push(read_value(r)?);
-                }
-            }
-            EventKind::NewArray {
-                array,
-                class,
-                length,
-                origin,
-                elements,
-            }
-        }
+        op::NEW_ARRAY => read_new_array(r)?,
         op::THIS => EventKind::This(ObjectId(r.varint()?)),
-        op::CONTENT => {
-            let object = ObjectId(r.varint()?);
-            let k = r.u8()?;
-            let (kind, start) = if k == TAIL {
-                (ContentKind::Sequence, r.varint32("content start")?)
-            } else if let Some(kind) = ContentKind::from_byte(k) {
-                (kind, 0)
-            } else {
-                return r.error(format!("content kind {k}, expected 0 to 3"));
-            };
-            let count = r.count("content count", kind.values_per_item())?;
-            let n = count * kind.values_per_item();
-            let mut values = Vec::with_capacity(n);
-            for _ in 0..n {
-                values.push(read_value(r)?);
-            }
-            EventKind::Content {
-                object,
-                kind,
-                start,
-                values,
-            }
-        }
+        op::CONTENT => read_content(r)?,
         op::BLOCK => EventKind::Block {
             block: r.varint32("block index")?,
             line: if store { r.varint32("block line")? } else { 0 },
@@ -542,8 +516,57 @@ pub fn read_event_ext(
             field: FieldId(r.varint32("field id")?),
         },
         _ => return r.error(format!("unknown event op 0x{code:02x}")),
+    })
+}
+
+fn read_new_array(r: &mut ByteReader<'_>) -> ParseResult<EventKind> {
+    let array = ObjectId(r.varint()?);
+    let class = ClassId(r.varint32("class id")?);
+    let length = r.varint32("array length")?;
+    let origin = read_origin(r)?;
+    let mut elements = Vec::new();
+    if origin == Origin::FirstSeen {
+        if u64::from(length) > r.remaining() as u64 {
+            return r.error(format!(
+                "array length {length} is more than the bytes left can hold"
+            ));
+        }
+        elements.reserve(length as usize);
+        for _ in 0..length {
+            elements.push(read_value(r)?);
+        }
+    }
+    Ok(EventKind::NewArray {
+        array,
+        class,
+        length,
+        origin,
+        elements,
+    })
+}
+
+fn read_content(r: &mut ByteReader<'_>) -> ParseResult<EventKind> {
+    let object = ObjectId(r.varint()?);
+    let k = r.u8()?;
+    let (kind, start) = if k == TAIL {
+        (ContentKind::Sequence, r.varint32("content start")?)
+    } else if let Some(kind) = ContentKind::from_byte(k) {
+        (kind, 0)
+    } else {
+        return r.error(format!("content kind {k}, expected 0 to 3"));
     };
-    Ok(Event { ts, kind })
+    let count = r.count("content count", kind.values_per_item())?;
+    let n = count * kind.values_per_item();
+    let mut values = Vec::with_capacity(n);
+    for _ in 0..n {
+        values.push(read_value(r)?);
+    }
+    Ok(EventKind::Content {
+        object,
+        kind,
+        start,
+        values,
+    })
 }
 
 fn read_origin(r: &mut ByteReader<'_>) -> ParseResult<Origin> {

@@ -1,7 +1,7 @@
 package hindsight.eclipse.tests;
 
 import hindsight.eclipse.core.Answer;
-import hindsight.eclipse.core.CallNode;
+import hindsight.eclipse.core.TreeNode;
 import hindsight.eclipse.core.ChildPage;
 import hindsight.eclipse.core.HindsightException;
 import hindsight.eclipse.core.HistoryEntry;
@@ -66,12 +66,12 @@ final class MergeSortSession implements TraceSession {
         children.put(id, List.of(kids));
     }
 
-    private CallNode node(long id) throws HindsightException {
+    private TreeNode node(long id) throws HindsightException {
         String[] c = calls.get(id);
         if (c == null) {
             throw new HindsightException("no node " + id);
         }
-        return new CallNode(id, c[1], c[0], children.getOrDefault(id, List.of()).size(), true, answers.get(id),
+        return new TreeNode(id, c[1], c[0], children.getOrDefault(id, List.of()).size(), true, answers.get(id),
                 id * 100, id * 100 + 99);
     }
 
@@ -82,7 +82,7 @@ final class MergeSortSession implements TraceSession {
     }
 
     @Override
-    public CallNode root() throws HindsightException {
+    public TreeNode root() throws HindsightException {
         open();
         return node(ROOT);
     }
@@ -92,7 +92,7 @@ final class MergeSortSession implements TraceSession {
         open();
         log.add("children " + id + " " + offset + " " + limit);
         List<Long> all = children.getOrDefault(id, List.of());
-        List<CallNode> page = new ArrayList<>();
+        List<TreeNode> page = new ArrayList<>();
         for (int i = offset; i < Math.min(all.size(), offset + limit); i++) {
             page.add(node(all.get(i)));
         }

@@ -1,7 +1,7 @@
 package hindsight.eclipse.tests;
 
 import hindsight.eclipse.actions.OpenTraceHandler;
-import hindsight.eclipse.core.CallNode;
+import hindsight.eclipse.core.TreeNode;
 import hindsight.eclipse.core.NativeSession;
 import hindsight.eclipse.core.Question;
 import hindsight.eclipse.core.Sessions;
@@ -81,7 +81,7 @@ public class RealSessionTests {
 
     /** The node selected in the Computation Tree, or -1. */
     private long selectedId() {
-        return tree.viewer().getStructuredSelection().getFirstElement() instanceof CallNode n ? n.id() : -1;
+        return tree.viewer().getStructuredSelection().getFirstElement() instanceof TreeNode n ? n.id() : -1;
     }
 
     /** The session's question must be the node the view selected by itself (revealed however deep). */
@@ -144,7 +144,7 @@ public class RealSessionTests {
     }
 
     /** The answers a person gives about the paper's run: main, sort and the last merge are wrong. */
-    private String oracle(CallNode n, int mergesSeen) {
+    private String oracle(TreeNode n, int mergesSeen) {
         return switch (String.valueOf(n.method())) {
             case "MergeSort.main", "MergeSort.sort" -> "invalid";
             case "MergeSort.merge" -> mergesSeen == 3 ? "invalid" : "valid";
@@ -197,14 +197,14 @@ public class RealSessionTests {
 
     private TreeItem find(Harness h, TreeItem item, long id) {
         item.getText();
-        if (!(item.getData() instanceof CallNode n)) {
+        if (!(item.getData() instanceof TreeNode n)) {
             h.settle(100);
             item.getText();
-            if (!(item.getData() instanceof CallNode)) {
+            if (!(item.getData() instanceof TreeNode)) {
                 return null;
             }
         }
-        CallNode n = (CallNode) item.getData();
+        TreeNode n = (TreeNode) item.getData();
         if (n.id() == id) {
             return item;
         }
@@ -285,7 +285,7 @@ public class RealSessionTests {
         run.getText();
         Check.equal("run", run.getText(), "the root");
         List<String> calls = new ArrayList<>();
-        for (CallNode n : s.children(s.children(s.children(0, 0, 10).nodes().get(0).id(), 0, 10).nodes().get(0).id(),
+        for (TreeNode n : s.children(s.children(s.children(0, 0, 10).nodes().get(0).id(), 0, 10).nodes().get(0).id(),
                 0, 10).nodes()) {
             calls.add(n.method());
         }
@@ -316,7 +316,7 @@ public class RealSessionTests {
             colours.clear();
             for (TreeItem c : sortItem.getItems()) {
                 c.getText();
-                if (c.getData() instanceof CallNode n) {
+                if (c.getData() instanceof TreeNode n) {
                     RGB bg = c.getBackground(0).getRGB();
                     colours.add(n.method() + (TRUSTED.equals(bg) ? " trusted" : ""));
                 }

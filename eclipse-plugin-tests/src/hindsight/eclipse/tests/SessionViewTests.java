@@ -1,7 +1,7 @@
 package hindsight.eclipse.tests;
 
 import hindsight.eclipse.core.Answer;
-import hindsight.eclipse.core.CallNode;
+import hindsight.eclipse.core.TreeNode;
 import hindsight.eclipse.core.Sessions;
 import hindsight.eclipse.views.CallTreeContentProvider;
 import hindsight.eclipse.views.ComputationTreeView;
@@ -112,7 +112,7 @@ public class SessionViewTests {
 
     private void answer(Harness h) throws Exception {
         TreeItem merge = lastMerge();
-        Check.equal(MergeSortSession.LAST_MERGE, ((CallNode) merge.getData()).id(), "node of the last merge");
+        Check.equal(MergeSortSession.LAST_MERGE, ((TreeNode) merge.getData()).id(), "node of the last merge");
         select(merge);
         h.settle(300);
         IAction invalid = null;
@@ -127,7 +127,7 @@ public class SessionViewTests {
         // The cleared items are filled again as SWT repaints them.
         h.waitUntil(() -> INVALID.equals(lastMerge().getBackground(0).getRGB()), 5000);
         Check.equal(INVALID, lastMerge().getBackground(0).getRGB(), "background of the invalid node");
-        Check.equal(Answer.INVALID, ((CallNode) lastMerge().getData()).answer(), "answer of the node shown");
+        Check.equal(Answer.INVALID, ((TreeNode) lastMerge().getData()).answer(), "answer of the node shown");
         Check.isTrue(tree.getContentDescription().startsWith("Bug found in MergeSort.merge"),
                 "the view says where the bug is: " + tree.getContentDescription());
     }

@@ -9,7 +9,7 @@ import java.util.List;
  * @param nodes the children on this page
  * @param total the number of children known so far
  */
-public record ChildPage(int offset, List<CallNode> nodes, int total) {
+public record ChildPage(int offset, List<TreeNode> nodes, int total) {
     public ChildPage {
         nodes = List.copyOf(nodes);
     }

@@ -117,24 +117,24 @@ public final class NativeSession implements TraceSession {
     }
 
     @Override
-    public CallNode root() throws HindsightException {
+    public TreeNode root() throws HindsightException {
         // The root's own row: node 0 is the parent of everything, so read it as its own child page's owner.
         ChildPage page = children(0, 0, 0);
-        return new CallNode(0, "run", null, page.total(), false, null, 0, 0);
+        return new TreeNode(0, "run", null, page.total(), false, null, 0, 0);
     }
 
     @Override
     public ChildPage children(long node, int offset, int limit) throws HindsightException {
         Map<String, Object> m = Json.obj(parse(nChildren(handle, node, offset, limit)));
-        List<CallNode> nodes = new ArrayList<>();
+        List<TreeNode> nodes = new ArrayList<>();
         for (Object o : Json.list(m, "nodes")) {
-            nodes.add(callNode(Json.obj(o)));
+            nodes.add(treeNode(Json.obj(o)));
         }
         return new ChildPage((int) Json.num(m, "offset", offset), nodes, (int) Json.num(m, "total", 0));
     }
 
-    static CallNode callNode(Map<String, Object> m) {
-        return new CallNode(Json.num(m, "id", -1), Json.str(m, "label"), Json.str(m, "method"),
+    static TreeNode treeNode(Map<String, Object> m) {
+        return new TreeNode(Json.num(m, "id", -1), Json.str(m, "label"), Json.str(m, "method"),
                 (int) Json.num(m, "child_count", 0), Json.bool(m, "complete"), answer(Json.str(m, "answer")),
                 Json.num(m, "entry", 0), Json.num(m, "exit", 0));
     }
@@ -258,7 +258,7 @@ public final class NativeSession implements TraceSession {
         Map<String, Object> m = Json.obj(parse(nNextQuestion(handle)));
         Question.Kind kind = Question.Kind.valueOf(Json.str(m, "kind").toUpperCase(Locale.ROOT));
         Object node = m.get("node");
-        return new Question(kind, node == null ? null : callNode(Json.obj(node)));
+        return new Question(kind, node == null ? null : treeNode(Json.obj(node)));
     }
 
     @Override

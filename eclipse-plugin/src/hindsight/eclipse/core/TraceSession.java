@@ -11,7 +11,7 @@ import java.util.List;
  */
 public interface TraceSession extends AutoCloseable {
     /** The run's root node (node 0). */
-    CallNode root() throws HindsightException;
+    TreeNode root() throws HindsightException;
 
     /** Up to {@code limit} children of {@code node}, starting at child {@code offset}. */
     ChildPage children(long node, int offset, int limit) throws HindsightException;

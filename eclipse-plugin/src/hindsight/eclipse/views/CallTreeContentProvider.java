@@ -1,6 +1,6 @@
 package hindsight.eclipse.views;
 
-import hindsight.eclipse.core.CallNode;
+import hindsight.eclipse.core.TreeNode;
 import hindsight.eclipse.core.ChildPage;
 import hindsight.eclipse.core.HindsightException;
 import hindsight.eclipse.core.TraceSession;
@@ -24,7 +24,7 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
     private TraceSession session;
 
     /** The viewer's input: the session and its root. */
-    public record Input(TraceSession session, CallNode root) {
+    public record Input(TraceSession session, TreeNode root) {
     }
 
     public CallTreeContentProvider(TreeViewer viewer) {
@@ -48,7 +48,7 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
             viewer.setChildCount(in.root(), in.root().childCount());
             return;
         }
-        CallNode node = (CallNode) parent;
+        TreeNode node = (TreeNode) parent;
         try {
             ChildPage page = pages.get(node.id());
             if (page == null || index < page.offset() || index >= page.offset() + page.nodes().size()) {
@@ -58,7 +58,7 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
             }
             int i = index - page.offset();
             if (i >= 0 && i < page.nodes().size()) {
-                CallNode child = page.nodes().get(i);
+                TreeNode child = page.nodes().get(i);
                 parents.put(child.id(), node);
                 viewer.replace(parent, index, child);
                 viewer.setChildCount(child, child.childCount());
@@ -72,14 +72,14 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
     public void updateChildCount(Object element, int currentChildCount) {
         if (element instanceof Input in) {
             viewer.setChildCount(element, in.root() == null ? 0 : 1);
-        } else if (element instanceof CallNode n) {
+        } else if (element instanceof TreeNode n) {
             viewer.setChildCount(element, n.childCount());
         }
     }
 
     @Override
     public Object getParent(Object element) {
-        return element instanceof CallNode n ? parents.get(n.id()) : null;
+        return element instanceof TreeNode n ? parents.get(n.id()) : null;
     }
 
     /** Forgets fetched pages, e.g. after answers changed the nodes' colours. */

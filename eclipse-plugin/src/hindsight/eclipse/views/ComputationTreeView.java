@@ -1,7 +1,7 @@
 package hindsight.eclipse.views;
 
 import hindsight.eclipse.core.Answer;
-import hindsight.eclipse.core.CallNode;
+import hindsight.eclipse.core.TreeNode;
 import hindsight.eclipse.core.HindsightException;
 import hindsight.eclipse.core.PathStep;
 import hindsight.eclipse.core.Question;
@@ -150,7 +150,7 @@ public class ComputationTreeView extends SessionView {
 
     private void answer(Answer a) {
         Object sel = ((IStructuredSelection) viewer.getSelection()).getFirstElement();
-        if (sel instanceof CallNode node) {
+        if (sel instanceof TreeNode node) {
             withSession("answering " + a.label(), s -> s.answer(node.id(), a));
         }
     }
@@ -221,7 +221,7 @@ public class ComputationTreeView extends SessionView {
                 }
                 item = item.getItem(index);
             }
-            if (materialized(item) instanceof CallNode n && n.id() == id) {
+            if (materialized(item) instanceof TreeNode n && n.id() == id) {
                 viewer.setSelection(new StructuredSelection(n), true);
                 tree.showItem(item);
             }
@@ -285,7 +285,7 @@ public class ComputationTreeView extends SessionView {
 
         @Override
         public String getText(Object element) {
-            return element instanceof CallNode n ? n.label() : super.getText(element);
+            return element instanceof TreeNode n ? n.label() : super.getText(element);
         }
 
         @Override
@@ -295,7 +295,7 @@ public class ComputationTreeView extends SessionView {
 
         @Override
         public Color getBackground(Object element) {
-            if (!(element instanceof CallNode n) || n.answer() == null) {
+            if (!(element instanceof TreeNode n) || n.answer() == null) {
                 return null;
             }
             return switch (n.answer()) {

@@ -1,6 +1,6 @@
 package hindsight.eclipse.views;
 
-import hindsight.eclipse.core.CallNode;
+import hindsight.eclipse.core.TreeNode;
 import hindsight.eclipse.core.HindsightException;
 import hindsight.eclipse.core.TraceEvent;
 import hindsight.eclipse.core.TraceSession;
@@ -22,12 +22,12 @@ public class EventListView extends SessionView {
     public static final String ID = "hindsight.eclipse.views.events";
 
     private TableViewer viewer;
-    private CallNode node;
+    private TreeNode node;
     private String variable;
     private final ISelectionListener listener = (part, selection) -> {
         if (selection instanceof IStructuredSelection s) {
             Object first = s.getFirstElement();
-            if (first instanceof CallNode n) {
+            if (first instanceof TreeNode n) {
                 node = n;
                 variable = null;
                 reload();

@@ -1,6 +1,6 @@
 package hindsight.eclipse.views;
 
-import hindsight.eclipse.core.CallNode;
+import hindsight.eclipse.core.TreeNode;
 import hindsight.eclipse.core.HindsightException;
 import hindsight.eclipse.core.NodeState;
 import hindsight.eclipse.core.Origin;
@@ -35,13 +35,13 @@ public class NodeView extends SessionView {
 
     private TreeViewer viewer;
     private MenuManager menu;
-    private CallNode node;
+    private TreeNode node;
     /** The state shown: its bounds are those of every expansion. */
     private NodeState state;
     private final ISelectionListener listener = (part, selection) -> {
         if (selection instanceof IStructuredSelection s) {
             Object first = s.getFirstElement();
-            if (first instanceof CallNode n) {
+            if (first instanceof TreeNode n) {
                 node = n;
                 show(n.exit());
             } else if (first instanceof TraceEvent e && node != null) {

@@ -16,7 +16,8 @@ use hindsight_core::oracle::{Replayer, TraceRun};
 use hindsight_core::strategy::StrategyName;
 use serde::{Deserialize, Serialize};
 
-use super::bench::{parallel, parse_strategy, record_program, strategies_or_all};
+use super::corpus::{parallel, record_program};
+use super::{parse_strategy, strategies_or_all};
 use crate::mutator::{run_with_limit, Mutator, Point, Ran};
 use crate::output;
 use crate::replayer::{compile_replayer, ProcessReplayer};

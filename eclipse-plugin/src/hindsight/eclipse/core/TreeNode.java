@@ -12,6 +12,6 @@ package hindsight.eclipse.core;
  * @param entry the timestamp of its entry
  * @param exit the timestamp of its exit (or of its last event while incomplete)
  */
-public record CallNode(long id, String label, String method, int childCount, boolean complete, Answer answer,
+public record TreeNode(long id, String label, String method, int childCount, boolean complete, Answer answer,
         long entry, long exit) {
 }

@@ -1,4 +1,5 @@
-//! Starting the debuggee: the user's command, with the agent attached.
+//! The debuggee's command line: the user's command with the agent's JVM options, how it is
+//! spawned, and the exit statuses `hindsight` reports.
 //!
 //! A command whose program is `java` gets `-javaagent:...` (and the options that go with it) as
 //! its first arguments. Any other command (a script, `mvn test`) gets them through
@@ -57,7 +58,7 @@ fn is_java_launcher(program: &OsStr) -> bool {
 
 /// Builds the command line that runs `command` with the JVM options `jvm_options`
 /// (`-javaagent:JAR=OPTIONS` and the options that go with it).
-pub fn command_with_agent(command: &[OsString], jvm_options: &[String]) -> Result<Command> {
+pub(super) fn with_agent(command: &[OsString], jvm_options: &[String]) -> Result<Command> {
     let (program, args) = command.split_first().ok_or_else(|| {
         anyhow!("no command given: put the program after `--`, e.g. `-- java -cp classes Main`")
     })?;
@@ -77,7 +78,7 @@ pub fn command_with_agent(command: &[OsString], jvm_options: &[String]) -> Resul
 }
 
 /// Spawns `cmd` with stdin passed through and stdout as `output` says.
-pub fn spawn(mut cmd: Command, output: Output) -> Result<Child, LaunchError> {
+pub(super) fn spawn(mut cmd: Command, output: Output) -> Result<Child, LaunchError> {
     cmd.stdin(Stdio::inherit()).stderr(Stdio::inherit());
     match output {
         Output::Inherit => {
@@ -128,7 +129,7 @@ pub fn passthrough_status(status: ExitStatus) -> i32 {
 }
 
 /// Waits for the debuggee, with context for the error.
-pub fn wait(child: &mut Child) -> Result<ExitStatus> {
+pub(super) fn wait(child: &mut Child) -> Result<ExitStatus> {
     child.wait().context("waiting for the program to end")
 }
 
@@ -144,7 +145,7 @@ mod tests {
 
     #[test]
     fn java_gets_the_agent_as_first_argument() {
-        let cmd = command_with_agent(
+        let cmd = with_agent(
             &[
                 "/usr/bin/java".into(),
                 "-cp".into(),
@@ -163,7 +164,7 @@ mod tests {
 
     #[test]
     fn other_commands_get_the_agent_through_java_tool_options() {
-        let cmd = command_with_agent(
+        let cmd = with_agent(
             &["mvn".into(), "test".into()],
             &["-XX:X".into(), "-javaagent:a.jar".into()],
         )
@@ -181,7 +182,7 @@ mod tests {
 
     #[test]
     fn an_empty_command_is_an_error() {
-        let err = command_with_agent(&[], &["-javaagent:a.jar".into()]).unwrap_err();
+        let err = with_agent(&[], &["-javaagent:a.jar".into()]).unwrap_err();
         assert!(err.to_string().contains("no command given"));
     }
 

@@ -1,0 +1,46 @@
+//! `hindsight bench`: the strategy benchmark over a mutant corpus, the reference oracle on
+//! bytecode mutants of real libraries, and the speed of a session.
+//! These modules compile, record and schedule; the sessions and the tables are in
+//! `hindsight_core::evaluation`.
+
+mod corpus;
+mod library;
+mod session;
+mod strategies;
+
+use anyhow::Result;
+use hindsight_core::strategy::StrategyName;
+
+/// Measure the strategies: questions on a mutant corpus, and time to choose a question.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: BenchCommand,
+}
+
+#[derive(clap::Subcommand)]
+enum BenchCommand {
+    Strategies(strategies::StrategiesArgs),
+    Session(session::SessionArgs),
+    Library(library::LibraryArgs),
+}
+
+fn parse_strategy(s: &str) -> Result<StrategyName, String> {
+    s.parse::<StrategyName>().map_err(|e| e.to_string())
+}
+
+fn strategies_or_all(given: &[StrategyName]) -> Vec<StrategyName> {
+    if given.is_empty() {
+        StrategyName::AVAILABLE.to_vec()
+    } else {
+        given.to_vec()
+    }
+}
+
+pub fn run(args: Args) -> Result<u8> {
+    match args.command {
+        BenchCommand::Strategies(a) => strategies::run(a),
+        BenchCommand::Session(a) => session::run(a),
+        BenchCommand::Library(a) => library::run(a),
+    }
+}

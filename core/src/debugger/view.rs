@@ -1,0 +1,176 @@
+//! The execution tree as a UI shows it: each node with its label, whether it is complete and
+//! which answer it carries; pages of children; the way from the root to a node; what to ask
+//! next. These are the decisions a front end must not make itself (the Eclipse plugin renders
+//! them as they come, through the JNI bridge).
+
+use serde::Serialize;
+
+use super::{DebugError, Debugger};
+use crate::ids::NodeId;
+use crate::session::{Answer, Step, Verdict};
+use crate::tree::NodeKind;
+
+/// A node of the tree as a UI shows it (the plugin's `TreeNode`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TreeNode {
+    pub id: u32,
+    /// The question for a complete call, `pkg.Class.method (running)` for a running one, `run`
+    /// for the root, `thread #id` for a thread.
+    pub label: String,
+    pub method: Option<String>,
+    pub child_count: u32,
+    pub complete: bool,
+    /// `valid`, `invalid`, `trusted`, `don't know`, or absent. Every call of a method trusted by
+    /// an answer shows `trusted`.
+    pub answer: Option<String>,
+    pub entry: u64,
+    /// The entry timestamp while the node runs.
+    pub exit: u64,
+}
+
+/// A page of a node's children, in call order (the plugin's `ChildPage`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChildPage {
+    pub offset: u32,
+    pub total: u32,
+    pub nodes: Vec<TreeNode>,
+}
+
+/// One step of the way from the root to a node: the node and its position among its parent's
+/// children.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PathStep {
+    pub id: u32,
+    pub index: u32,
+}
+
+/// What to ask next: `kind` is `ask` (about `node`), `buggy` (`node` is the buggy node) or
+/// `none` (nothing to ask now: the session waits for the recording, or ended without a bug).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NextQuestion {
+    pub kind: &'static str,
+    pub node: Option<TreeNode>,
+}
+
+impl Debugger {
+    /// `node` as a UI shows it.
+    pub fn tree_node(&mut self, id: NodeId) -> Result<TreeNode, DebugError> {
+        let tree = self.session.tree();
+        if !tree.contains(id) {
+            return Err(DebugError::UnknownNode(id));
+        }
+        let kind = tree.kind(id);
+        let complete = tree.is_complete(id);
+        let child_count = tree.children(id).count() as u32;
+        let answer = self.shown_answer(id).map(|a| a.to_string());
+        // A live trace not created yet shows no timestamps.
+        let _ = self.open_reader();
+        let (entry, exit) = match self.reader.as_ref().map(|r| r.node(id)) {
+            Some(Ok(Some(row))) => (
+                row.header.entry,
+                row.header.exit.unwrap_or(row.header.entry),
+            ),
+            _ => (0, 0),
+        };
+        let method = match kind {
+            NodeKind::Root | NodeKind::Thread => None,
+            _ => self.method_of(id)?,
+        };
+        let label = match kind {
+            NodeKind::Root => "run".to_string(),
+            NodeKind::Thread => format!("thread #{id}"),
+            _ if complete => match self.question(id) {
+                Ok(q) => q.text,
+                Err(_) => method.clone().unwrap_or_else(|| format!("#{id}")),
+            },
+            _ => format!("{} (running)", method.as_deref().unwrap_or("?")),
+        };
+        Ok(TreeNode {
+            id: id.0,
+            label,
+            method,
+            child_count,
+            complete,
+            answer,
+            entry,
+            exit,
+        })
+    }
+
+    /// The answer a node shows: `trusted` for every call of a method trusted by an answer (trust
+    /// is about the method), else the last answer given about this node.
+    fn shown_answer(&self, id: NodeId) -> Option<Answer> {
+        let session = &self.session;
+        let trusted = session
+            .tree()
+            .method(id)
+            .is_some_and(|m| session.is_trusted_by_answer(m));
+        if trusted {
+            return Some(Answer::Trusted);
+        }
+        session
+            .answers()
+            .iter()
+            .rev()
+            .find(|(n, a)| *n == id && *a != Answer::Trusted)
+            .map(|&(_, a)| a)
+    }
+
+    /// Children `offset..offset + limit` of `node`, in call order. The root of a live recording
+    /// before its first event has no children yet.
+    pub fn children(
+        &mut self,
+        node: NodeId,
+        offset: usize,
+        limit: usize,
+    ) -> Result<ChildPage, DebugError> {
+        self.pump()?;
+        if node == NodeId::ROOT && self.session.tree().is_empty() {
+            return Ok(ChildPage {
+                offset: offset as u32,
+                total: 0,
+                nodes: Vec::new(),
+            });
+        }
+        if !self.session.tree().contains(node) {
+            return Err(DebugError::UnknownNode(node));
+        }
+        let all: Vec<NodeId> = self.session.tree().children(node).collect();
+        let mut nodes = Vec::new();
+        for &c in all.iter().skip(offset).take(limit) {
+            nodes.push(self.tree_node(c)?);
+        }
+        Ok(ChildPage {
+            offset: offset as u32,
+            total: all.len() as u32,
+            nodes,
+        })
+    }
+
+    /// The way from the root to `node`: each node with its position among its parent's
+    /// children, the root first, `node` last.
+    pub fn path_to(&mut self, node: NodeId) -> Result<Vec<PathStep>, DebugError> {
+        self.pump()?;
+        if !self.session.tree().contains(node) {
+            return Err(DebugError::UnknownNode(node));
+        }
+        Ok(self
+            .session
+            .tree()
+            .path_from_root(node)
+            .into_iter()
+            .map(|(n, index)| PathStep { id: n.0, index })
+            .collect())
+    }
+
+    /// The node to ask about, the buggy node, or nothing (yet), without waiting.
+    pub fn next_question(&mut self) -> Result<NextQuestion, DebugError> {
+        let (kind, node) = match self.step()? {
+            Step::Ask(n) => ("ask", Some(n)),
+            Step::Done(Verdict::Bug { node }) => ("buggy", Some(node)),
+            Step::Done(_) | Step::Waiting => ("none", None),
+        };
+        let node = node.map(|n| self.tree_node(n)).transpose()?;
+        Ok(NextQuestion { kind, node })
+    }
+}
