@@ -485,8 +485,8 @@ fn print_library(lib: &LibraryJson, strategies: &[StrategyName]) {
         lib.mutants.len()
     );
     println!(
-        "{:<18} {:>7} {:>10} {:>10} {:>10} {:>10}",
-        "strategy", "found", "questions", "median ms", "max ms", "DK"
+        "{:<18} {:>7} {:>10} {:>10} {:>10} {:>12} {:>8}",
+        "strategy", "found", "questions", "median ms", "max ms", "answer med", "DK"
     );
     for &s in strategies {
         let sessions: Vec<&SessionJson> = lib
@@ -500,15 +500,20 @@ fn print_library(lib: &LibraryJson, strategies: &[StrategyName]) {
         let dk: usize = sessions.iter().map(|r| r.run.dont_know()).sum();
         let times: Vec<f64> = sessions.iter().map(|r| r.session_ms).collect();
         let max = times.iter().copied().fold(0.0, f64::max);
+        let answers: Vec<f64> = sessions
+            .iter()
+            .flat_map(|r| r.run.answer_ms.iter().copied())
+            .collect();
         let n = sessions.len().max(1) as f64;
         println!(
-            "{:<18} {:>3}/{:<3} {:>10.1} {:>10.0} {:>10.0} {:>10.1}",
+            "{:<18} {:>3}/{:<3} {:>10.1} {:>10.0} {:>10.0} {:>9.2} ms {:>8.1}",
             s.as_str(),
             found,
             lib.mutants.len(),
             questions as f64 / n,
             median(times),
             max,
+            median(answers),
             dk as f64 / n
         );
     }

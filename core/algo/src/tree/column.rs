@@ -30,6 +30,8 @@ const CHUNK: usize = 1 << CHUNK_BITS;
 /// Chunks of spilled pages whose read-only copies a column keeps for readers (4 KiB each for
 /// 4-byte entries).
 const READ_CACHE: usize = 256;
+/// Chunks read at once by a reader going through a page in order.
+const READ_AHEAD: usize = 16;
 
 /// Where one column's spilled pages are kept: bytes at offsets, each page at a fixed place.
 pub trait PageStore: Send + Sync {
@@ -357,34 +359,49 @@ impl<T: Cell> Column<T> {
 
     #[cold]
     fn read_spilled(&self, p: usize, o: usize) -> T {
-        let key = (p, o >> CHUNK_BITS);
+        let (c, i) = (o >> CHUNK_BITS, o & (CHUNK - 1));
         let mut reads = self.reads.lock().unwrap_or_else(|e| e.into_inner());
         reads.tick += 1;
         let tick = reads.tick;
-        if let Some((chunk, used)) = reads.chunks.get_mut(&key) {
+        if let Some((chunk, used)) = reads.chunks.get_mut(&(p, c)) {
             *used = tick;
-            return chunk[o & (CHUNK - 1)];
+            return chunk[i];
         }
-        let chunk = self.load_chunk(p, key.1).unwrap_or_else(|e| read_failed(e));
-        let v = chunk[o & (CHUNK - 1)];
-        if reads.chunks.len() >= READ_CACHE {
+        // A reader going through the page in order (the chunk before is cached) gets the
+        // chunks ahead in the same read.
+        let ahead = if c > 0 && reads.chunks.contains_key(&(p, c - 1)) {
+            READ_AHEAD.min(PAGE / CHUNK - c)
+        } else {
+            1
+        };
+        let loaded = self
+            .load_chunks(p, c, ahead)
+            .unwrap_or_else(|e| read_failed(e));
+        if reads.chunks.len() + ahead > READ_CACHE {
             // Forget the least recently read half at once: the scan is paid once per half.
             let mut ticks: Vec<u64> = reads.chunks.values().map(|(_, t)| *t).collect();
             ticks.sort_unstable();
             let cut = ticks[ticks.len() / 2];
             reads.chunks.retain(|_, (_, t)| *t > cut);
         }
-        reads.chunks.insert(key, (chunk, tick));
+        let v = loaded[0][i];
+        for (k, chunk) in loaded.into_iter().enumerate() {
+            reads.chunks.insert((p, c + k), (chunk, tick));
+        }
         v
     }
 
-    fn load_chunk(&self, p: usize, c: usize) -> io::Result<Box<[T]>> {
-        let mut bytes = vec![0u8; CHUNK * T::BYTES];
+    /// Chunks `c .. c + n` of spilled page `p`, read at once.
+    fn load_chunks(&self, p: usize, c: usize, n: usize) -> io::Result<Vec<Box<[T]>>> {
+        let mut bytes = vec![0u8; n * CHUNK * T::BYTES];
         match &self.store {
             Some(store) => store.read_at(((p * PAGE + c * CHUNK) * T::BYTES) as u64, &mut bytes)?,
             None => return Err(io::Error::other("no page store")),
         }
-        Ok(bytes.chunks_exact(T::BYTES).map(T::decode).collect())
+        Ok(bytes
+            .chunks_exact(CHUNK * T::BYTES)
+            .map(|b| b.chunks_exact(T::BYTES).map(T::decode).collect())
+            .collect())
     }
 
     fn forget_read_copy(&mut self, p: usize) {
