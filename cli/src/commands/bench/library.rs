@@ -38,8 +38,9 @@ pub struct LibraryArgs {
     /// Mutants per library (default: library.toml's `mutants`)
     #[arg(long, value_name = "N")]
     pub mutants: Option<usize>,
-    /// Arguments of the driver (default: library.toml's `args`), e.g. a size
-    #[arg(long, value_name = "ARG", num_args = 1.., allow_hyphen_values = true)]
+    /// Arguments of the driver, separated by commas (default: library.toml's `args`), e.g.
+    /// a size
+    #[arg(long, value_name = "ARGS", value_delimiter = ',')]
     pub args: Option<Vec<String>>,
     /// JVMs to run at once while looking for mutants
     #[arg(short = 'j', long, value_name = "N", default_value_t = 2)]
