@@ -116,6 +116,9 @@ struct ReferenceRuns {
     /// The debugged trace; live, refreshed when the session has more nodes than when read.
     buggy: Option<(TraceRun, usize)>,
     buggy_path: PathBuf,
+    /// Whether this command records the debugged trace (it annotates it at the end, so its
+    /// reader must not hold the trace's lock).
+    live: bool,
     reference: TraceRun,
     /// The oracle's answers and reference index, kept from one question to the next.
     memory: OracleMemory,
@@ -124,7 +127,13 @@ struct ReferenceRuns {
 }
 
 impl Oracle {
-    fn load(arg: &OracleArg, trace: &Path, reference_classes: Option<&Path>) -> Result<Oracle> {
+    /// `live`: this command records `trace` (see [`ReferenceRuns::live`]).
+    fn load(
+        arg: &OracleArg,
+        trace: &Path,
+        reference_classes: Option<&Path>,
+        live: bool,
+    ) -> Result<Oracle> {
         if reference_classes.is_some() && !matches!(arg, OracleArg::Reference(_)) {
             bail!("--reference-classes needs --oracle reference:TRACE");
         }
@@ -134,6 +143,7 @@ impl Oracle {
             OracleArg::Reference(reference) => Oracle::Reference(Box::new(ReferenceRuns {
                 buggy: None,
                 buggy_path: trace.to_path_buf(),
+                live,
                 reference: TraceRun::open(reference).with_context(|| {
                     format!("opening the reference trace {}", reference.display())
                 })?,
@@ -180,7 +190,14 @@ impl Oracle {
                         *at = len;
                     }
                     Some(_) => {}
-                    None => runs.buggy = Some((TraceRun::open(&runs.buggy_path)?, len)),
+                    None => {
+                        let run = if runs.live {
+                            TraceRun::open_live(&runs.buggy_path)?
+                        } else {
+                            TraceRun::open(&runs.buggy_path)?
+                        };
+                        runs.buggy = Some((run, len));
+                    }
                 }
                 let (buggy, _) = runs.buggy.as_ref().expect("opened above");
                 let memory = std::mem::take(&mut runs.memory);
@@ -346,7 +363,12 @@ pub fn run(args: Args) -> Result<u8> {
     };
     let mut timing = Timing::default();
     let mut s = start(&args, options, &mut timing)?;
-    let mut oracle = Oracle::load(&args.oracle, &s.trace, args.reference_classes.as_deref())?;
+    let mut oracle = Oracle::load(
+        &args.oracle,
+        &s.trace,
+        args.reference_classes.as_deref(),
+        s.running.is_some(),
+    )?;
     let dialogue = ask(&args, &mut s, &mut oracle, &mut timing)?;
     finish_recording(&mut s, &mut timing)?;
     let report = match &dialogue.verdict {

@@ -51,8 +51,19 @@ fn is_output(class: &str, method: &str) -> bool {
 }
 
 impl TraceRun {
+    /// A run that nothing will write any more (a reference run, a finished trace): its reader
+    /// holds the lock (`TraceReader::open_finished`).
     pub fn open(path: &Path) -> Result<TraceRun, StoreError> {
-        let reader = TraceReader::open(path)?;
+        Self::with_reader(TraceReader::open_finished(path)?)
+    }
+
+    /// A run this process may still write (a live recording, which it annotates when it ends):
+    /// read query by query.
+    pub fn open_live(path: &Path) -> Result<TraceRun, StoreError> {
+        Self::with_reader(TraceReader::open(path)?)
+    }
+
+    fn with_reader(reader: TraceReader) -> Result<TraceRun, StoreError> {
         let mut run = TraceRun {
             reader,
             keys: HashMap::new(),

@@ -722,7 +722,8 @@ fn a_trace_is_readable_while_it_is_written() {
     assert_eq!(r.info().unwrap().status, "complete");
     drop(r);
     // A finished trace is read in one transaction, which batched reads do not nest in.
-    let held = TraceReader::open(&path).unwrap();
+    assert!(!TraceReader::open(&path).unwrap().is_held());
+    let held = TraceReader::open_finished(&path).unwrap();
     assert!(held.is_held());
     let rows = held.nodes(&[NodeId(2), NodeId(1_000_000)]).unwrap();
     assert_eq!(rows[0].as_ref().map(|n| n.header.id), Some(NodeId(2)));

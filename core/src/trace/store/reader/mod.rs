@@ -227,7 +227,7 @@ impl TraceReader {
                 });
             }
         }
-        let mut reader = TraceReader {
+        Ok(TraceReader {
             conn,
             version,
             path: path.into(),
@@ -236,16 +236,24 @@ impl TraceReader {
             defs: RefCell::new(defs::DefCache::default()),
             page_cache: RefCell::new(Lru::new(PAGE_CACHE)),
             block_cache: RefCell::new(Lru::new(BLOCK_CACHE)),
-        };
+        })
+    }
+
+    /// [`TraceReader::open`] for a session over a trace that nothing will write any more (a
+    /// reference run, a finished trace being debugged): when the trace is finished, the
+    /// connection takes SQLite's shared lock once and keeps it in one read transaction, instead
+    /// of taking and dropping it (file locks, a check of the file's change counter) around each
+    /// of the oracle's and renderer's many small queries. A trace still being written
+    /// (`recording`) is read query by query, so that each query sees the recorder's latest
+    /// commit. The lock keeps writers out as long as the reader lives: this process must not
+    /// write the trace meanwhile (`annotate` after a recording), which is why plain `open`
+    /// does not hold.
+    pub fn open_finished(path: &Path) -> Result<TraceReader, StoreError> {
+        let mut reader = Self::open(path)?;
         reader.hold_if_finished()?;
         Ok(reader)
     }
 
-    /// A finished trace never changes: the connection then takes SQLite's shared lock once and
-    /// keeps it in one read transaction, instead of taking and dropping it (file locks, a check
-    /// of the file's change counter) around each of the oracle's and renderer's many small
-    /// queries. A trace still being written (`recording`) is read query by query, so that each
-    /// sees the recorder's latest commit.
     fn hold_if_finished(&mut self) -> Result<(), StoreError> {
         if self.meta("status")?.is_none_or(|s| s == "recording") {
             return Ok(());
