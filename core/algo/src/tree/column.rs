@@ -23,15 +23,8 @@ use std::sync::{Arc, Mutex};
 const PAGE_BITS: u32 = 16;
 pub const PAGE: usize = 1 << PAGE_BITS;
 
-/// Reads of spilled pages go by chunks of this many entries: a reader hopping between children
-/// of a node, whose ids lie far apart, reads a few KiB at each hop instead of a whole page.
-const CHUNK_BITS: u32 = 10;
-const CHUNK: usize = 1 << CHUNK_BITS;
-/// Chunks of spilled pages whose read-only copies a column keeps for readers (4 KiB each for
-/// 4-byte entries).
-const READ_CACHE: usize = 256;
-/// Chunks read at once by a reader going through a page in order.
-const READ_AHEAD: usize = 16;
+/// Spilled pages whose read-only copies a column keeps for readers.
+const READ_CACHE: usize = 8;
 
 /// Where one column's spilled pages are kept: bytes at offsets, each page at a fixed place.
 pub trait PageStore: Send + Sync {
@@ -174,7 +167,7 @@ pub struct Column<T: Cell> {
     /// Makes `store` when the first page spills.
     storage: Option<Arc<dyn PageStorage>>,
     store: Option<Box<dyn PageStore>>,
-    reads: Mutex<ReadCache<T>>,
+    reads: Mutex<Vec<(usize, Box<Page<T>>)>>,
 }
 
 impl<T: Cell> Column<T> {
@@ -190,7 +183,7 @@ impl<T: Cell> Column<T> {
             resident: 0,
             storage: None,
             store: None,
-            reads: Mutex::new(ReadCache::default()),
+            reads: Mutex::new(Vec::new()),
         }
     }
 
@@ -238,11 +231,7 @@ impl<T: Cell> Column<T> {
         self.resident = 0;
         self.len = 0;
         self.fill = fill;
-        self.reads
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .chunks
-            .clear();
+        self.reads.lock().unwrap_or_else(|e| e.into_inner()).clear();
         self.grow(n);
     }
 
@@ -359,75 +348,27 @@ impl<T: Cell> Column<T> {
 
     #[cold]
     fn read_spilled(&self, p: usize, o: usize) -> T {
-        let (c, i) = (o >> CHUNK_BITS, o & (CHUNK - 1));
         let mut reads = self.reads.lock().unwrap_or_else(|e| e.into_inner());
-        reads.tick += 1;
-        let tick = reads.tick;
-        if let Some((chunk, used)) = reads.chunks.get_mut(&(p, c)) {
-            *used = tick;
-            return chunk[i];
+        if let Some(k) = reads.iter().position(|(q, _)| *q == p) {
+            let entry = reads.remove(k);
+            let v = entry.1[o];
+            reads.push(entry);
+            return v;
         }
-        // A reader going through the page in order (the chunk before is cached) gets the
-        // chunks ahead in the same read.
-        let ahead = if c > 0 && reads.chunks.contains_key(&(p, c - 1)) {
-            READ_AHEAD.min(PAGE / CHUNK - c)
-        } else {
-            1
-        };
-        let loaded = self
-            .load_chunks(p, c, ahead)
-            .unwrap_or_else(|e| read_failed(e));
-        if reads.chunks.len() + ahead > READ_CACHE {
-            // Forget the least recently read half at once: the scan is paid once per half.
-            let mut ticks: Vec<u64> = reads.chunks.values().map(|(_, t)| *t).collect();
-            ticks.sort_unstable();
-            let cut = ticks[ticks.len() / 2];
-            reads.chunks.retain(|_, (_, t)| *t > cut);
+        let page = self.load(p).unwrap_or_else(|e| read_failed(e));
+        let v = page[o];
+        if reads.len() >= READ_CACHE {
+            reads.remove(0);
         }
-        let v = loaded[0][i];
-        for (k, chunk) in loaded.into_iter().enumerate() {
-            reads.chunks.insert((p, c + k), (chunk, tick));
-        }
+        reads.push((p, page));
         v
-    }
-
-    /// Chunks `c .. c + n` of spilled page `p`, read at once.
-    fn load_chunks(&self, p: usize, c: usize, n: usize) -> io::Result<Vec<Box<[T]>>> {
-        let mut bytes = vec![0u8; n * CHUNK * T::BYTES];
-        match &self.store {
-            Some(store) => store.read_at(((p * PAGE + c * CHUNK) * T::BYTES) as u64, &mut bytes)?,
-            None => return Err(io::Error::other("no page store")),
-        }
-        Ok(bytes
-            .chunks_exact(CHUNK * T::BYTES)
-            .map(|b| b.chunks_exact(T::BYTES).map(T::decode).collect())
-            .collect())
     }
 
     fn forget_read_copy(&mut self, p: usize) {
         self.reads
             .get_mut()
             .unwrap_or_else(|e| e.into_inner())
-            .chunks
-            .retain(|(q, _), _| *q != p);
-    }
-}
-
-/// A chunk's read-only copy and when it was last read.
-type CachedChunk<T> = (Box<[T]>, u64);
-
-/// Read-only copies of chunks of spilled pages, by (page, chunk).
-struct ReadCache<T> {
-    chunks: std::collections::HashMap<(usize, usize), CachedChunk<T>>,
-    tick: u64,
-}
-
-impl<T> Default for ReadCache<T> {
-    fn default() -> Self {
-        ReadCache {
-            chunks: std::collections::HashMap::new(),
-            tick: 0,
-        }
+            .retain(|(q, _)| *q != p);
     }
 }
 
