@@ -56,7 +56,7 @@ struct Entry {
 }
 
 #[derive(Default)]
-struct MethodIndex {
+pub(super) struct MethodIndex {
     by_reads: HashMap<u128, Vec<Entry>>,
     /// Distinct trails, by the hash of their locations.
     trails: Vec<(u128, Vec<Location>)>,
@@ -67,7 +67,7 @@ struct MethodIndex {
 /// The reference run's footprints (see the module documentation).
 #[derive(Default)]
 pub struct FootprintIndex {
-    methods: HashMap<MethodKey, MethodIndex>,
+    pub(super) methods: HashMap<MethodKey, MethodIndex>,
     names: Interner,
     trail_locations: usize,
 }
@@ -81,10 +81,15 @@ impl FootprintIndex {
         call: &CallView,
         reference: &impl RecordedRun,
     ) -> HeapResult<Judgement> {
-        self.index_method(reference, &call.method)?;
         let Some(fp) = walk(buggy, node, call, &mut self.names)? else {
             return Ok(Judgement::NoEvents);
         };
+        if !fp.cut && !self.methods.contains_key(&call.method) {
+            if let Some(j) = self.twin(buggy, &fp, node, call, reference)? {
+                return Ok(j);
+            }
+        }
+        self.index_method(reference, &call.method)?;
         let index = &self.methods[&call.method];
         if index.no_events {
             return Ok(Judgement::NoEvents);
@@ -125,6 +130,45 @@ impl FootprintIndex {
         } else {
             Judgement::NoMatch
         })
+    }
+
+    /// The reference call with the buggy call's number, when it is a call of the same method
+    /// that read the same: before a mutant's divergence both runs number their calls alike, so
+    /// this finds the call that behaved alike without indexing every call of the method (a
+    /// method called thousands of times with large subtrees). Its verdict is the index's: every
+    /// reference call that read the same values had the same effect.
+    fn twin(
+        &mut self,
+        buggy: &impl RecordedRun,
+        fp: &Footprint,
+        node: NodeId,
+        call: &CallView,
+        reference: &impl RecordedRun,
+    ) -> HeapResult<Option<Judgement>> {
+        if !fp.reads_complete {
+            return Ok(None);
+        }
+        // A number the reference run does not have is no twin.
+        let Ok(twin) = reference.call(node) else {
+            return Ok(None);
+        };
+        if twin.method != call.method || twin.outcome.is_none() {
+            return Ok(None);
+        }
+        let Some(other) = walk(reference, node, &twin, &mut self.names)? else {
+            return Ok(None);
+        };
+        if other.cut || !other.reads_complete || other.reads != fp.reads {
+            return Ok(None);
+        }
+        let own = |o: ObjectId| fp.naming.name(o);
+        let theirs = |o: ObjectId| other.naming.name(o);
+        let Some((effect, complete)) = effect_hash(reference, &other, &theirs)? else {
+            return Ok(None);
+        };
+        let mut verdict = Verdicts::default();
+        verdict.compare(effect_hash(buggy, fp, &own)?, &[Entry { effect, complete }]);
+        Ok(Some(verdict.judgement()))
     }
 
     /// Walks every reference call of `method` once.

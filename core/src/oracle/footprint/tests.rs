@@ -145,7 +145,10 @@ impl Heap for Run {
 
 impl RecordedRun for Run {
     fn call(&self, node: NodeId) -> HeapResult<CallView> {
-        Ok(self.view(node.0))
+        self.calls
+            .get(&node)
+            .cloned()
+            .ok_or_else(|| crate::omniscient::HeapError(format!("no node {node}")))
     }
     fn children(&self, _: NodeId) -> HeapResult<Vec<NodeId>> {
         Ok(Vec::new())
@@ -587,4 +590,61 @@ fn a_trail_read_again_in_its_own_entry_state_gives_its_own_reads() {
         .unwrap()
         .unwrap();
     assert_eq!(again, fa.reads);
+}
+
+#[test]
+fn the_reference_call_with_the_same_number_is_tried_before_any_index() {
+    // Both runs number the call 10 (no divergence before it): it read the same, so it is
+    // judged without indexing the method's calls.
+    let make = |result: i32| {
+        let mut run = Run::default();
+        run.node(1, 5, obj(2), Value::Null)
+            .node(2, 3, Value::Null, Value::Null);
+        run.add(
+            10,
+            "find",
+            obj(1),
+            &[Value::Int(3)],
+            (100, 110),
+            Value::Int(result),
+            find_events(100, 1, true),
+        );
+        run
+    };
+    let (reference, same, wrong) = (make(3), make(3), make(4));
+    let mut index = FootprintIndex::default();
+    let view = same.view(10);
+    assert_eq!(
+        index.judge(&same, NodeId(10), &view, &reference).unwrap(),
+        Judgement::Valid
+    );
+    let view = wrong.view(10);
+    assert_eq!(
+        index.judge(&wrong, NodeId(10), &view, &reference).unwrap(),
+        Judgement::Invalid
+    );
+    assert!(
+        index.methods.is_empty(),
+        "the twin decided without an index"
+    );
+    // A twin that read something else leaves the call to the index.
+    let mut other = Run::default();
+    other
+        .node(1, 5, obj(2), Value::Null)
+        .node(2, 3, Value::Null, Value::Null);
+    other.add(
+        10,
+        "find",
+        obj(1),
+        &[Value::Int(4)],
+        (100, 110),
+        Value::Int(3),
+        find_events(100, 1, true),
+    );
+    let view = other.view(10);
+    assert_eq!(
+        index.judge(&other, NodeId(10), &view, &reference).unwrap(),
+        Judgement::NoMatch
+    );
+    assert_eq!(index.methods.len(), 1);
 }
