@@ -30,7 +30,7 @@ pub(crate) use canonical::compares_by_class;
 pub(crate) use canonical::is_default;
 pub use canonical::{canonical_state, CanonicalState};
 pub use error::{OmniError, OmniResult};
-pub use events::{node_events, EventMark, EventPage, EventRow};
+pub use events::{describe_event, node_events, EventMark, EventPage, EventRow};
 pub use heap::{simple_class_name, Heap, HeapError, HeapResult, ObjectInfo};
 pub use history::{history, History, HistoryEntry};
 pub use inputs::{line_inputs, read_inputs, Input, InputSource};

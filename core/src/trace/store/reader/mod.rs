@@ -5,6 +5,7 @@ mod coverage;
 mod defs;
 mod events;
 mod nodes;
+mod scan;
 mod values;
 
 use std::cell::RefCell;
@@ -20,6 +21,7 @@ use super::schema::{APPLICATION_ID, FORMAT_VERSION, OLDEST_READABLE_VERSION};
 
 pub use events::{EventAt, NodeEvent};
 pub use nodes::{Argument, NodeDetail, NodeResult, Preorder};
+pub use scan::{RawBlock, RawIndexPage};
 pub use values::{ObjectInfo, LENGTH_SLOT};
 
 /// What a trace knows of its recording (`meta` table).
@@ -82,6 +84,13 @@ pub struct TraceReader {
     defs: RefCell<defs::DefCache>,
     /// Decoded pages of the change index, by segment and page start.
     page_cache: RefCell<Lru<PageKey, Arc<Vec<super::index::IndexEntry>>>>,
+    /// The last node pages decoded, by their id range.
+    node_pages: RefCell<
+        Vec<(
+            std::ops::RangeInclusive<u32>,
+            std::sync::Arc<super::node_pages::NodePage>,
+        )>,
+    >,
 }
 
 /// A change index page: its segment and its start key.
@@ -236,6 +245,7 @@ impl TraceReader {
             defs: RefCell::new(defs::DefCache::default()),
             page_cache: RefCell::new(Lru::new(PAGE_CACHE)),
             block_cache: RefCell::new(Lru::new(BLOCK_CACHE)),
+            node_pages: RefCell::new(Vec::new()),
         })
     }
 
