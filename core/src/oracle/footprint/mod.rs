@@ -18,7 +18,9 @@
 //! A call into uninstrumented code reads the whole content of the arrays and JDK collections it
 //! is given. One on an object whose content the trace does not know (a `Reader`) cannot be
 //! evaluated from an entry state: what it answered is a read of its own (`Answer`), so that two
-//! calls that were answered alike compare, and its call is part of the effect.
+//! calls that were answered alike compare, and its call is part of the effect. A lambda (an
+//! object of a hidden class) is no such object: the call made it, or it is the program's code,
+//! and the JDK's answer (`removeIf`'s) follows from what the call handed it.
 //!
 //! Both parts are hashed as they are found ([`hash::Hash128`]): equal footprints compare in
 //! O(1). The reference oracle's rule 1 looks a buggy call's reads up among the reference calls
@@ -200,7 +202,7 @@ fn read_value(
             h.u8(15);
             match run.object(o)? {
                 Some(info) => {
-                    h.text(&info.class_name);
+                    h.text(stable_class(&info.class_name));
                     h.u32(info.array_length.unwrap_or(u32::MAX));
                     Ok(true)
                 }
@@ -420,6 +422,7 @@ impl<R: RecordedRun> Walker<'_, R> {
                 && i.content.is_none()
                 && i.array_length.is_none()
                 && !compares_by_class(&i.class_name)
+                && !is_hidden(&i.class_name)
         }))
     }
 
@@ -612,7 +615,10 @@ impl<R: RecordedRun> Walker<'_, R> {
                 }
                 self.fp.reads_complete &=
                     read_elements(self.run, &mut self.fp.naming, &mut self.h, elements)?;
-            } else if !info.content_known && !compares_by_class(&info.class_name) {
+            } else if !info.content_known
+                && !compares_by_class(&info.class_name)
+                && !is_hidden(&info.class_name)
+            {
                 if self.fp.naming.name(*o).is_none() {
                     let class = Step::Jdk(self.names.id(&info.class_name));
                     self.read(
@@ -645,6 +651,19 @@ impl<R: RecordedRun> Walker<'_, R> {
         self.fp.locations = self.loc_h.finish();
         self.fp.trail = self.evaluable.then(|| std::mem::take(&mut self.trail));
     }
+}
+
+/// Whether `class` is a hidden class the JVM spun at run time (a lambda, `p.C$$Lambda$37/0x...`):
+/// its object is the program's code and what it captured, not a JDK object whose state the
+/// trace misses, so handing it to the JDK asks the outside world nothing.
+fn is_hidden(class: &str) -> bool {
+    class.contains('/')
+}
+
+/// A class name as it compares between runs: a hidden class's name ends with the address the
+/// JVM gave it (`/0x00007f...`), which differs from run to run.
+fn stable_class(class: &str) -> &str {
+    class.split_once('/').map_or(class, |(name, _)| name)
 }
 
 /// A written location by names: the object's name (or none for a static), the kind of step,
@@ -796,7 +815,7 @@ impl<R: RecordedRun> Describer<'_, R> {
             self.complete = false;
             return Ok(());
         };
-        self.h.text(&info.class_name);
+        self.h.text(stable_class(&info.class_name));
         if info.array_length.is_some() || info.content.is_some() {
             let elements = all_elements(self.run, o, at)?;
             return self.elements(elements, at);
