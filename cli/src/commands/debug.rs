@@ -11,7 +11,7 @@ use hindsight_core::capture::{self, peak_rss_bytes};
 use hindsight_core::debugger::{DebugOptions, Debugger, Report};
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
-use hindsight_core::oracle::{AnswerRules, ReferenceOracle, TraceRun};
+use hindsight_core::oracle::{AnswerRules, OracleMemory, ReferenceOracle, TraceRun};
 use hindsight_core::session::{Answer, Step, Verdict};
 use hindsight_core::strategy::StrategyName;
 use hindsight_core::tree::NodeKind;
@@ -142,17 +142,27 @@ enum Oracle {
 }
 
 struct ReferenceRuns {
-    /// The debugged trace; live, reopened when the session has more nodes than when opened.
+    /// The debugged trace; live, refreshed when the session has more nodes than when read.
     buggy: Option<(TraceRun, usize)>,
     buggy_path: PathBuf,
+    /// Whether this command records the debugged trace (it annotates it at the end, so its
+    /// reader must not hold the trace's lock).
+    live: bool,
     reference: TraceRun,
-    answers: std::collections::HashMap<NodeId, Answer>,
+    /// The oracle's answers and reference index, kept from one question to the next.
+    memory: OracleMemory,
     /// Rule 3, with its compiled classes (kept alive as long as the replayer).
     replayer: Option<(ProcessReplayer, tempfile::TempDir)>,
 }
 
 impl Oracle {
-    fn load(arg: &OracleArg, trace: &Path, reference_classes: Option<&Path>) -> Result<Oracle> {
+    /// `live`: this command records `trace` (see [`ReferenceRuns::live`]).
+    fn load(
+        arg: &OracleArg,
+        trace: &Path,
+        reference_classes: Option<&Path>,
+        live: bool,
+    ) -> Result<Oracle> {
         if reference_classes.is_some() && !matches!(arg, OracleArg::Reference(_)) {
             bail!("--reference-classes needs --oracle reference:TRACE");
         }
@@ -162,10 +172,11 @@ impl Oracle {
             OracleArg::Reference(reference) => Oracle::Reference(Box::new(ReferenceRuns {
                 buggy: None,
                 buggy_path: trace.to_path_buf(),
+                live,
                 reference: TraceRun::open(reference).with_context(|| {
                     format!("opening the reference trace {}", reference.display())
                 })?,
-                answers: Default::default(),
+                memory: OracleMemory::default(),
                 replayer: match reference_classes {
                     None => None,
                     Some(classes) => {
@@ -224,19 +235,25 @@ impl Oracle {
                 Ok(Reply::Answer(answer))
             }
             Oracle::Reference(runs) => {
-                if let Some(a) = runs.answers.get(&node) {
-                    return Ok(Reply::Answer(*a));
-                }
                 let len = debugger.session().tree().len();
-                let stale = match &runs.buggy {
-                    Some((_, at)) => *at < len,
-                    None => true,
-                };
-                if stale {
-                    runs.buggy = Some((TraceRun::open(&runs.buggy_path)?, len));
+                match &mut runs.buggy {
+                    Some((run, at)) if *at < len => {
+                        run.refresh()?;
+                        *at = len;
+                    }
+                    Some(_) => {}
+                    None => {
+                        let run = if runs.live {
+                            TraceRun::open_live(&runs.buggy_path)?
+                        } else {
+                            TraceRun::open(&runs.buggy_path)?
+                        };
+                        runs.buggy = Some((run, len));
+                    }
                 }
                 let (buggy, _) = runs.buggy.as_ref().expect("opened above");
-                let mut oracle = ReferenceOracle::new(buggy, &runs.reference);
+                let memory = std::mem::take(&mut runs.memory);
+                let mut oracle = ReferenceOracle::resume(buggy, &runs.reference, memory);
                 if let Some((replayer, _)) = &mut runs.replayer {
                     oracle = oracle.with_replayer(replayer);
                 }
@@ -245,9 +262,9 @@ impl Oracle {
                     debugger.session().tree(),
                     node,
                     &mut |c| oracle.answer(c),
-                )?;
-                runs.answers.insert(node, answer);
-                Ok(Reply::Answer(answer))
+                );
+                runs.memory = oracle.into_memory();
+                Ok(Reply::Answer(answer?))
             }
         }
     }
@@ -405,7 +422,12 @@ pub fn run(args: Args) -> Result<u8> {
     };
     let mut timing = Timing::default();
     let mut s = start(&args, options, &mut timing)?;
-    let mut oracle = Oracle::load(&args.oracle, &s.trace, args.reference_classes.as_deref())?;
+    let mut oracle = Oracle::load(
+        &args.oracle,
+        &s.trace,
+        args.reference_classes.as_deref(),
+        s.running.is_some(),
+    )?;
     let dialogue = ask(&args, &mut s, &mut oracle, &mut timing)?;
     finish_recording(&mut s, &mut timing)?;
     let report = match &dialogue.verdict {

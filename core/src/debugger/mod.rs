@@ -96,7 +96,7 @@ pub struct Debugger {
 impl Debugger {
     /// Opens a finished trace and builds its execution tree.
     pub fn open(trace: &Path, options: DebugOptions) -> Result<Debugger, DebugError> {
-        let mut d = Self::new(TraceReader::open(trace)?, options)?;
+        let mut d = Self::new(TraceReader::open_finished(trace)?, options)?;
         d.trace = trace.to_path_buf();
         Ok(d)
     }

@@ -32,6 +32,10 @@ pub struct StrategyRun {
     pub coverage: Option<bool>,
     /// The questions in order: the asked node's method and the oracle's answer.
     pub dialogue: Vec<(String, Answer)>,
+    /// How long the oracle took to answer each question, in milliseconds (an oracle shared by
+    /// several strategies answers the later ones from memory).
+    #[serde(default)]
+    pub answer_ms: Vec<f64>,
 }
 
 impl StrategyRun {
@@ -137,6 +141,7 @@ pub fn debug_mutant(
         // Every answer removes a node or marks a don't-know: more questions than this is a loop.
         let limit = 2 * nodes + 10;
         let mut dialogue = Vec::new();
+        let mut answer_ms = Vec::new();
         let verdict = loop {
             match debugger.step()? {
                 Step::Ask(node) => {
@@ -147,9 +152,11 @@ pub fn debug_mutant(
                             nodes,
                         });
                     }
+                    let started = std::time::Instant::now();
                     let tree = debugger.session().tree();
                     let answer =
                         crate::oracle::forest::judge(tree, node, &mut |c| oracle.answer(c))?;
+                    answer_ms.push(started.elapsed().as_secs_f64() * 1e3);
                     debugger.answer(node, answer)?;
                     dialogue.push((debugger.method_of(node)?.unwrap_or_default(), answer));
                 }
@@ -167,6 +174,7 @@ pub fn debug_mutant(
             reported_method,
             coverage,
             dialogue,
+            answer_ms,
         });
     }
     Ok(MutantDebug {

@@ -3,9 +3,9 @@
 //! reference oracle reads two of them, rule 3 one; `super::trace_run` implements the trait over
 //! a trace file, the tests in memory.
 
-use crate::ids::{NodeId, Timestamp};
+use crate::ids::{FieldId, MethodId, NodeId, ObjectId, Timestamp};
 use crate::omniscient::{Heap, HeapResult};
-use crate::trace::wire::Value;
+use crate::trace::wire::{Event, Value};
 use crate::tree::NodeKind;
 
 /// A method as both programs name it.
@@ -95,4 +95,54 @@ pub trait RecordedRun: Heap {
     fn code_hash(&self, method: &MethodKey) -> HeapResult<Option<[u8; 16]>>;
     /// The value of a static field (`pkg.Class.field`) at `at`, if it was ever written by then.
     fn static_at(&self, field: &str, at: Timestamp) -> HeapResult<Option<Value>>;
+
+    /// Visits the events of `node`'s subtree in timestamp order (its thread's events from its
+    /// entry to its exit) until `visit` returns false. `Ok(false)` when the run does not have
+    /// its events (hand-made runs of tests): the oracle then compares whole states instead of
+    /// footprints (`super::footprint`).
+    fn visit_events(
+        &self,
+        node: NodeId,
+        visit: &mut dyn FnMut(&Event) -> bool,
+    ) -> HeapResult<bool> {
+        let _ = (node, visit);
+        Ok(false)
+    }
+    /// The value of an instance field at `at` (its default for an object application code
+    /// created and never wrote); `None` when unknown.
+    fn field_value(
+        &self,
+        object: ObjectId,
+        field: FieldId,
+        at: Timestamp,
+    ) -> HeapResult<Option<Value>> {
+        let _ = (object, field, at);
+        Ok(None)
+    }
+    /// An array element at `at`; `None` when unknown.
+    fn element_value(
+        &self,
+        array: ObjectId,
+        index: u32,
+        at: Timestamp,
+    ) -> HeapResult<Option<Value>> {
+        Ok(self
+            .elements_at(array, at, index..index.saturating_add(1))?
+            .first()
+            .copied()
+            .flatten())
+    }
+    /// A static field by id at `at`; `None` when unknown.
+    fn static_value(&self, field: FieldId, at: Timestamp) -> HeapResult<Option<Value>> {
+        let _ = (field, at);
+        Ok(None)
+    }
+    /// A field's simple name and, for a static one, its class: `(class, name)`.
+    fn field_name(&self, field: FieldId) -> HeapResult<(String, String)> {
+        Ok((String::new(), format!("#{field}")))
+    }
+    /// A method as `pkg.Class.name(descriptor)`.
+    fn method_text(&self, method: MethodId) -> HeapResult<String> {
+        Ok(format!("#{method}"))
+    }
 }

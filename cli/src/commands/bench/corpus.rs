@@ -112,7 +112,7 @@ fn compile(src: &Path, classes: &Path) -> Result<()> {
 }
 
 /// Records `java -cp classes MAIN ARGS` into `trace`, the program's output discarded.
-fn record_program(classes: &Path, program: &Program, trace: &Path) -> Result<()> {
+pub(super) fn record_program(classes: &Path, program: &Program, trace: &Path) -> Result<()> {
     let mut command: Vec<OsString> = vec![
         "java".into(),
         "-cp".into(),

@@ -36,6 +36,7 @@
 
 use std::collections::HashMap;
 
+use super::footprint::{FootprintIndex, Judgement};
 use super::recorded::{CallView, Fragment, MethodKey, RecordedRun};
 use super::replay::{self, ReplayStats, Replayer};
 use super::state::{entry_state, exit_state};
@@ -47,13 +48,26 @@ use crate::session::Answer;
 pub struct ReferenceOracle<'a, B, R> {
     buggy: &'a B,
     reference: &'a R,
+    memory: OracleMemory,
+    /// Rule 3, when the correct program can be run.
+    replayer: Option<&'a mut dyn Replayer>,
+}
+
+/// What the oracle learnt and keeps from one answer to the next: the answers of the buggy run's
+/// calls (a complete call's answer never changes, even while the run goes on) and the index of
+/// the reference run. A front end that cannot keep the oracle itself (it borrows the runs,
+/// and a live buggy run is refreshed between questions) keeps this instead
+/// ([`ReferenceOracle::resume`], [`ReferenceOracle::into_memory`]).
+#[derive(Default)]
+pub struct OracleMemory {
     answers: HashMap<NodeId, Answer>,
-    /// Reference calls of a method by their entry state, each with its exit states.
+    /// Reference calls of a method by their entry state, each with its exit states (runs
+    /// without events).
     index: HashMap<MethodKey, HashMap<CanonicalState, Vec<NodeId>>>,
     /// The same for the loops and iterations of a loop.
     fragment_index: HashMap<(MethodKey, Fragment), HashMap<CanonicalState, Vec<NodeId>>>,
-    /// Rule 3, when the correct program can be run.
-    replayer: Option<&'a mut dyn Replayer>,
+    /// The reference calls' footprints.
+    footprints: FootprintIndex,
     replay_stats: ReplayStats,
 }
 
@@ -68,15 +82,22 @@ enum Partial {
 
 impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
     pub fn new(buggy: &'a B, reference: &'a R) -> Self {
+        Self::resume(buggy, reference, OracleMemory::default())
+    }
+
+    /// An oracle that goes on from what an earlier one over the same runs learnt.
+    pub fn resume(buggy: &'a B, reference: &'a R, memory: OracleMemory) -> Self {
         ReferenceOracle {
             buggy,
             reference,
-            answers: HashMap::new(),
-            index: HashMap::new(),
-            fragment_index: HashMap::new(),
+            memory,
             replayer: None,
-            replay_stats: ReplayStats::default(),
         }
+    }
+
+    /// What this oracle learnt, to [`ReferenceOracle::resume`] later.
+    pub fn into_memory(self) -> OracleMemory {
+        self.memory
     }
 
     /// Adds rule 3: calls that rules 1 and 2 cannot judge are replayed by `replayer`, which
@@ -88,7 +109,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
 
     /// What rule 3 did so far.
     pub fn replay_stats(&self) -> &ReplayStats {
-        &self.replay_stats
+        &self.memory.replay_stats
     }
 
     /// The answer for `node` of the buggy run.
@@ -97,7 +118,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         // it needs, with an explicit stack, skipping what is already known.
         let mut stack = vec![(node, false)];
         while let Some((n, children_done)) = stack.pop() {
-            if self.answers.contains_key(&n) {
+            if self.memory.answers.contains_key(&n) {
                 continue;
             }
             let answer = if children_done {
@@ -109,7 +130,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                     Partial::NeedsChildren => {
                         stack.push((n, true));
                         for child in self.buggy.children(n)? {
-                            if !self.answers.contains_key(&child) {
+                            if !self.memory.answers.contains_key(&child) {
                                 stack.push((child, false));
                             }
                         }
@@ -117,9 +138,9 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                     }
                 }
             };
-            self.answers.insert(n, answer);
+            self.memory.answers.insert(n, answer);
         }
-        Ok(self.answers[&node])
+        Ok(self.memory.answers[&node])
     }
 
     /// Trusted and incomplete calls, rule 1, and whether rule 2 can apply.
@@ -134,38 +155,22 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         if call.outcome.is_none() {
             return Ok(Partial::Decided(Answer::DontKnow));
         }
-        let entry = entry_state(self.buggy, &call, &call.statics)?;
-        let candidates = match call.fragment {
-            Some(f) => self.reference_fragments(&call.method, f, &call.statics, &entry)?,
-            None => self.reference_calls(&call.method, &call.statics, &entry)?,
+        // Loops and iterations are judged by their frame's states (footprints are calls').
+        let decided = match call.fragment {
+            Some(_) => self.rule_1_by_states(&call)?,
+            None => match self
+                .memory
+                .footprints
+                .judge(self.buggy, node, &call, self.reference)?
+            {
+                Judgement::Valid => Some(Partial::Decided(Answer::Valid)),
+                Judgement::Invalid => Some(Partial::Decided(Answer::Invalid)),
+                Judgement::NoEvents => self.rule_1_by_states(&call)?,
+                Judgement::Cut | Judgement::NoMatch | Judgement::Unprovable => None,
+            },
         };
-        if !candidates.is_empty() {
-            let exit = exit_state(self.buggy, &call, &call.statics)?;
-            // Differing canonical texts prove different states; equal texts prove equal states
-            // only when both are complete (no unknown content, no cut).
-            let mut unprovable = false;
-            for candidate in candidates {
-                let reference_call = self.reference.call(candidate)?;
-                let mut statics = call.statics.clone();
-                statics.extend(reference_call.statics.iter().cloned());
-                statics.sort();
-                statics.dedup();
-                let exit = if statics.len() == call.statics.len() {
-                    exit.clone()
-                } else {
-                    exit_state(self.buggy, &call, &statics)?
-                };
-                let reference_exit = exit_state(self.reference, &reference_call, &statics)?;
-                if reference_exit.text == exit.text {
-                    if exit.complete && reference_exit.complete {
-                        return Ok(Partial::Decided(Answer::Valid));
-                    }
-                    unprovable = true;
-                }
-            }
-            if !unprovable {
-                return Ok(Partial::Decided(Answer::Invalid));
-            }
+        if let Some(decided) = decided {
+            return Ok(decided);
         }
         Ok(
             if self.reference.code_hash(&call.method)? == Some(code_hash) {
@@ -179,13 +184,53 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         )
     }
 
+    /// Rule 1 over whole states (runs without events, loops and iterations): `Some` when it
+    /// decides.
+    fn rule_1_by_states(&mut self, call: &CallView) -> HeapResult<Option<Partial>> {
+        let entry = entry_state(self.buggy, call, &call.statics)?;
+        let candidates = match call.fragment {
+            Some(f) => self.reference_fragments(&call.method, f, &call.statics, &entry)?,
+            None => self.reference_calls(&call.method, &call.statics, &entry)?,
+        };
+        if !candidates.is_empty() {
+            let exit = exit_state(self.buggy, call, &call.statics)?;
+            // Differing canonical texts prove different states; equal texts prove equal states
+            // only when both are complete (no unknown content, no cut).
+            let mut unprovable = false;
+            for candidate in candidates {
+                let reference_call = self.reference.call(candidate)?;
+                let mut statics = call.statics.clone();
+                statics.extend(reference_call.statics.iter().cloned());
+                statics.sort();
+                statics.dedup();
+                let exit = if statics.len() == call.statics.len() {
+                    exit.clone()
+                } else {
+                    exit_state(self.buggy, call, &statics)?
+                };
+                let reference_exit = exit_state(self.reference, &reference_call, &statics)?;
+                if reference_exit.text == exit.text {
+                    if exit.complete && reference_exit.complete {
+                        return Ok(Some(Partial::Decided(Answer::Valid)));
+                    }
+                    unprovable = true;
+                }
+            }
+            if !unprovable {
+                return Ok(Some(Partial::Decided(Answer::Invalid)));
+            }
+        }
+        Ok(None)
+    }
+
     /// Rule 2, once the children are answered; rule 3 when it does not apply.
     fn rule_2(&mut self, node: NodeId) -> HeapResult<Answer> {
-        let children_ok = self
-            .buggy
-            .children(node)?
-            .iter()
-            .all(|c| matches!(self.answers.get(c), Some(Answer::Valid | Answer::Trusted)));
+        let children_ok = self.buggy.children(node)?.iter().all(|c| {
+            matches!(
+                self.memory.answers.get(c),
+                Some(Answer::Valid | Answer::Trusted)
+            )
+        });
         if children_ok {
             return Ok(Answer::Valid);
         }
@@ -205,7 +250,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             return Ok(Answer::DontKnow);
         };
         Ok(
-            replay::judge(self.buggy, call, replayer, &mut self.replay_stats)?
+            replay::judge(self.buggy, call, replayer, &mut self.memory.replay_stats)?
                 .unwrap_or(Answer::DontKnow),
         )
     }
@@ -224,7 +269,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         }
         if statics.is_empty() {
             let key = (method.clone(), fragment);
-            if !self.fragment_index.contains_key(&key) {
+            if !self.memory.fragment_index.contains_key(&key) {
                 let mut by_entry: HashMap<CanonicalState, Vec<NodeId>> = HashMap::new();
                 for r in self.reference.fragments_of(method, fragment)? {
                     let view = self.reference.call(r)?;
@@ -235,9 +280,9 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                             .push(r);
                     }
                 }
-                self.fragment_index.insert(key.clone(), by_entry);
+                self.memory.fragment_index.insert(key.clone(), by_entry);
             }
-            return Ok(self.fragment_index[&key]
+            return Ok(self.memory.fragment_index[&key]
                 .get(entry)
                 .cloned()
                 .unwrap_or_default());
@@ -261,7 +306,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         entry: &CanonicalState,
     ) -> HeapResult<Vec<NodeId>> {
         if statics.is_empty() {
-            if !self.index.contains_key(method) {
+            if !self.memory.index.contains_key(method) {
                 let mut by_entry: HashMap<CanonicalState, Vec<NodeId>> = HashMap::new();
                 for r in self.reference.calls_of(method)? {
                     let call = self.reference.call(r)?;
@@ -272,9 +317,12 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                             .push(r);
                     }
                 }
-                self.index.insert(method.clone(), by_entry);
+                self.memory.index.insert(method.clone(), by_entry);
             }
-            let found = self.index[method].get(entry).cloned().unwrap_or_default();
+            let found = self.memory.index[method]
+                .get(entry)
+                .cloned()
+                .unwrap_or_default();
             return Ok(if entry.complete { found } else { Vec::new() });
         }
         // Calls that touch static fields are compared one by one: the index keys leave statics out.

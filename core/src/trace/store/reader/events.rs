@@ -43,24 +43,20 @@ impl TraceReader {
         stack: &[u8],
         data: &[u8],
     ) -> StoreResult<Arc<Vec<BlockEvent>>> {
-        if let Some((cached, events)) = &*self.block_cache.borrow() {
-            if *cached == id {
-                return Ok(events.clone());
-            }
+        if let Some(events) = self.block_cache.borrow_mut().get(&id) {
+            return Ok(events);
         }
         let events = Arc::new(
             decode_block(stack, data, first_ts)
                 .map_err(|e| self.corrupt(&format!("event block {id}"), e.problem))?,
         );
-        *self.block_cache.borrow_mut() = Some((id, events.clone()));
+        self.block_cache.borrow_mut().put(id, events.clone());
         Ok(events)
     }
 
     fn load_block(&self, id: i64) -> StoreResult<Arc<Vec<BlockEvent>>> {
-        if let Some((cached, events)) = &*self.block_cache.borrow() {
-            if *cached == id {
-                return Ok(events.clone());
-            }
+        if let Some(events) = self.block_cache.borrow_mut().get(&id) {
+            return Ok(events);
         }
         let (first_ts, stack, data): (i64, Vec<u8>, Vec<u8>) = self
             .conn
@@ -271,6 +267,16 @@ impl TraceReader {
             }
             after = last + 1;
         }
+    }
+
+    /// Visits every event of node `id` and of the nodes below it in timestamp order (the reads
+    /// and `BLOCK` events included) until `visit` returns false.
+    pub fn visit_subtree(
+        &self,
+        id: NodeId,
+        mut visit: impl FnMut(&Event) -> bool,
+    ) -> StoreResult<()> {
+        self.scan_node(id, 0, true, |e, _| visit(&e.event))
     }
 
     /// Up to `limit` events of node `id` with timestamp `>= from` (pass the last timestamp of

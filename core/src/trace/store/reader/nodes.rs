@@ -185,6 +185,10 @@ impl TraceReader {
     /// Several nodes read in one transaction, so that they come from one consistent state of a
     /// trace being written (`None` for an id not stored yet).
     pub fn nodes(&self, ids: &[NodeId]) -> StoreResult<Vec<Option<NodeRow>>> {
+        if !self.conn.is_autocommit() {
+            // Already in the reader's one read transaction (a finished trace).
+            return ids.iter().map(|&id| self.node(id)).collect();
+        }
         self.conn
             .execute_batch("BEGIN")
             .map_err(self.err("reading nodes"))?;
