@@ -8,8 +8,8 @@
 use super::question::{Question, QuestionError, Shown};
 use crate::ids::{NodeId, Timestamp};
 use crate::omniscient::names::MethodNames;
-use crate::omniscient::{render_value, simple_class_name, RenderLimits};
-use crate::trace::store::{NodeResult, TraceReader, Variable};
+use crate::omniscient::{render_value, RenderLimits};
+use crate::trace::store::{NodeResult, TraceReader};
 use crate::trace::wire::Value;
 use crate::tree::{ExecutionTree, NodeKind};
 
@@ -95,32 +95,7 @@ pub fn question_in(
         }
         None => None,
     };
-    let mut statics = Vec::new();
-    for field in reader.static_fields()?.into_iter().take(500) {
-        let Some(write) = reader.last_write(Variable::Static { field: field.id }, exit)? else {
-            continue;
-        };
-        if write.ts < entry {
-            continue;
-        }
-        let class = reader.class(field.class)?.map_or_else(
-            || format!("#{}", field.class),
-            |c| simple_class_name(&c.name),
-        );
-        let before = reader
-            .static_at(field.id, entry)?
-            .map(|v| render(&v, entry))
-            .transpose()?
-            .unwrap_or_else(|| "?".into());
-        let after = render(&write.value, exit)?;
-        if before != after {
-            statics.push(Shown {
-                name: format!("{class}.{}", field.name),
-                entry: before,
-                exit: Some(after),
-            });
-        }
-    }
+    let statics = super::question::changed_statics(reader, entry, exit, limits)?;
     // The calls' results, when they return something: part of what the chain computed.
     let mut results = Vec::new();
     for &c in calls(tree, node).iter().take(MAX_RESULTS + 1) {

@@ -8,11 +8,8 @@ use super::question::{Question, QuestionError, Shown};
 use crate::ids::Timestamp;
 use crate::omniscient::names::MethodNames;
 use crate::omniscient::{render_value, simple_class_name, RenderLimits};
-use crate::trace::store::{NodeRow, Outcome, TraceReader, Variable};
+use crate::trace::store::{NodeRow, Outcome, TraceReader};
 use crate::tree::NodeKind;
-
-/// How many static fields a question looks at for changes.
-const MAX_STATICS: usize = 500;
 
 /// The question about loop or iteration `row`.
 pub(super) fn question(
@@ -122,33 +119,7 @@ pub(super) fn span_question(
             given.push(shown);
         }
     }
-    let mut statics = Vec::new();
-    for field in reader.static_fields()?.into_iter().take(MAX_STATICS) {
-        let loc = Variable::Static { field: field.id };
-        let Some(write) = reader.last_write(loc, exit)? else {
-            continue;
-        };
-        if write.ts < entry {
-            continue;
-        }
-        let class = reader.class(field.class)?.map_or_else(
-            || format!("#{}", field.class),
-            |c| simple_class_name(&c.name),
-        );
-        let before = reader
-            .static_at(field.id, entry.saturating_sub(1))?
-            .map(|v| render(&v, entry))
-            .transpose()?
-            .unwrap_or_else(|| "?".into());
-        let after = render(&write.value, exit)?;
-        if before != after {
-            statics.push(Shown {
-                name: format!("{class}.{}", field.name),
-                entry: before,
-                exit: Some(after),
-            });
-        }
-    }
+    let statics = super::question::changed_statics(reader, entry, exit, limits)?;
 
     let mut text = format!("{}: {place}: ", name.short);
     let parts: Vec<String> = changed.iter().chain(&statics).map(shown_text).collect();

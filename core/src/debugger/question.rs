@@ -66,6 +66,45 @@ pub enum QuestionError {
 /// changes of these only.
 const MAX_STATICS: usize = 500;
 
+/// The static fields whose value changed between `entry` and `exit` (the first
+/// `MAX_STATICS` fields looked at), as `Class.field` before and after.
+pub(super) fn changed_statics(
+    reader: &TraceReader,
+    entry: Timestamp,
+    exit: Timestamp,
+    limits: RenderLimits,
+) -> Result<Vec<Shown>, QuestionError> {
+    let render = |v: &Value, at: Timestamp| render_value(reader, v, at, limits);
+    let mut statics = Vec::new();
+    for field in reader.static_fields()?.into_iter().take(MAX_STATICS) {
+        let loc = crate::trace::store::Variable::Static { field: field.id };
+        let Some(write) = reader.last_write(loc, exit)? else {
+            continue;
+        };
+        if write.ts < entry {
+            continue;
+        }
+        let class = reader.class(field.class)?.map_or_else(
+            || format!("#{}", field.class),
+            |c| simple_class_name(&c.name),
+        );
+        let before = reader
+            .static_at(field.id, entry)?
+            .map(|v| render(&v, entry))
+            .transpose()?
+            .unwrap_or_else(|| "?".into());
+        let after = render(&write.value, exit)?;
+        if before != after {
+            statics.push(Shown {
+                name: format!("{class}.{}", field.name),
+                entry: before,
+                exit: Some(after),
+            });
+        }
+    }
+    Ok(statics)
+}
+
 /// Renders call `node` of `reader` as a question (`super::question` for any node).
 pub(super) fn call_question(
     reader: &TraceReader,
@@ -122,33 +161,7 @@ pub(super) fn call_question(
         None => None,
     };
 
-    let mut statics = Vec::new();
-    for field in reader.static_fields()?.into_iter().take(MAX_STATICS) {
-        let loc = crate::trace::store::Variable::Static { field: field.id };
-        let Some(write) = reader.last_write(loc, exit)? else {
-            continue;
-        };
-        if write.ts < entry {
-            continue;
-        }
-        let class = reader.class(field.class)?.map_or_else(
-            || format!("#{}", field.class),
-            |c| simple_class_name(&c.name),
-        );
-        let before = reader
-            .static_at(field.id, entry)?
-            .map(|v| render(&v, entry))
-            .transpose()?
-            .unwrap_or_else(|| "?".into());
-        let after = render(&write.value, exit)?;
-        if before != after {
-            statics.push(Shown {
-                name: format!("{class}.{}", field.name),
-                entry: before,
-                exit: Some(after),
-            });
-        }
-    }
+    let statics = changed_statics(reader, entry, exit, limits)?;
 
     let result = match detail.result {
         Some(NodeResult::Returned(Value::Void)) | None => None,

@@ -20,7 +20,7 @@ use rusqlite::vtab::{
 };
 
 use super::row::{self, Row, RowNames};
-use super::SqlProgress;
+use super::{module_error, schema, SqlProgress};
 use crate::ids::{NodeId, ThreadId, Timestamp};
 use crate::query::scan::{Scanner, Span};
 use crate::trace::store::TraceReader;
@@ -70,10 +70,6 @@ pub struct EventsTable {
     progress: Arc<SqlProgress>,
 }
 
-fn module_error(e: impl std::fmt::Display) -> rusqlite::Error {
-    rusqlite::Error::ModuleError(e.to_string())
-}
-
 // SAFETY: `EventsTable` is `#[repr(C)]` with SQLite's `sqlite3_vtab` first, as the trait asks.
 unsafe impl<'vtab> VTab<'vtab> for EventsTable {
     type Aux = Aux;
@@ -85,9 +81,8 @@ unsafe impl<'vtab> VTab<'vtab> for EventsTable {
         _args: &[&[u8]],
     ) -> rusqlite::Result<(String, EventsTable)> {
         let aux = aux.ok_or_else(|| module_error("the events table has no trace"))?;
-        let schema = format!("CREATE TABLE x({})", COLUMNS.join(", "));
         Ok((
-            schema,
+            schema(COLUMNS),
             EventsTable {
                 base: sqlite3_vtab::default(),
                 path: aux.path.clone(),

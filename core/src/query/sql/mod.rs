@@ -35,6 +35,16 @@ use crate::trace::store::{NodeDetail, NodeResult, TraceReader};
 pub use events_table::COLUMNS as EVENT_COLUMNS;
 pub use row::{family, kind_name};
 
+/// An error a virtual table gives SQLite.
+fn module_error(e: impl std::fmt::Display) -> rusqlite::Error {
+    rusqlite::Error::ModuleError(e.to_string())
+}
+
+/// The `CREATE TABLE` a virtual table declares its columns with.
+fn schema(columns: &[&str]) -> String {
+    format!("CREATE TABLE x({})", columns.join(", "))
+}
+
 /// How far the statement's scans of `events` have come (events decoded, in all).
 #[derive(Debug, Default)]
 pub struct SqlProgress {

@@ -14,6 +14,7 @@ use rusqlite::vtab::{
     VTabCursor, Values,
 };
 
+use super::{module_error, schema};
 use crate::ids::NodeId;
 use crate::trace::store::{NodeRow, Outcome, TraceReader};
 use crate::tree::NodeKind;
@@ -27,10 +28,6 @@ pub const COLUMNS: &[&str] = &[
 const ID: c_int = 0;
 /// Nodes read from the pages per step of a scan.
 const BATCH: usize = 1024;
-
-fn module_error(e: impl std::fmt::Display) -> rusqlite::Error {
-    rusqlite::Error::ModuleError(e.to_string())
-}
 
 #[repr(C)]
 pub struct NodesTable {
@@ -49,9 +46,8 @@ unsafe impl<'vtab> VTab<'vtab> for NodesTable {
         _args: &[&[u8]],
     ) -> rusqlite::Result<(String, NodesTable)> {
         let path = aux.ok_or_else(|| module_error("the nodes table has no trace"))?;
-        let schema = format!("CREATE TABLE x({})", COLUMNS.join(", "));
         Ok((
-            schema,
+            schema(COLUMNS),
             NodesTable {
                 base: sqlite3_vtab::default(),
                 path: path.clone(),
