@@ -9,19 +9,23 @@
 //! a front end never asks which kind it holds.
 
 mod cache;
+mod frames;
 mod live;
 mod options;
 mod question;
 mod report;
+mod status;
 mod view;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+pub use frames::{match_frames, FrameNode};
 pub use options::{DebugOptions, DEFAULT_RESIDENT_NODES};
 pub use question::{question, Question, QuestionError, Shown};
 pub use report::{BuggyNode, Report};
+pub use status::RecordingStatus;
 pub use view::{ChildPage, NextQuestion, PathStep, TreeNode};
 
 use cache::QuestionCache;
