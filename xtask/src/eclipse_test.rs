@@ -104,6 +104,10 @@ pub fn run(layout: &Layout, artifacts: &Artifacts, limit: Duration) -> Result<()
             "-Dhindsight.uitest.trace={}",
             std::path::absolute(&trace)?.display()
         ))
+        .arg(format!(
+            "-Dhindsight.uitest.repo={}",
+            std::path::absolute(&layout.root)?.display()
+        ))
         .arg("-jar")
         .arg(p2::launcher(&eclipse)?)
         .arg("-data")

@@ -42,7 +42,7 @@ impl Debugger {
         frames: &[String],
         index: usize,
     ) -> Result<Option<FrameNode>, DebugError> {
-        self.wait_for_last_node()?;
+        self.catch_up()?;
         self.open_reader()?;
         let Some(reader) = &self.reader else {
             return Ok(None);
@@ -76,6 +76,34 @@ impl Debugger {
             node: self.tree_node(running[k])?,
             at,
         }))
+    }
+}
+
+/// How long [`Debugger::catch_up`] waits for the recorder at most.
+const CATCH_UP_LIMIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+impl Debugger {
+    /// Waits until the recorder has stored what the program sent so far (nothing left in the
+    /// spool, no new event for a few milliseconds) and the session has taken it in: after a
+    /// debugger made a suspended thread send its buffer, the trace then reaches that moment. A
+    /// program that keeps running on other threads is given [`CATCH_UP_LIMIT`] at most.
+    pub fn catch_up(&mut self) -> Result<(), DebugError> {
+        let start = std::time::Instant::now();
+        let mut last = None;
+        while let Some(feed) = self.recording() {
+            if self.is_sealed() || start.elapsed() > CATCH_UP_LIMIT {
+                break;
+            }
+            let p = feed.progress();
+            feed.request_commit();
+            if p.backlog_bytes == 0 && last == Some(p.events) {
+                break;
+            }
+            last = Some(p.events);
+            std::thread::sleep(std::time::Duration::from_millis(15));
+            self.pump()?;
+        }
+        self.wait_for_last_node()
     }
 }
 

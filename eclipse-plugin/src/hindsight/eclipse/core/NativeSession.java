@@ -30,22 +30,29 @@ public final class NativeSession implements TraceSession {
         this.trace = trace;
     }
 
+    /** The library's name; {@code -Dhindsight.jni.library=NAME} loads another build of the bridge. */
+    static final String LIBRARY = "hindsight_jni";
+
     /** Loads {@code libhindsight_jni.so} (once); the bundle's {@code Bundle-NativeCode} provides it. */
     public static synchronized void load() throws HindsightException {
-        if (loaded) {
+        String library = System.getProperty("hindsight.jni.library", LIBRARY);
+        if (loaded && library.equals(LIBRARY)) {
             return;
         }
-        if (loadError != null) {
+        if (loadError != null && library.equals(LIBRARY)) {
             throw new HindsightException("the Hindsight native library could not be loaded: " + loadError.getMessage(),
                     loadError);
         }
         try {
-            System.loadLibrary("hindsight_jni");
-            loaded = true;
+            System.loadLibrary(library);
+            loaded = library.equals(LIBRARY);
         } catch (UnsatisfiedLinkError | SecurityException e) {
-            loadError = e;
-            throw new HindsightException("the Hindsight native library (libhindsight_jni.so) could not be loaded: "
-                    + e.getMessage() + "; reinstall the plugin from the update site", e);
+            if (library.equals(LIBRARY)) {
+                loadError = e;
+            }
+            throw new HindsightException("the Hindsight native library (lib" + library + ".so) could not be loaded: "
+                    + e.getMessage() + ". Hindsight cannot record or open traces without it; reinstall the plugin "
+                    + "from the update site (its jar carries native/linux-x86_64/libhindsight_jni.so)", e);
         }
     }
 
