@@ -13,6 +13,9 @@ final class UiLatency implements AutoCloseable {
     private volatile boolean running = true;
     private volatile long maxNanos;
     private volatile long probes;
+    /** The UI thread's stack during the longest stall seen over 150 ms, or null. */
+    private volatile String stall;
+    private volatile long stallNanos;
 
     UiLatency(Display display) {
         this.display = display;
@@ -35,11 +38,26 @@ final class UiLatency implements AutoCloseable {
             });
             // One probe at a time: the next is posted once this one ran (or 10 ms later).
             long until = System.nanoTime() + 10_000_000L;
+            boolean dumped = false;
             while (!ran.get() && running) {
                 try {
                     Thread.sleep(1);
                 } catch (InterruptedException e) {
                     return;
+                }
+                long waited = System.nanoTime() - posted;
+                // A long stall: note what the UI thread is doing, to say what to fix.
+                if (!dumped && waited > 150_000_000L && waited > stallNanos) {
+                    dumped = true;
+                    StringBuilder b = new StringBuilder();
+                    for (StackTraceElement e : display.getThread().getStackTrace()) {
+                        b.append("\n    at ").append(e);
+                        if (b.length() > 6000) {
+                            break;
+                        }
+                    }
+                    stall = b.toString();
+                    stallNanos = waited;
                 }
             }
             long left = until - System.nanoTime();
@@ -60,6 +78,11 @@ final class UiLatency implements AutoCloseable {
 
     long probes() {
         return probes;
+    }
+
+    /** What the UI thread was doing in the longest stall over 150 ms, or an empty string. */
+    String stall() {
+        return stall == null ? "" : stall;
     }
 
     @Override

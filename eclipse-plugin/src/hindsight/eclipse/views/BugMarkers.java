@@ -42,6 +42,7 @@ public final class BugMarkers {
             return why != null ? why : message + " (a library class: no marker, the class file editor shows it)";
         }
         try {
+            shown = true;
             IMarker problem = file.createMarker(BUG);
             Map<String, Object> a = new HashMap<>();
             a.put(IMarker.MESSAGE, message);
@@ -68,8 +69,15 @@ public final class BugMarkers {
         }
     }
 
+    /** Whether markers may exist: clearing none touches no workspace lock. */
+    private static volatile boolean shown;
+
     /** Removes every Hindsight marker of the workspace. */
     public static void clear() {
+        if (!shown) {
+            return;
+        }
+        shown = false;
         try {
             ResourcesPlugin.getWorkspace().getRoot().deleteMarkers(BUG, true, IResource.DEPTH_INFINITE);
             ResourcesPlugin.getWorkspace().getRoot().deleteMarkers(LINE, true, IResource.DEPTH_INFINITE);

@@ -2,10 +2,12 @@ package hindsight.eclipse.views;
 
 import hindsight.eclipse.core.ChildPage;
 import hindsight.eclipse.core.HindsightException;
+import hindsight.eclipse.core.PathStep;
 import hindsight.eclipse.core.TraceSession;
 import hindsight.eclipse.core.TreeNode;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,18 +22,24 @@ import org.eclipse.jface.viewers.Viewer;
  * provider reads the page holding each in a Job (the core renders each child's question, which
  * takes a while for a page of a live recording), then fills the rows waiting for it. The UI
  * thread never waits for the core: a row not read yet stays empty until its page arrives.
+ *
+ * <p>A node with more than {@link #LIMIT} children shows them in ranges of at most
+ * {@code LIMIT} ({@code calls [0..999]}, ranges of ranges beyond {@code LIMIT * LIMIT}): GTK
+ * adds a tree's rows one by one and validates each, so a level of a million rows would hold the
+ * UI thread for minutes; a level of a thousand does not.
  */
 public class CallTreeContentProvider implements ILazyTreeContentProvider {
     /** Children fetched per request. */
     public static final int PAGE = 200;
+    /** The most rows one level of the tree shows. */
+    public static final int LIMIT = 1000;
 
     private final TreeViewer viewer;
-    /** Pages by parent node and page number; read by Jobs' results, used in the UI thread. */
+    /** Pages by parent node and page number; written by Jobs, read in the UI thread. */
     private final Map<Long, Map<Integer, ChildPage>> pages = new ConcurrentHashMap<>();
     private final Map<Long, Object> parents = new HashMap<>();
-    /** Rows waiting for a page: parent element and index, by parent id and page. */
-    private final Map<String, Set<Integer>> waiting = new HashMap<>();
-    private final Map<String, Object> waitingParents = new HashMap<>();
+    /** Rows waiting for a page: their parent element and index, by node and page. */
+    private final Map<String, Map<Object, Set<Integer>>> waiting = new HashMap<>();
     private TraceSession session;
     /** The root as last read (a live tree's root gains children). */
     private TreeNode root;
@@ -41,8 +49,34 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
     public record Input(TraceSession session, TreeNode root) {
     }
 
+    /** Children {@code from .. to - 1} of {@code node}, a row of a node with many children. */
+    public record Range(TreeNode node, int from, int to) {
+        @Override
+        public String toString() {
+            return "calls [" + from + ".." + (to - 1) + "]";
+        }
+    }
+
     public CallTreeContentProvider(TreeViewer viewer) {
         this.viewer = viewer;
+    }
+
+    /** The width of the ranges a level of {@code count} children is shown in (1: no ranges). */
+    static int width(int count) {
+        if (count <= LIMIT) {
+            return 1;
+        }
+        long w = LIMIT;
+        while ((count + w - 1) / w > LIMIT) {
+            w *= LIMIT;
+        }
+        return (int) w;
+    }
+
+    /** The rows of a level of {@code count} children. */
+    static int rows(int count) {
+        int w = width(count);
+        return w == 1 ? count : (count + w - 1) / w;
     }
 
     @Override
@@ -50,7 +84,6 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
         pages.clear();
         parents.clear();
         waiting.clear();
-        waitingParents.clear();
         generation++;
         session = newInput instanceof Input in ? in.session() : null;
         root = newInput instanceof Input in ? in.root() : null;
@@ -67,7 +100,7 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
         viewer.getTree().clearAll(true);
         if (input != null) {
             viewer.replace(input, 0, newRoot);
-            viewer.setChildCount(newRoot, newRoot.childCount());
+            viewer.setChildCount(newRoot, rows(newRoot.childCount()));
         }
     }
 
@@ -77,24 +110,43 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
             return;
         }
         if (parent instanceof Input in) {
-            TreeNode root = this.root != null ? this.root : in.root();
-            viewer.replace(parent, index, root);
-            viewer.setChildCount(root, root.childCount());
+            TreeNode r = root != null ? root : in.root();
+            viewer.replace(parent, index, r);
+            viewer.setChildCount(r, rows(r.childCount()));
             return;
         }
-        TreeNode node = (TreeNode) parent;
-        int page = index / PAGE;
-        ChildPage p = cached(node.id(), page);
+        // The level's node, the first child it shows, and how many.
+        TreeNode node;
+        int from;
+        int count;
+        if (parent instanceof Range r) {
+            node = r.node();
+            from = r.from();
+            count = r.to() - r.from();
+        } else {
+            node = (TreeNode) parent;
+            from = 0;
+            count = node.childCount();
+        }
+        int w = width(count);
+        if (w > 1) {
+            int start = from + index * w;
+            Range sub = new Range(node, start, Math.min(from + count, start + w));
+            viewer.replace(parent, index, sub);
+            viewer.setChildCount(sub, rows(sub.to() - sub.from()));
+            return;
+        }
+        int offset = from + index;
+        ChildPage p = cached(node.id(), offset / PAGE);
         if (p != null) {
-            fill(node, index, p);
+            fill(parent, index, offset, p);
             return;
         }
-        String key = node.id() + "/" + page;
+        String key = node.id() + "/" + offset / PAGE;
         boolean requested = waiting.containsKey(key);
-        waiting.computeIfAbsent(key, k -> new HashSet<>()).add(index);
-        waitingParents.put(key, parent);
+        waiting.computeIfAbsent(key, k -> new HashMap<>()).computeIfAbsent(parent, k -> new HashSet<>()).add(index);
         if (!requested) {
-            request(node.id(), page, key);
+            request(node.id(), offset / PAGE, key);
         }
     }
 
@@ -103,13 +155,14 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
         return byPage == null ? null : byPage.get(page);
     }
 
-    private void fill(TreeNode parent, int index, ChildPage p) {
-        int i = index - p.offset();
+    /** Row {@code index} of {@code parent} is child {@code offset} of its node, in page {@code p}. */
+    private void fill(Object parent, int index, int offset, ChildPage p) {
+        int i = offset - p.offset();
         if (i >= 0 && i < p.nodes().size()) {
             TreeNode child = p.nodes().get(i);
             parents.put(child.id(), parent);
             viewer.replace(parent, index, child);
-            viewer.setChildCount(child, child.childCount());
+            viewer.setChildCount(child, rows(child.childCount()));
         }
     }
 
@@ -139,11 +192,13 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
             return;
         }
         pages.computeIfAbsent(node, k -> new ConcurrentHashMap<>()).put(page, p);
-        Set<Integer> rows = waiting.remove(key);
-        Object parent = waitingParents.remove(key);
-        if (rows != null && parent instanceof TreeNode n) {
-            for (int index : rows) {
-                fill(n, index, p);
+        Map<Object, Set<Integer>> rows = waiting.remove(key);
+        if (rows != null) {
+            for (Map.Entry<Object, Set<Integer>> e : rows.entrySet()) {
+                int from = e.getKey() instanceof Range r ? r.from() : 0;
+                for (int index : e.getValue()) {
+                    fill(e.getKey(), index, from + index, p);
+                }
             }
         }
     }
@@ -152,7 +207,7 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
      * Reads, off the UI thread, every page on the way to a node (the path's steps with their
      * positions), so that expanding the way afterwards finds each row at once.
      */
-    public void readWay(java.util.List<hindsight.eclipse.core.PathStep> path) throws HindsightException {
+    public void readWay(List<PathStep> path) throws HindsightException {
         TraceSession s = session;
         if (s == null) {
             return;
@@ -165,6 +220,26 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
                 pages.computeIfAbsent(parent, x -> new ConcurrentHashMap<>()).put(page, p);
             }
         }
+    }
+
+    /**
+     * The row indexes that lead from a node's item to its child {@code index} among
+     * {@code count}: the ranges on the way, then the child's row in the last range.
+     */
+    static int[] rowsTo(int count, int index) {
+        java.util.ArrayList<Integer> out = new java.util.ArrayList<>();
+        int from = 0;
+        int n = count;
+        int w = width(n);
+        while (w > 1) {
+            int k = (index - from) / w;
+            out.add(k);
+            from += k * w;
+            n = Math.min(w, count - from);
+            w = width(n);
+        }
+        out.add(index - from);
+        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private void ui(Runnable r) {
@@ -182,7 +257,9 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
         if (element instanceof Input in) {
             viewer.setChildCount(element, in.root() == null ? 0 : 1);
         } else if (element instanceof TreeNode n) {
-            viewer.setChildCount(element, n.childCount());
+            viewer.setChildCount(element, rows(n.childCount()));
+        } else if (element instanceof Range r) {
+            viewer.setChildCount(element, rows(r.to() - r.from()));
         }
     }
 
@@ -195,7 +272,6 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
     public void invalidate() {
         pages.clear();
         waiting.clear();
-        waitingParents.clear();
         generation++;
     }
 }

@@ -63,6 +63,8 @@ public class ComputationTreeView extends SessionView {
     private Table candidates;
     private Composite top;
     private final List<IAction> strategyActions = new ArrayList<>();
+    /** The JVMs of the launch, as last read by a Job (the UI thread never calls the core). */
+    private volatile List<JvmTrace> jvms = List.of();
     /** The buggy node once found, -1 before. */
     private volatile long buggy = -1;
     private volatile boolean stopped;
@@ -179,6 +181,7 @@ public class ComputationTreeView extends SessionView {
                 call.run(s);
                 Question q = s.nextQuestion();
                 RecordingStatus st = s.status();
+                jvms = s.jvms();
                 ui(() -> {
                     if (session() == s) {
                         provider.invalidate();
@@ -319,32 +322,34 @@ public class ComputationTreeView extends SessionView {
                         + " answers. Undo (Ctrl+Z) an answer, or trust fewer packages in the Hindsight tab.");
             }
             case WAITING -> {
-                setContentDescription("No question to ask yet");
-                verdict.setImage(Theme.icon("running"));
-                verdict.setText("Waiting for the program: the first complete call will be asked about.");
+                setContentDescription(notRecorded ? "Nothing recorded" : "No question to ask yet");
+                verdict.setImage(Theme.icon(notRecorded ? "stop" : "running"));
+                verdict.setText(notRecorded
+                        ? "Nothing to debug: correct the launch configuration (the Console and the error say why) "
+                                + "and launch it again with Hindsight As."
+                        : "Waiting for the program: the first complete call will be asked about.");
             }
         }
         boolean asking = q.kind() == Question.Kind.ASK;
         verdict.setVisible(!asking);
         ((org.eclipse.swt.layout.GridData) verdict.getLayoutData()).exclude = asking;
         top.layout(true, true);
-        if (q.kind() == Question.Kind.WAITING || st.recording()) {
+        if ((q.kind() == Question.Kind.WAITING || st.recording()) && !notRecorded) {
             refreshWhileRecording(s);
         }
     }
 
     /** The recording's state, and what became of each JVM the launch started. */
+    /** Whether the launch behind the session recorded nothing (it failed, or no JVM connected). */
+    private boolean notRecorded;
+
     private void showStatus(RecordingStatus st, TraceSession s) {
         String failure = Sessions.failure(s);
         ILaunch launch = Sessions.launchOf(s);
-        List<JvmTrace> jvms;
-        try {
-            jvms = s.jvms();
-        } catch (HindsightException e) {
-            jvms = List.of();
-        }
+        List<JvmTrace> jvms = this.jvms;
         String text;
         String icon;
+        notRecorded = failure != null || launch != null && launch.isTerminated() && jvms.isEmpty();
         if (failure != null) {
             text = "The launch failed: " + failure + ". Nothing was recorded.";
             icon = "invalid";
@@ -405,6 +410,7 @@ public class ComputationTreeView extends SessionView {
                     // read after it has every child the question may be about.
                     Question q = s.nextQuestion();
                     RecordingStatus st = s.status();
+                    jvms = s.jvms();
                     TreeNode root = s.root();
                     ui(() -> {
                         if (session() == s) {
@@ -461,16 +467,21 @@ public class ComputationTreeView extends SessionView {
         }
         TreeItem item = tree.getItem(0);
         for (int k = 1; k < path.size(); k++) {
-            Object data = materialized(item);
-            if (data == null) {
+            if (!(materialized(item) instanceof TreeNode parent)) {
                 return;
             }
-            viewer.setExpandedState(data, true);
-            int index = path.get(k).index();
-            if (index >= item.getItemCount()) {
-                return;
+            // Through the ranges a node with many children shows them in.
+            for (int row : CallTreeContentProvider.rowsTo(parent.childCount(), path.get(k).index())) {
+                Object data = materialized(item);
+                if (data == null) {
+                    return;
+                }
+                viewer.setExpandedState(data, true);
+                if (row >= item.getItemCount()) {
+                    return;
+                }
+                item = item.getItem(row);
             }
-            item = item.getItem(index);
         }
         if (materialized(item) instanceof TreeNode n && n.id() == id) {
             viewer.setSelection(new StructuredSelection(n), true);
@@ -489,6 +500,7 @@ public class ComputationTreeView extends SessionView {
 
     @Override
     protected void sessionChanged(TraceSession session) {
+        jvms = List.of();
         stopped = false;
         revealed = -1;
         buggy = -1;
@@ -509,6 +521,7 @@ public class ComputationTreeView extends SessionView {
                 TreeNode root = session.root();
                 Question q = session.nextQuestion();
                 RecordingStatus st = session.status();
+                jvms = session.jvms();
                 ui(() -> {
                     if (session() == session) {
                         viewer.setInput(new CallTreeContentProvider.Input(session, root));
@@ -571,7 +584,7 @@ public class ComputationTreeView extends SessionView {
             if (element instanceof TreeNode n) {
                 return n.id() == buggy ? "BUG: " + n.label() : n.label();
             }
-            return super.getText(element);
+            return element instanceof CallTreeContentProvider.Range r ? r.toString() : super.getText(element);
         }
 
         @Override

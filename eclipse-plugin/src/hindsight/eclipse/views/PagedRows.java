@@ -123,7 +123,7 @@ abstract class PagedRows<T> implements ILazyContentProvider {
     }
 
     /** Rows added to the table per UI task: GTK adds them one by one. */
-    private static final int GROWTH = 50_000;
+    private static final int GROWTH = 10_000;
 
     /**
      * Sets the table's row count to {@code count}, in steps of {@link #GROWTH} rows per UI task,
