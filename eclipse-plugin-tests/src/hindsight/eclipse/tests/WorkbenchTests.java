@@ -249,6 +249,10 @@ public class WorkbenchTests {
         IFile notJava = project.getProject().getFile(".project");
         Check.isTrue(!offered(enablement, notJava), "not offered for .project");
         Check.notNull(shortcutEnablement(JUNIT_SHORTCUT), "Hindsight As > JUnit Test is registered");
+        // Run As and Debug As offer the same launches.
+        Check.isTrue(offered(shortcutEnablement(SHORTCUT + ".runDebug", "run"), mergeSort),
+                "Run As > Java Application with Hindsight offered for MergeSort.java");
+        Check.notNull(shortcutEnablement(JUNIT_SHORTCUT + ".runDebug", "debug"), "Debug As > JUnit Test with Hindsight");
     }
 
     /** The newest launch not in {@code before}, once it terminated. */
@@ -319,10 +323,14 @@ public class WorkbenchTests {
     }
 
     private static Expression shortcutEnablement(String id) throws Exception {
+        return shortcutEnablement(id, LaunchAttributes.MODE);
+    }
+
+    private static Expression shortcutEnablement(String id, String mode) throws Exception {
         for (IConfigurationElement e : Platform.getExtensionRegistry()
                 .getConfigurationElementsFor("org.eclipse.debug.ui.launchShortcuts")) {
             if (id.equals(e.getAttribute("id"))) {
-                Check.isTrue(e.getAttribute("modes").contains(LaunchAttributes.MODE), "shortcut for Hindsight As");
+                Check.isTrue(e.getAttribute("modes").contains(mode), "shortcut " + id + " for mode " + mode);
                 IConfigurationElement ctx = e.getChildren("contextualLaunch")[0];
                 return ExpressionConverter.getDefault().perform(ctx.getChildren("enablement")[0]);
             }
