@@ -47,6 +47,7 @@ public class SessionViewTests {
                 new Harness.Step("answer invalid marks the buggy node apart and finds the bug", this::answer),
                 new Harness.Step("node view and event list follow the selection", this::nodeAndEvents),
                 new Harness.Step("show in history lists the four changes of c[2]", this::history),
+                new Harness.Step("show in from the tree reaches the node view and the event list", this::showIn),
                 new Harness.Step("a history row leads to its call, its events and its moment", this::historyNavigation),
                 new Harness.Step("node view pages a long list and expands it to any depth", this::deepVariables),
                 new Harness.Step("undo and don't know reach the session", this::undoAndDontKnow),
@@ -226,6 +227,17 @@ public class SessionViewTests {
         Check.equal("History of c[2]", view.getContentDescription(), "history title");
     }
 
+    private void showIn(Harness h) throws Exception {
+        var targets = Check.notNull(tree.getAdapter(org.eclipse.ui.part.IShowInTargetList.class), "Show In targets");
+        Check.equal(List.of(NodeView.ID, EventListView.ID), List.of(targets.getShowInTargetIds()), "the targets");
+        select(lastMerge());
+        h.settle(300);
+        var source = Check.notNull(tree.getAdapter(org.eclipse.ui.part.IShowInSource.class), "Show In source");
+        session.log.clear();
+        Check.isTrue(events.show(source.getShowInContext()), "the Event List shows the call");
+        Check.isTrue(h.waitUntil(() -> session.log.contains("events 14 null"), 5000), "its events read: " + session.log);
+    }
+
     private void historyNavigation(Harness h) throws Exception {
         VariableHistoryView view = historyView();
         Table t = view.viewer().getTable();
@@ -319,6 +331,7 @@ public class SessionViewTests {
         Table candidates = tree.candidates();
         Check.isTrue(candidates.isVisible() && candidates.getItemCount() == 2, "two candidates listed");
         Check.isTrue(tree.verdictText().contains("select a candidate"), "what to do next: " + tree.verdictText());
+        h.settle(500);
         h.screenshot("undecided end with its candidates");
         select(candidates.getItem(0));
         Check.isTrue(h.waitUntil(() -> tree.viewer().getStructuredSelection().getFirstElement() instanceof TreeNode n
@@ -368,7 +381,7 @@ public class SessionViewTests {
             millionRowsLatency = latency.maxMillis();
             Check.isTrue(latency.probes() > 10, "the probe ran: " + latency.probes());
             System.out.println("UITEST longest UI-thread task while reading a million rows: " + millionRowsLatency
-                    + " ms; " + timings + "; longest stall in:" + latency.stall());
+                    + " ms; " + timings + "; " + latency.context() + "; longest stall in:" + latency.stall());
         }
     }
 

@@ -107,6 +107,10 @@ public class ComputationTreeView extends SessionView {
         getSite().setSelectionProvider(viewer);
         MenuManager menu = new MenuManager("#PopupMenu");
         menu.add(new GroupMarker(IWorkbenchActionConstants.MB_ADDITIONS));
+        // Show In (Alt+Shift+W): the Node view and the Event List, as IShowInTargetList says.
+        MenuManager showIn = new MenuManager("Show In", "hindsight.eclipse.showIn");
+        showIn.add(org.eclipse.ui.actions.ContributionItemFactory.VIEWS_SHOW_IN.create(getSite().getWorkbenchWindow()));
+        menu.add(showIn);
         viewer.getControl().setMenu(menu.createContextMenu(viewer.getControl()));
         getSite().registerContextMenu(menu, viewer);
         getSite().getService(IContextService.class).activateContext(CONTEXT);
@@ -484,8 +488,13 @@ public class ComputationTreeView extends SessionView {
             }
         }
         if (materialized(item) instanceof TreeNode n && n.id() == id) {
-            viewer.setSelection(new StructuredSelection(n), true);
+            // Selected as a click selects it: the item itself (its element may be a page read
+            // again meanwhile), then the viewer's listeners and the other views are told.
+            tree.setSelection(item);
             tree.showItem(item);
+            org.eclipse.swt.widgets.Event e = new org.eclipse.swt.widgets.Event();
+            e.item = item;
+            tree.notifyListeners(SWT.Selection, e);
         }
     }
 
@@ -544,6 +553,19 @@ public class ComputationTreeView extends SessionView {
     /** The viewer, for tests and for other views that link to this one. */
     public TreeViewer viewer() {
         return viewer;
+    }
+
+    @Override
+    public <T> T getAdapter(Class<T> adapter) {
+        if (adapter == org.eclipse.ui.part.IShowInSource.class) {
+            return adapter.cast((org.eclipse.ui.part.IShowInSource)
+                    () -> new org.eclipse.ui.part.ShowInContext(null, viewer.getSelection()));
+        }
+        if (adapter == org.eclipse.ui.part.IShowInTargetList.class) {
+            return adapter.cast((org.eclipse.ui.part.IShowInTargetList)
+                    () -> new String[] {NodeView.ID, EventListView.ID});
+        }
+        return super.getAdapter(adapter);
     }
 
     /** The status line (recording, failure), for tests. */

@@ -26,7 +26,7 @@ import org.eclipse.ui.IWorkbenchActionConstants;
  * variable selected in the Node view are red and marked, the calls in which it changes yellow
  * and marked. Selecting an event moves the Node view to that moment; double-click opens its line.
  */
-public class EventListView extends SessionView {
+public class EventListView extends SessionView implements org.eclipse.ui.part.IShowInTarget {
     public static final String ID = "hindsight.eclipse.views.events";
 
     private TableViewer viewer;
@@ -234,5 +234,14 @@ public class EventListView extends SessionView {
         getSite().getPage().removeSelectionListener(ComputationTreeView.ID, listener);
         getSite().getPage().removeSelectionListener(NodeView.ID, listener);
         super.dispose();
+    }
+
+    @Override
+    public boolean show(org.eclipse.ui.part.ShowInContext context) {
+        if (context.getSelection() instanceof IStructuredSelection s && s.getFirstElement() instanceof TreeNode n) {
+            showNode(n, -1);
+            return true;
+        }
+        return false;
     }
 }

@@ -27,7 +27,7 @@ import org.eclipse.ui.IWorkbenchActionConstants;
  * value at the upper bound (its exit, or the event selected in the Event List). Changed values are
  * red and marked \u25cf, changed contents yellow and marked \u25d0.
  */
-public class NodeView extends SessionView {
+public class NodeView extends SessionView implements org.eclipse.ui.part.IShowInTarget {
     public static final String ID = "hindsight.eclipse.views.node";
 
     private TreeViewer viewer;
@@ -262,5 +262,15 @@ public class NodeView extends SessionView {
         getSite().getPage().removeSelectionListener(ComputationTreeView.ID, listener);
         getSite().getPage().removeSelectionListener(EventListView.ID, listener);
         super.dispose();
+    }
+
+    @Override
+    public boolean show(org.eclipse.ui.part.ShowInContext context) {
+        if (context.getSelection() instanceof IStructuredSelection s && s.getFirstElement() instanceof TreeNode n) {
+            node = n;
+            show(n.exit(), "at its exit");
+            return true;
+        }
+        return false;
     }
 }
