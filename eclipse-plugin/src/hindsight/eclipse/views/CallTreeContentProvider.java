@@ -37,6 +37,11 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
     private final TreeViewer viewer;
     /** Pages by parent node and page number; written by Jobs, read in the UI thread. */
     private final Map<Long, Map<Integer, ChildPage>> pages = new ConcurrentHashMap<>();
+    /**
+     * The pages read before the last refresh: shown until their new reading arrives, so that a
+     * live tree read again every half second never blinks empty.
+     */
+    private final Map<Long, Map<Integer, ChildPage>> stale = new HashMap<>();
     private final Map<Long, Object> parents = new HashMap<>();
     /** Rows waiting for a page: their parent element and index, by node and page. */
     private final Map<String, Map<Object, Set<Integer>>> waiting = new HashMap<>();
@@ -82,6 +87,7 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
     @Override
     public void inputChanged(Viewer v, Object oldInput, Object newInput) {
         pages.clear();
+        stale.clear();
         parents.clear();
         waiting.clear();
         generation++;
@@ -141,6 +147,11 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
         if (p != null) {
             fill(parent, index, offset, p);
             return;
+        }
+        Map<Integer, ChildPage> before = stale.get(node.id());
+        ChildPage old = before == null ? null : before.get(offset / PAGE);
+        if (old != null) {
+            fill(parent, index, offset, old);
         }
         String key = node.id() + "/" + offset / PAGE;
         boolean requested = waiting.containsKey(key);
@@ -270,6 +281,8 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
 
     /** Forgets fetched pages, e.g. after answers changed the nodes' colours. */
     public void invalidate() {
+        stale.clear();
+        stale.putAll(pages);
         pages.clear();
         waiting.clear();
         generation++;
