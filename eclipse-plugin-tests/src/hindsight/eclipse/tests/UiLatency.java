@@ -13,6 +13,15 @@ final class UiLatency implements AutoCloseable {
     private volatile boolean running = true;
     private volatile long maxNanos;
     private volatile long probes;
+    /** Garbage collection time while the longest wait lasted, in ms. */
+    private volatile long gcDuringMax;
+    /** The longest time the probe thread itself got no CPU while the longest wait lasted, in ms. */
+    private volatile long starvedDuringMax;
+    private volatile long starvedNanos;
+    /** Probes that waited more than 200 ms. */
+    private volatile long over200;
+    /** The longest time queueing a probe took (the probe thread got no CPU), in ns. */
+    private volatile long maxPostNanos;
     /** The UI thread's stack during the longest stall seen over 150 ms, or null. */
     private volatile String stall;
     private volatile long stallNanos;
@@ -28,22 +37,45 @@ final class UiLatency implements AutoCloseable {
         while (running && !display.isDisposed()) {
             long posted = System.nanoTime();
             java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+            long gcBefore = gcMillis();
+            java.util.concurrent.atomic.AtomicLong postedAt = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
             display.asyncExec(() -> {
-                long waited = System.nanoTime() - posted;
+                // Measured from the moment the probe was queued: the time the post itself
+                // took (the process descheduled) is noted apart.
+                long now = System.nanoTime();
+                long waited = now - Math.min(postedAt.get(), now);
+                if (waited > 200_000_000L) {
+                    over200++;
+                }
                 if (waited > maxNanos) {
                     maxNanos = waited;
+                    gcDuringMax = gcMillis() - gcBefore;
+                    starvedDuringMax = starvedNanos / 1_000_000L;
                 }
                 probes++;
                 ran.set(true);
             });
+            long queued = System.nanoTime();
+            postedAt.compareAndSet(Long.MAX_VALUE, queued);
+            long post = queued - posted;
+            if (post > maxPostNanos) {
+                maxPostNanos = post;
+            }
             // One probe at a time: the next is posted once this one ran (or 10 ms later).
             long until = System.nanoTime() + 10_000_000L;
             boolean dumped = false;
+            starvedNanos = 0;
             while (!ran.get() && running) {
+                long before = System.nanoTime();
                 try {
                     Thread.sleep(1);
                 } catch (InterruptedException e) {
                     return;
+                }
+                // A sleep of 1 ms that took much longer: the whole process got no CPU.
+                long overshoot = System.nanoTime() - before - 1_000_000L;
+                if (overshoot > starvedNanos) {
+                    starvedNanos = overshoot;
                 }
                 long waited = System.nanoTime() - posted;
                 // A long stall: note what the UI thread is doing, to say what to fix.
@@ -78,6 +110,21 @@ final class UiLatency implements AutoCloseable {
 
     long probes() {
         return probes;
+    }
+
+    private static long gcMillis() {
+        long t = 0;
+        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            t += Math.max(0, gc.getCollectionTime());
+        }
+        return t;
+    }
+
+    /** What else happened during the longest wait: the process's GC time and CPU starvation. */
+    String context() {
+        return over200 + " of " + probes + " probes waited over 200 ms; queueing a probe took up to "
+                + maxPostNanos / 1_000_000L + " ms; during the longest wait: " + gcDuringMax + " ms of garbage collection, the probe thread itself starved up to "
+                + starvedDuringMax + " ms";
     }
 
     /** What the UI thread was doing in the longest stall over 150 ms, or an empty string. */

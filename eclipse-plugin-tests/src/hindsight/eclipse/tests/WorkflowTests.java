@@ -660,7 +660,7 @@ public class WorkflowTests {
             htmlcleanerLatency = latency.maxMillis();
             System.out.println("UITEST htmlcleaner size 3 live: " + answered + " answers, "
                     + (System.currentTimeMillis() - start) + " ms, longest UI-thread task " + htmlcleanerLatency
-                    + " ms over " + latency.probes() + " probes; status: " + tree.statusText() + "; longest stall in:"
+                    + " ms over " + latency.probes() + " probes; status: " + tree.statusText() + "; " + latency.context() + "; longest stall in:"
                     + latency.stall());
             Check.isTrue(latency.probes() > 100, "the probe ran: " + latency.probes());
         }
