@@ -7,6 +7,7 @@ mod launch;
 mod output;
 mod progress;
 mod replayer;
+mod scan_progress;
 mod source;
 
 use std::process::ExitCode;
@@ -31,6 +32,11 @@ enum Command {
     Events(commands::events::Args),
     History(commands::history::Args),
     Origin(commands::origin::Args),
+    Query(commands::query::Args),
+    Sql(commands::sql::Args),
+    Export(commands::export::Args),
+    Prolog(commands::prolog::Args),
+    Diff(commands::diff::Args),
     Bench(commands::bench::Args),
 }
 
@@ -45,16 +51,36 @@ fn main() -> ExitCode {
         Command::Events(args) => commands::events::run(args),
         Command::History(args) => commands::history::run(args),
         Command::Origin(args) => commands::origin::run(args),
+        Command::Query(args) => commands::query::run(args),
+        Command::Sql(args) => commands::sql::run(args),
+        Command::Export(args) => commands::export::run(args),
+        Command::Prolog(args) => commands::prolog::run(args),
+        Command::Diff(args) => commands::diff::run(args),
         Command::Bench(args) => commands::bench::run(args),
     };
     match result {
         Ok(status) => ExitCode::from(status),
         Err(err) => {
             eprintln!("hindsight: {err:#}");
-            let status = err
-                .downcast_ref::<launch::LaunchError>()
-                .map_or(launch::exit::FAILURE, |e| e.status);
+            let status = exit_status(&err);
             ExitCode::from(status as u8)
         }
     }
 }
+
+/// The exit status of a failed command (docs/cli.md, "Exit statuses").
+fn exit_status(err: &anyhow::Error) -> i32 {
+    if let Some(e) = err.downcast_ref::<launch::LaunchError>() {
+        return e.status;
+    }
+    if err
+        .downcast_ref::<hindsight_core::query::QueryError>()
+        .is_some_and(|e| e.is_usage())
+    {
+        return USAGE;
+    }
+    launch::exit::FAILURE
+}
+
+/// Bad input: an unknown query, malformed arguments, SQL that does not parse or writes.
+const USAGE: i32 = 2;

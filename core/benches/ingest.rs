@@ -6,8 +6,11 @@
 //! second, bytes per event, and the median/max time of value and event queries.
 //!
 //! Run: `cargo bench -p hindsight-core --bench ingest -- [EVENTS] [DIR] [--threaded]
-//! [--ingest-only]` (default 10^7 events in a temporary directory; `--threaded` decodes on a
-//! thread of its own, `record_threaded`).
+//! [--ingest-only] [--threads N] [--stream FILE]` (default 10^7 events in a temporary directory;
+//! `--threaded` decodes on a thread of its own, `record_threaded`; `--threads N` seals commits on
+//! N threads, `WriterConfig::threads`, default every core; `--stream FILE` ingests a recorded
+//! wire stream, e.g. an agent's `file=` output, instead of the synthetic one, and implies
+//! `--ingest-only`).
 
 use std::time::{Duration, Instant};
 
@@ -213,19 +216,49 @@ fn time<T>(f: impl FnOnce() -> T) -> (T, Duration) {
 /// CPU seconds (user + system) of this process so far, from /proc (Linux); wall time is noisy
 /// on a shared machine.
 fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    cpu_of("/proc/self/stat")
+}
+
+/// CPU seconds of the calling thread (the recorder's: what bounds the wall time however many
+/// threads seal).
+fn thread_cpu_seconds() -> Option<f64> {
+    cpu_of("/proc/thread-self/stat")
+}
+
+fn cpu_of(file: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(file).ok()?;
     let rest = &stat[stat.rfind(')')? + 2..];
     let f: Vec<&str> = rest.split(' ').collect();
     let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
     Some(ticks / 100.0)
 }
 
+/// The value after `--name`, if given.
+fn option(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+}
+
 fn main() {
-    let ingest_only = std::env::args().any(|a| a == "--ingest-only");
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
+    let stream = option("--stream");
+    let ingest_only = stream.is_some() || std::env::args().any(|a| a == "--ingest-only");
+    let mut config = WriterConfig::default();
+    if let Some(n) = option("--threads") {
+        config.threads = n.parse().expect("--threads N: a number of threads");
+    }
+    let mut args: Vec<String> = Vec::new();
+    let mut skip = false;
+    for a in std::env::args().skip(1) {
+        if skip {
+            skip = false;
+        } else if a == "--threads" || a == "--stream" {
+            skip = true;
+        } else if !a.starts_with('-') {
+            args.push(a);
+        }
+    }
     let n: u64 = args
         .first()
         .and_then(|a| a.parse().ok())
@@ -237,29 +270,42 @@ fn main() {
         .unwrap_or_else(|| tmp.path().to_path_buf());
     let path = dir.join("bench.htrace");
 
-    let ((bytes, prog), gen_time) = time(|| generate(n));
+    let ((bytes, prog), gen_time) = match &stream {
+        Some(file) => time(|| {
+            let bytes = std::fs::read(file).expect("the --stream file");
+            let prog = Program {
+                objects: Vec::new(),
+                arrays: Vec::new(),
+            };
+            (bytes, prog)
+        }),
+        None => time(|| generate(n)),
+    };
     println!(
-        "generated {} bytes of wire stream in {:.2} s",
+        "{} {} bytes of wire stream in {:.2} s; sealing on {} thread(s)",
+        if stream.is_some() {
+            "read"
+        } else {
+            "generated"
+        },
         bytes.len(),
-        gen_time.as_secs_f64()
+        gen_time.as_secs_f64(),
+        config.threads
     );
 
     let cpu0 = cpu_seconds();
+    let thread0 = thread_cpu_seconds();
     let threaded = std::env::args().any(|a| a == "--threaded");
     let (summary, rec_time) = if threaded {
         time(|| {
-            record_threaded(
-                std::io::Cursor::new(bytes),
-                &path,
-                NullSink,
-                WriterConfig::default(),
-            )
-            .expect("recording")
+            record_threaded(std::io::Cursor::new(bytes), &path, NullSink, config)
+                .expect("recording")
         })
     } else {
-        time(|| record(&bytes[..], &path, NullSink, WriterConfig::default()).expect("recording"))
+        time(|| record(&bytes[..], &path, NullSink, config).expect("recording"))
     };
     let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
+    let thread_cpu = thread_cpu_seconds().zip(thread0).map(|(b, a)| b - a);
     let file_bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     println!(
         "ingest: {} events, {} nodes in {:.2} s",
@@ -276,6 +322,13 @@ fn main() {
             "  events/cpu-s   {:.0}   ({cpu:.2} s of CPU)",
             summary.events as f64 / cpu
         );
+        if let Some(t) = thread_cpu {
+            println!(
+                "  recorder thread {t:.2} s of CPU ({:.0}%), decoding and sealing threads {:.2} s",
+                100.0 * t / cpu,
+                cpu - t
+            );
+        }
     }
     println!("  trace bytes    {file_bytes}");
     println!(
@@ -302,6 +355,15 @@ fn main() {
         }
     };
     let samples: Vec<_> = (0..rounds).map(|_| pick_call(&mut rng)).collect();
+    stats(
+        "node by id",
+        (0..rounds)
+            .map(|_| {
+                let id = NodeId(rng.below(u64::from(nodes)) as u32);
+                time(|| reader.node(id).expect("node")).1
+            })
+            .collect(),
+    );
     stats(
         "node detail",
         samples

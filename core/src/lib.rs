@@ -13,5 +13,6 @@ pub mod debugger;
 pub mod evaluation;
 pub mod omniscient;
 pub mod oracle;
+pub mod query;
 pub mod scratch;
 pub mod trace;

@@ -25,6 +25,7 @@ const LAYERS: &[&str] = &[
     "capture",
     "scratch",
     "omniscient",
+    "query",
     "oracle",
     "debugger",
     "evaluation",

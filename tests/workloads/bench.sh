@@ -10,6 +10,9 @@
 #           own time recorded (`program_ms` of `hindsight record --json`: the store indexes the
 #           stream behind the program, from the spool) over its plain time, and the time until
 #           the trace is complete over the plain time
+#           The store's CPU time (`recorder_cpu_ms`) gives its ingest per CPU-second, and one more
+#           recorded run with HINDSIGHT_STORE_THREADS=1 the time to the complete trace on one
+#           thread, against the default (every core): the store's scaling with threads.
 #   HINDSIGHT  the binary (default target/release/hindsight of the repository)
 #   KEEP    a directory to keep the traces and JSON in (default: a temporary one, removed)
 #
@@ -36,8 +39,8 @@ load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
 echo "Workloads at size $size_spec, $pairs plain/recorded pairs, $(date -u '+%Y-%m-%d %H:%M UTC');" \
   "$(nproc) CPUs; $(java -version 2>&1 | sed -n 2p); load average $(load) at the start."
 echo
-echo "| workload | size | nodes (calls) | events | trace MB | bytes/event | plain s | program recorded s | overhead | trace complete s | overhead to the trace | first node → first question ms | first question ms | tree complete s | questions before complete | peak RSS MB | recorder waits |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| workload | size | nodes (calls) | events | trace MB | bytes/event | plain s | program recorded s | overhead | trace complete s | overhead to the trace | store CPU s | M events per CPU-s | trace complete, 1 store thread s | $(nproc) threads vs 1 | first node → first question ms | first question ms | tree complete s | questions before complete | peak RSS MB | recorder waits |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for name in "${names[@]}"; do
   case "$size_spec" in
     tiny | small | large) size=$(toml_get "$name" "$size_spec") ;;
@@ -47,7 +50,7 @@ for name in "${names[@]}"; do
   WORKLOAD_COMPILE_ONLY=1 "$workloads_dir/run.sh" "$name" 1
   expected=$("$workloads_dir/run.sh" "$name" "$size" 2>/dev/null)
   : >"$scratch/$name.ratios" && : >"$scratch/$name.plain" && : >"$scratch/$name.recorded"
-  : >"$scratch/$name.program" && : >"$scratch/$name.program_ratios"
+  : >"$scratch/$name.program" && : >"$scratch/$name.program_ratios" && : >"$scratch/$name.cpu"
   for _ in $(seq "$pairs"); do
     t0=$(now_ms)
     "$workloads_dir/run.sh" "$name" "$size" >/dev/null 2>&1
@@ -61,6 +64,7 @@ for name in "${names[@]}"; do
       exit 1
     fi
     program=$(json "$scratch/$name.record.json" program_ms)
+    json "$scratch/$name.record.json" recorder_cpu_ms >>"$scratch/$name.cpu"
     echo "$((t1 - t0))" >>"$scratch/$name.plain"
     echo "$((t2 - t1))" >>"$scratch/$name.recorded"
     echo "$program" >>"$scratch/$name.program"
@@ -68,6 +72,10 @@ for name in "${names[@]}"; do
     awk -v p=$((t1 - t0)) -v r="$program" 'BEGIN { printf "%.3f\n", r / p }' >>"$scratch/$name.program_ratios"
   done
   "$hindsight" info --json "$scratch/$name.htrace" >"$scratch/$name.info.json"
+  t0=$(now_ms)
+  HINDSIGHT_STORE_THREADS=1 WORKLOAD_LAUNCHER="$hindsight record --json -o $scratch/$name.one.htrace --" \
+    "$workloads_dir/run.sh" "$name" "$size" >"$scratch/$name.one.json" 2>/dev/null
+  one_s=$(awk -v t=$(($(now_ms) - t0)) 'BEGIN { printf "%.2f", t / 1000 }')
   WORKLOAD_LAUNCHER="$hindsight debug --json --oracle answers:$scratch/valid.answers -o $scratch/$name.live.htrace --" \
     "$workloads_dir/run.sh" "$name" "$size" >"$scratch/$name.debug.json" 2>"$scratch/$name.debug.err"
   i="$scratch/$name.info.json" d="$scratch/$name.debug.json"
@@ -76,14 +84,17 @@ for name in "${names[@]}"; do
   [ "$complete_s" = – ] || complete_s=$(awk -v v="$complete_s" 'BEGIN { printf "%.1f", v / 1000 }')
   latency=$(json "$d" first_question_latency_ms)
   [ "$latency" = – ] || latency=$(awk -v v="$latency" 'BEGIN { printf "%.1f", v }')
-  printf '| %s | %s | %s | %s | %.1f | %.1f | %.2f | %.2f | %.1f× | %.2f | %.1f× | %s | %s | %s | %s | %.0f | %s |\n' \
+  cpu_s=$(median <"$scratch/$name.cpu" | awk '{ print $1 / 1000 }')
+  recorded_s=$(median <"$scratch/$name.recorded" | awk '{ print $1 / 1000 }')
+  printf '| %s | %s | %s | %s | %.1f | %.1f | %.2f | %.2f | %.1f× | %.2f | %.1f× | %.2f | %.1f | %s | %.2f× | %s | %s | %s | %s | %.0f | %s |\n' \
     "$name" "$size" "$nodes" "$events" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" \
     "$(awk -v b="$bytes" -v e="$events" 'BEGIN { print b / e }')" \
     "$(median <"$scratch/$name.plain" | awk '{ print $1 / 1000 }')" \
     "$(median <"$scratch/$name.program" | awk '{ print $1 / 1000 }')" \
     "$(median <"$scratch/$name.program_ratios")" \
-    "$(median <"$scratch/$name.recorded" | awk '{ print $1 / 1000 }')" \
-    "$(median <"$scratch/$name.ratios")" "$latency" "$(json "$d" first_question_ms)" "$complete_s" \
+    "$recorded_s" "$(median <"$scratch/$name.ratios")" \
+    "$cpu_s" "$(awk -v e="$events" -v c="$cpu_s" 'BEGIN { print e / c / 1e6 }')" "$one_s" \
+    "$(awk -v a="$one_s" -v b="$recorded_s" 'BEGIN { print a / b }')" "$latency" "$(json "$d" first_question_ms)" "$complete_s" \
     "$(json "$d" questions_before_complete)" \
     "$(awk -v b="$(json "$d" peak_rss_bytes)" 'BEGIN { print b / 1048576 }')" "$(json "$d" session_waits)"
 done

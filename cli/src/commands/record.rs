@@ -48,6 +48,7 @@ struct RecordJson<'a> {
     exit_status: i32,
     program_ms: u64,
     wall_ms: u64,
+    recorder_cpu_ms: Option<u64>,
 }
 
 /// Says where the traces are (stderr, or JSON on stdout).
@@ -81,6 +82,7 @@ pub fn report(recorded: &Recorded, json: bool) -> Result<()> {
             exit_status,
             program_ms: recorded.program_ms,
             wall_ms: recorded.wall_ms,
+            recorder_cpu_ms: recorded.recorder_cpu_ms,
         });
     }
     if recorded.traces.is_empty() {

@@ -41,6 +41,8 @@ pub struct Recorded {
     pub program_ms: u64,
     /// From the start of the program until its trace was complete.
     pub wall_ms: u64,
+    /// CPU time of this process (spool, decoding, store) until the trace was complete.
+    pub recorder_cpu_ms: Option<u64>,
 }
 
 /// A program running with the agent, its recording in progress. A thread of its own waits for
@@ -83,6 +85,7 @@ pub fn start(
                 status: status?,
                 program_ms,
                 wall_ms: started.elapsed().as_millis() as u64,
+                recorder_cpu_ms: hindsight_core::capture::cpu_ms(),
             })
         })
         .context("starting the thread that waits for the program")?;

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 
 pub use feed::{feed, Feed, FeedItem, FeedSink, FeedState, Progress, Taken, DEFAULT_FEED_CAPACITY};
 pub use listener::{Accepting, Listener};
-pub use memory::peak_rss_bytes;
+pub use memory::{cpu_ms, peak_rss_bytes};
 pub use spool::{spool, SpoolReader, SpoolStats};
 
 use crate::trace::recorder::{record_threaded, NodeSink, RecordError, Summary};

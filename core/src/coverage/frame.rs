@@ -34,9 +34,42 @@ impl MethodTable {
 pub struct Shared {
     pub writers: LastWriters,
     pub interner: Interner,
+    /// Vectors of finished frames, reused by the next ones (a call's coverage would otherwise
+    /// cost several allocations).
+    spare: Vec<Vec<u32>>,
+    spare_defs: Vec<Vec<Option<u32>>>,
 }
 
+/// Spare vectors kept at most.
+const SPARE: usize = 64;
+
 impl Shared {
+    /// The coverage of a new call of `method` (see `FrameCoverage::new`), with reused vectors.
+    pub fn frame(
+        &mut self,
+        method: MethodId,
+        table: Arc<MethodTable>,
+        entry_vars: u32,
+    ) -> FrameCoverage {
+        let mut f = FrameCoverage::new(method, table, 0);
+        f.edges = self.spare.pop().unwrap_or_default();
+        f.def_uses = self.spare.pop().unwrap_or_default();
+        let mut defs = self.spare_defs.pop().unwrap_or_default();
+        defs.extend((0..entry_vars).map(|_| Some(ENTRY)));
+        f.defs = defs;
+        f
+    }
+
+    /// Gives a finished call's vectors back for reuse.
+    pub fn recycle(&mut self, c: NodeCoverage) {
+        for mut v in [c.edges, c.def_uses] {
+            if self.spare.len() < SPARE {
+                v.clear();
+                self.spare.push(v);
+            }
+        }
+    }
+
     /// A heap write that no frame matched to a site (a method without a block table): later
     /// reads must not see the write before it.
     pub fn unmatched(&mut self, kind: &EventKind) {
@@ -149,6 +182,11 @@ impl FrameCoverage {
         if normally {
             self.flush_rest(sh);
         }
+        if sh.spare_defs.len() < SPARE {
+            let mut defs = std::mem::take(&mut self.defs);
+            defs.clear();
+            sh.spare_defs.push(defs);
+        }
         for v in [&mut self.edges, &mut self.def_uses] {
             v.sort_unstable();
             v.dedup();
@@ -171,9 +209,8 @@ impl FrameCoverage {
             _ => ENTRY,
         };
         let exception = self.cursor.exception();
-        let table = Arc::clone(&self.table);
-        if let Some(rest) = self.cursor.enter(&table.blocks, block) {
-            self.uses(&table, rest, sh);
+        if let Some(rest) = self.cursor.enter(&self.table.blocks, block) {
+            self.uses(rest, sh);
         }
         self.started = true;
         if self.cursor.block().is_some() {
@@ -220,22 +257,21 @@ impl FrameCoverage {
     /// Matches the next effect `(kind, target)` of the current block and returns its site;
     /// the local reads passed over were executed. `None` when the event does not fit the table.
     fn take(&mut self, kind: EffectKind, target: u32, sh: &mut Shared) -> Option<u32> {
-        let table = Arc::clone(&self.table);
-        let (passed, found) = self.cursor.take(&table.blocks, kind, target)?;
+        let (passed, found) = self.cursor.take(&self.table.blocks, kind, target)?;
         let b = passed.block;
-        self.uses(&table, passed, sh);
-        Some(table.first_site[b].saturating_add(found as u32))
+        self.uses(passed, sh);
+        Some(self.table.first_site[b].saturating_add(found as u32))
     }
 
     /// The rest of the current block ran: its remaining local reads are uses.
     fn flush_rest(&mut self, sh: &mut Shared) {
-        let table = Arc::clone(&self.table);
-        if let Some(rest) = self.cursor.rest(&table.blocks) {
-            self.uses(&table, rest, sh);
+        if let Some(rest) = self.cursor.rest(&self.table.blocks) {
+            self.uses(rest, sh);
         }
     }
 
-    fn uses(&mut self, table: &MethodTable, ran: Ran, sh: &mut Shared) {
+    fn uses(&mut self, ran: Ran, sh: &mut Shared) {
+        let table = &*self.table;
         let first = table.first_site[ran.block];
         for (i, var) in local_reads(&table.blocks, &ran) {
             if let Some(Some(def)) = self.defs.get(var as usize) {

@@ -372,3 +372,55 @@ fn random_tables_and_events_never_panic_and_edges_stay_in_the_table() {
         }
     }
 }
+
+/// The interner's `near` cache gives the ids a plain map would: dense from 0 in the order first
+/// met, one id per entity, also for crowded slots (more entities than a list holds) and ids
+/// beyond what the cache covers.
+#[test]
+fn interned_ids_are_those_of_a_plain_map() {
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n) as u32
+    };
+    let mut interner = Interner::default();
+    let mut model: HashMap<Entity, u32> = HashMap::new();
+    for _ in 0..50_000 {
+        let method = MethodId(match next(10) {
+            0 => 5_000_000,
+            _ => next(4),
+        });
+        let site = match next(20) {
+            0 => 100_000,
+            _ => next(3),
+        };
+        let e = match next(3) {
+            0 => Entity::Edge {
+                method,
+                from: next(30),
+                to: site,
+                exception: next(2) == 1,
+            },
+            1 => Entity::LocalDefUse {
+                method,
+                var: next(4),
+                def: next(40),
+                use_site: site,
+            },
+            _ => Entity::HeapDefUse {
+                kind: HeapKind::Field,
+                field: FieldId(next(3)),
+                def: (MethodId(next(5)), next(20)),
+                use_site: (method, site),
+            },
+        };
+        let want = model.len() as u32;
+        let want = *model.entry(e).or_insert(want);
+        assert_eq!(interner.id(e), want, "{e:?}");
+    }
+    let unsaved = interner.take_unsaved();
+    assert_eq!(unsaved.len(), model.len());
+    assert!(unsaved.iter().all(|(id, e)| model[e] == *id));
+}

@@ -138,6 +138,22 @@ pub fn node_events(
     })
 }
 
+/// The kind (as in [`EventRow::kind`]) and the readable text of one event of `node`'s event
+/// list (`e.own` false for a child's call or exit), as `node_events` shows it.
+pub fn describe_event(
+    reader: &TraceReader,
+    node: NodeId,
+    e: &NodeEvent,
+) -> OmniResult<(&'static str, String)> {
+    let mut texts = Texts {
+        reader,
+        names: Names::new(reader),
+        node,
+        array_names: HashMap::new(),
+    };
+    texts.describe(e)
+}
+
 /// Whether event `e` wrote `loc`, or is a child's call whose subtree did.
 fn event_mark(reader: &TraceReader, e: &NodeEvent, loc: Variable) -> OmniResult<Option<EventMark>> {
     let ts = e.event.ts;

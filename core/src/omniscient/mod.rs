@@ -29,7 +29,7 @@ pub use crate::trace::store::Variable;
 pub(crate) use canonical::compares_by_class;
 pub use canonical::{canonical_state, CanonicalState};
 pub use error::{OmniError, OmniResult};
-pub use events::{node_events, EventMark, EventPage, EventRow};
+pub use events::{describe_event, node_events, EventMark, EventPage, EventRow};
 pub use heap::{simple_class_name, Heap, HeapError, HeapResult, ObjectInfo};
 pub use history::{history, History, HistoryEntry};
 pub use inputs::{line_inputs, read_inputs, Input, InputSource};

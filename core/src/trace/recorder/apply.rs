@@ -4,7 +4,7 @@
 //! its family does the rest.
 
 use super::{OpenCall, Recorder, ThreadState};
-use crate::coverage::{FrameCoverage, HeapKey};
+use crate::coverage::HeapKey;
 use crate::ids::{FieldId, MethodId, NodeId, ObjectId, ThreadId, Timestamp};
 use crate::trace::store::{NodeRow, Outcome, StackEntry, StoreError, Variable};
 use crate::trace::wire::{Event, EventKind, Origin, Value};
@@ -168,7 +168,7 @@ impl<S: NodeSink> Recorder<S> {
         let cov = match self.tables.get(&method) {
             Some(table) if routine => {
                 let entry_vars = (args.len() as u32).saturating_add(shift);
-                Some(FrameCoverage::new(method, table.clone(), entry_vars))
+                Some(self.coverage.frame(method, table.clone(), entry_vars))
             }
             _ => None,
         };
@@ -234,6 +234,7 @@ impl<S: NodeSink> Recorder<S> {
             if !c.is_empty() {
                 self.sink.coverage(call.row.header.id, &c);
             }
+            self.coverage.recycle(c);
         }
         self.sink.node(&call.row.header);
         self.store.node_completed(&call.row)

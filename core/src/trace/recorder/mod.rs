@@ -149,6 +149,17 @@ impl<S: NodeSink> Recorder<S> {
         self.store.commit()
     }
 
+    /// Lets periodic commits be sealed on the store's threads while recording goes on; the
+    /// caller then calls `poll` between frames and when idle (see `TraceWriter::pipeline`).
+    pub fn pipeline(&mut self) {
+        self.store.pipeline();
+    }
+
+    /// Stores a commit sealed on the store's threads, if it is ready.
+    pub fn poll(&mut self) -> Result<bool, StoreError> {
+        self.store.poll()
+    }
+
     /// Commits if the writer's interval has passed (an idle stream still gets its last
     /// events committed).
     pub fn maybe_commit(&mut self) -> Result<bool, StoreError> {

@@ -107,7 +107,10 @@ fn drive<S: NodeSink>(
     mut rec: Recorder<S>,
     mut next: impl FnMut() -> Result<Next, WireError>,
 ) -> Result<Summary, RecordError> {
+    // This loop polls, so periodic commits may be sealed on the store's threads.
+    rec.pipeline();
     loop {
+        rec.poll()?;
         match next() {
             Ok(Next::Frame {
                 frame: Frame::End { exit_status },

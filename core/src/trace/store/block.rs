@@ -30,7 +30,7 @@ pub struct BlockEvent {
     pub parent_line: u32,
 }
 
-/// A finished block, ready for the `blocks` table.
+/// A finished block for the `blocks` table (`data` compressed once sealed).
 pub struct EncodedBlock {
     pub thread: ThreadId,
     pub first_ts: Timestamp,
@@ -106,11 +106,13 @@ impl BlockBuilder {
         self.min_depth = self.min_depth.min(depth);
     }
 
-    /// Compresses the block and resets the builder; `None` when empty.
+    /// The block, its events not compressed yet (`seal` does), and resets the builder; `None`
+    /// when empty.
     pub fn take(&mut self) -> Option<EncodedBlock> {
         if self.count == 0 {
             return None;
         }
+        let capacity = self.raw.capacity();
         let block = EncodedBlock {
             thread: self.thread,
             first_ts: self.first_ts,
@@ -118,9 +120,8 @@ impl BlockBuilder {
             count: self.count,
             min_depth: self.min_depth,
             start_stack: std::mem::take(&mut self.start_stack),
-            data: lz4_flex::compress_prepend_size(&self.raw),
+            data: std::mem::replace(&mut self.raw, Vec::with_capacity(capacity)),
         };
-        self.raw.clear();
         self.count = 0;
         self.min_depth = u32::MAX;
         Some(block)

@@ -166,29 +166,14 @@ pub struct Page {
     pub data: Vec<u8>,
 }
 
-/// Sorts `entries` and cuts them into pages of about `page_bytes` raw bytes.
+/// Cuts a stream of entries, sorted by (key, timestamp), into pages of about `page_bytes` raw
+/// bytes (`seal` sorts a segment's entries and cuts them in pieces).
 ///
 /// Page encoding (before LZ4): `base_ts:varint` (the segment's smallest timestamp) then groups of one key:
 /// `kind:u8 a:varint b:varint n:varint` and `n` times `dts:varint value by`; `a` is a delta from the
 /// previous group's `a` when the kind is the same; the first `dts` of a group is relative to
 /// `base_ts`, the next ones to the previous entry. `by` is the writing node and line as deltas
 /// (see `put_by` and docs/trace-schema.md).
-pub fn build_pages(entries: &mut [IndexEntry], page_bytes: usize) -> Vec<Page> {
-    // One u128 comparison instead of three: kind, a and b packed in key order.
-    entries.sort_unstable_by_key(|e| (e.key.packed(), e.ts));
-    let base_ts = entries.iter().map(|e| e.ts).min().unwrap_or(0);
-    let mut pages = Vec::new();
-    let mut w = PageWriter::new(base_ts, page_bytes);
-    for e in entries.iter() {
-        if let Some(p) = w.push(e) {
-            pages.push(p);
-        }
-    }
-    pages.extend(w.finish());
-    pages
-}
-
-/// Cuts a stream of entries, sorted by (key, timestamp), into pages (encoding above).
 pub struct PageWriter {
     base_ts: Timestamp,
     page_bytes: usize,

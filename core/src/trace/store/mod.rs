@@ -5,8 +5,11 @@ mod block;
 mod compact;
 mod error;
 mod index;
+mod node_pages;
+mod node_window;
 mod reader;
 pub mod schema;
+mod seal;
 mod writer;
 
 #[cfg(test)]
@@ -14,16 +17,27 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
-pub use block::{decode_block, BlockEvent, StackEntry};
+pub use block::{decode_block, decode_stack, BlockEvent, StackEntry};
 pub use error::StoreError;
-pub use index::{Variable, Write};
+pub use index::{decode_page as decode_index_page, IndexEntry, Key, Variable, Write};
 pub use reader::{
-    Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, TraceInfo,
-    TraceReader, Warning, LENGTH_SLOT,
+    Argument, EventAt, NodeDetail, NodeEvent, NodeResult, ObjectInfo, Preorder, RawBlock,
+    RawIndexPage, TraceInfo, TraceReader, Warning, LENGTH_SLOT,
 };
-pub use writer::{TraceWriter, WriteCounts, WriterConfig};
+pub use writer::{TraceWriter, WriterConfig};
 
+use crate::ids::Timestamp;
 use crate::tree::NodeHeader;
+
+/// Counts kept while writing, stored in `meta` at each commit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WriteCounts {
+    pub events: u64,
+    pub nodes: u64,
+    pub complete_nodes: u64,
+    pub warnings: u64,
+    pub last_ts: Timestamp,
+}
 
 /// Adds or replaces a `meta` entry of a finished trace (a front end's own figures, such as
 /// `peak_rss_bytes`, known only after the recording).

@@ -3,16 +3,10 @@
 /// `PRAGMA application_id` of a trace file: "HSTR".
 pub const APPLICATION_ID: i32 = 0x4853_5452;
 /// Bumped on any change of the tables or the block and page encodings.
-pub const FORMAT_VERSION: i64 = 4;
-/// The oldest version this Hindsight still reads: version 4 only added the tail form of a
-/// sequence's `CONTENT` event to the event blocks, which version 3 files never hold.
-pub const OLDEST_READABLE_VERSION: i64 = 3;
-
-/// Kind codes of the `nodes.kind` column.
-pub const KIND_ROOT: i64 = 0;
-pub const KIND_THREAD: i64 = 1;
-pub const KIND_ROUTINE: i64 = 2;
-pub const KIND_EXTERNAL: i64 = 3;
+pub const FORMAT_VERSION: i64 = 5;
+/// The oldest version this Hindsight still reads: version 5 keeps nodes in pages instead of
+/// the rows of version 4's `nodes` table.
+pub const OLDEST_READABLE_VERSION: i64 = 5;
 
 pub const CREATE: &str = r#"
 CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -27,9 +21,10 @@ CREATE TABLE threads(id INTEGER PRIMARY KEY, java_id INTEGER, name TEXT, node IN
 CREATE TABLE strings(id INTEGER PRIMARY KEY, text TEXT NOT NULL);
 CREATE TABLE objects(id INTEGER PRIMARY KEY, class INTEGER NOT NULL, length INTEGER, origin INTEGER NOT NULL,
     created_ts INTEGER NOT NULL, node INTEGER);
-CREATE TABLE nodes(id INTEGER PRIMARY KEY, parent INTEGER, kind INTEGER NOT NULL, method INTEGER, thread INTEGER,
-    depth INTEGER NOT NULL, entry_ts INTEGER NOT NULL, exit_ts INTEGER, outcome INTEGER);
-CREATE INDEX nodes_by_parent ON nodes(parent, id);
+CREATE TABLE node_pages(first INTEGER PRIMARY KEY, last INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE TABLE node_ends(id INTEGER PRIMARY KEY, exit_ts INTEGER NOT NULL, outcome INTEGER);
+CREATE TABLE node_children(parent INTEGER NOT NULL, chunk INTEGER NOT NULL, count INTEGER NOT NULL, data BLOB NOT NULL,
+    PRIMARY KEY(parent, chunk)) WITHOUT ROWID;
 CREATE TABLE blocks(id INTEGER PRIMARY KEY, thread INTEGER NOT NULL, first_ts INTEGER NOT NULL, last_ts INTEGER NOT NULL,
     count INTEGER NOT NULL, min_depth INTEGER NOT NULL, start_stack BLOB NOT NULL, data BLOB NOT NULL);
 CREATE INDEX blocks_by_thread ON blocks(thread, last_ts);
@@ -43,9 +38,4 @@ CREATE TABLE coverage_entities(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, me
 CREATE TABLE coverage_pages(id INTEGER PRIMARY KEY, first_node INTEGER NOT NULL, last_node INTEGER NOT NULL, data BLOB NOT NULL);
 CREATE INDEX coverage_pages_by_node ON coverage_pages(first_node, last_node);
 CREATE TABLE warnings(id INTEGER PRIMARY KEY, ts INTEGER, source TEXT NOT NULL, message TEXT NOT NULL);
-CREATE VIEW node_list AS
-    SELECT n.id, n.parent, CASE n.kind WHEN 0 THEN 'root' WHEN 1 THEN 'thread' WHEN 2 THEN 'routine' ELSE 'external' END AS kind,
-        c.name || '.' || m.name AS method, n.thread, n.depth, n.entry_ts, n.exit_ts,
-        CASE n.outcome WHEN 0 THEN 'returned' WHEN 1 THEN 'threw' END AS outcome
-    FROM nodes n LEFT JOIN methods m ON m.id = n.method LEFT JOIN classes c ON c.id = m.class;
 "#;

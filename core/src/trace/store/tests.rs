@@ -400,7 +400,6 @@ fn merge_sort_values_at_any_timestamp() {
 #[test]
 fn values_match_a_model_across_many_segments() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("model.htrace");
     let mut rng = crate::trace::wire::tests_rng(77);
     let mut s = StreamBuilder::new();
     let cls = s.class("demo.Box", true);
@@ -498,13 +497,31 @@ fn values_match_a_model_across_many_segments() {
     }
     s.ret(t, Value::Void);
     let end = s.ts();
-    let config = WriterConfig {
-        commit_events: 150,
-        page_bytes: 200,
-        ..WriterConfig::default()
-    };
-    record_to(&s.end(0), &path, config);
-    let (segments, max_level): (i64, i64) = rusqlite::Connection::open(&path)
+    let bytes = s.end(0);
+    // Sealed on the writer's thread, and on a pool of three while recording goes on.
+    for threads in [1, 3] {
+        let path = dir.path().join(format!("model-{threads}.htrace"));
+        let config = WriterConfig {
+            commit_events: 150,
+            page_bytes: 200,
+            threads,
+            ..WriterConfig::default()
+        };
+        record_to(&bytes, &path, config);
+        check_model(&path, &model, &mut rng, end, (&objs, f, arr));
+    }
+}
+
+/// Checks `values_match_a_model_across_many_segments`'s trace against its model.
+#[allow(clippy::type_complexity)]
+fn check_model(
+    path: &Path,
+    model: &HashMap<Variable, Vec<(Timestamp, Value, NodeId, u32)>>,
+    rng: &mut crate::trace::wire::tests::Rng,
+    end: Timestamp,
+    (objs, f, arr): (&[ObjectId], [FieldId; 2], ObjectId),
+) {
+    let (segments, max_level): (i64, i64) = rusqlite::Connection::open(path)
         .unwrap()
         .query_row("SELECT count(*), max(level) FROM segments", [], |r| {
             Ok((r.get(0)?, r.get(1)?))
@@ -514,8 +531,8 @@ fn values_match_a_model_across_many_segments() {
         max_level >= 1 && segments < 8 + 8,
         "segments were merged: {segments} left, level {max_level}"
     );
-    let r = TraceReader::open(&path).unwrap();
-    for (loc, writes) in &model {
+    let r = TraceReader::open(path).unwrap();
+    for (loc, writes) in model {
         let hist: Vec<(Timestamp, Value, NodeId, u32)> = r
             .history(*loc)
             .unwrap()
@@ -546,7 +563,7 @@ fn values_match_a_model_across_many_segments() {
         None,
         "before the object exists"
     );
-    for &o in &objs {
+    for &o in objs {
         let t = rng.below(end + 2);
         let got = r.object_fields_at(o, t).unwrap();
         let mut expected = Vec::new();
@@ -709,6 +726,13 @@ fn a_trace_is_readable_while_it_is_written() {
     let r = TraceReader::open(&path).unwrap();
     assert_eq!(r.info().unwrap().status, "recording");
     assert_eq!(r.node(NodeId(2)).unwrap(), None);
+    // Every value of the run is in the trace and its WAL: readable by the owner only.
+    for suffix in ["", "-wal"] {
+        use std::os::unix::fs::PermissionsExt;
+        let file = dir.path().join(format!("live.htrace{suffix}"));
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{} has mode {mode:o}", file.display());
+    }
     rec.handle(frames[events_frame].clone()).unwrap();
     let main = r
         .node(NodeId(2))
@@ -792,30 +816,17 @@ fn opening_what_is_not_a_good_trace_says_why_and_where() {
         e.contains("old.htrace") && e.contains("format version 99") && e.contains("newer"),
         "{e}"
     );
-    // Version 2 had no writers in the change index.
+    // Version 4 kept nodes as rows: refused, with what to do.
     rusqlite::Connection::open(&old)
         .unwrap()
-        .execute("UPDATE meta SET value = 2 WHERE key = 'format_version'", [])
+        .execute("UPDATE meta SET value = 4 WHERE key = 'format_version'", [])
         .unwrap();
     let e = open_err(&old);
     assert!(
         e.contains("old.htrace")
-            && e.contains("format version 2, this Hindsight reads versions 3 to 4")
+            && e.contains("format version 4, this Hindsight reads versions 5 to 5")
             && e.contains("record the run again"),
         "{e}"
-    );
-    // Version 3 lacked only the tail form of CONTENT: still read, and reported as it is.
-    rusqlite::Connection::open(&old)
-        .unwrap()
-        .execute("UPDATE meta SET value = 3 WHERE key = 'format_version'", [])
-        .unwrap();
-    assert_eq!(
-        TraceReader::open(&old)
-            .unwrap()
-            .info()
-            .unwrap()
-            .format_version,
-        3
     );
 
     let cut = dir.path().join("cut.htrace");

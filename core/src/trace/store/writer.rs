@@ -10,16 +10,17 @@ use rusqlite::{params, Connection, OpenFlags};
 
 use super::block::{BlockBuilder, EncodedBlock, StackEntry};
 use super::error::StoreError;
-use super::index::{build_pages, IndexEntry, Variable};
+use super::index::{IndexEntry, Variable};
+use super::node_window::NodeFlush;
+use super::node_window::NodeWindow;
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
-use super::{Ending, NodeRow, Outcome};
+use super::seal::{seal, Batch, CoveragePage, Sealed};
+use super::{Ending, NodeRow, WriteCounts};
 use crate::coverage::{Entity, NodeCoverage};
 use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::trace::wire::{
-    put_blocks, put_varint, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin,
-    ThreadDef, Value,
+    put_blocks, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value,
 };
-use crate::tree::NodeKind;
 
 /// When the writer flushes and commits.
 #[derive(Clone, Debug)]
@@ -30,7 +31,8 @@ pub struct WriterConfig {
     pub commit_events: u64,
     /// Flush a thread's block when its raw size reaches this.
     pub block_bytes: usize,
-    /// Commit when this many index entries are buffered (about 40 bytes each).
+    /// Commit when this many index entries are buffered (about 40 bytes each; a pipelined
+    /// writer holds two commits' worth at most, one filling and one sealing).
     pub index_entries: usize,
     /// Raw size of an index page.
     pub page_bytes: usize,
@@ -39,30 +41,36 @@ pub struct WriterConfig {
     pub merge_fan_in: usize,
     /// A segment with at most this many writes is small (see `merge_fan_in`).
     pub merge_small_writes: u64,
+    /// Threads that seal a commit (compress blocks, build index and node pages: `seal`); 1
+    /// seals on the writer's own thread. The default is `HINDSIGHT_STORE_THREADS` from the
+    /// environment, else every core.
+    pub threads: usize,
+}
+
+/// The environment variable that sets `WriterConfig::threads` by default.
+pub const STORE_THREADS_ENV: &str = "HINDSIGHT_STORE_THREADS";
+
+fn default_threads() -> usize {
+    std::env::var(STORE_THREADS_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|&n| n >= 1)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 impl Default for WriterConfig {
     fn default() -> Self {
         WriterConfig {
             commit_interval: Duration::from_millis(200),
-            commit_events: 2_000_000,
+            commit_events: 1_000_000,
             block_bytes: 32 * 1024,
-            index_entries: 1 << 20,
+            index_entries: 1 << 19,
             page_bytes: 4096,
             merge_fan_in: 8,
             merge_small_writes: 128 * 1024,
+            threads: default_threads(),
         }
     }
-}
-
-/// Counts kept while writing, stored in `meta` at each commit.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WriteCounts {
-    pub events: u64,
-    pub nodes: u64,
-    pub complete_nodes: u64,
-    pub warnings: u64,
-    pub last_ts: Timestamp,
 }
 
 pub struct TraceWriter {
@@ -76,15 +84,24 @@ pub struct TraceWriter {
     slots: rustc_hash::FxHashMap<ThreadId, usize>,
     last_slot: Option<(ThreadId, usize)>,
     index: Vec<IndexEntry>,
-    /// Nodes started since the last commit and not written yet (most complete before a commit
-    /// and are then written once).
-    pending_open: rustc_hash::FxHashMap<NodeId, NodeRow>,
-    /// Completed nodes waiting for a multi-row insert.
-    node_batch: Vec<NodeRow>,
+    /// Blocks filled since the last commit, not compressed yet.
+    full_blocks: Vec<EncodedBlock>,
+    /// Nodes started since the last commit (written in pages at the commit).
+    nodes: NodeWindow,
     /// `objects` rows waiting for a multi-row insert.
     object_batch: Vec<[Option<i64>; 6]>,
     /// Completed nodes' coverage waiting for its page.
-    coverage_buf: Vec<(NodeId, NodeCoverage)>,
+    coverage_buf: CoveragePage,
+    /// Full coverage pages waiting for the commit.
+    coverage_pages: Vec<CoveragePage>,
+    /// The pool that seals commits (`None` with one thread).
+    pool: Option<rayon::ThreadPool>,
+    /// Whether a periodic commit may seal on the pool while the recorder goes on (`pipeline`).
+    pipelined: bool,
+    /// The batch being sealed on the pool, stored at the next commit or `poll`.
+    inflight: Option<std::sync::mpsc::Receiver<Sealed>>,
+    /// The counts of what is stored (written to `meta` at each commit).
+    stored: WriteCounts,
     events_since_commit: u64,
     last_commit: Instant,
     started: Instant,
@@ -109,6 +126,9 @@ impl TraceWriter {
                 }
             }
         }
+        // The trace holds every value of the run: readable by its owner only. SQLite gives its
+        // WAL and shared-memory files the mode of the database file.
+        owner_only_file(path)?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -122,6 +142,15 @@ impl TraceWriter {
         conn.execute_batch(&setup)
             .map_err(|e| StoreError::sqlite(path, "creating the trace schema", e))?;
         let now = Instant::now();
+        let pool = (config.threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(config.threads)
+                    .thread_name(|i| format!("hindsight-seal-{i}"))
+                    .build()
+                    .ok()
+            })
+            .flatten();
         Ok(TraceWriter {
             conn,
             path: path.to_path_buf(),
@@ -130,10 +159,15 @@ impl TraceWriter {
             slots: Default::default(),
             last_slot: None,
             index: Vec::new(),
-            pending_open: Default::default(),
-            node_batch: Vec::with_capacity(NODE_BATCH),
+            full_blocks: Vec::new(),
+            nodes: NodeWindow::default(),
             object_batch: Vec::with_capacity(OBJECT_BATCH),
-            coverage_buf: Vec::new(),
+            coverage_buf: CoveragePage::default(),
+            coverage_pages: Vec::new(),
+            pool,
+            pipelined: false,
+            inflight: None,
+            stored: WriteCounts::default(),
             events_since_commit: 0,
             last_commit: now,
             started: now,
@@ -352,28 +386,11 @@ impl TraceWriter {
         if c.is_empty() {
             return Ok(());
         }
-        self.coverage_buf.push((node, c.clone()));
+        self.coverage_buf.push(node, c);
         if self.coverage_buf.len() >= COVERAGE_PAGE {
-            self.flush_coverage()?;
+            let page = std::mem::take(&mut self.coverage_buf);
+            self.coverage_pages.push(page);
         }
-        Ok(())
-    }
-
-    fn flush_coverage(&mut self) -> Result<(), StoreError> {
-        if self.coverage_buf.is_empty() {
-            return Ok(());
-        }
-        let mut buf = std::mem::take(&mut self.coverage_buf);
-        buf.sort_by_key(|(n, _)| *n);
-        let data = encode_coverage_page(&buf);
-        let (first, last) = (buf[0].0, buf[buf.len() - 1].0);
-        self.exec(
-            "storing coverage",
-            "INSERT INTO coverage_pages(first_node, last_node, data) VALUES (?1, ?2, ?3)",
-            params![first.0, last.0, lz4_flex::compress_prepend_size(&data)],
-        )?;
-        buf.clear();
-        self.coverage_buf = buf;
         Ok(())
     }
 
@@ -405,7 +422,7 @@ impl TraceWriter {
         self.events_since_commit += 1;
         if b.raw_len() >= self.config.block_bytes {
             if let Some(block) = b.take() {
-                self.insert_block(&block)?;
+                self.full_blocks.push(block);
             }
         }
         Ok(())
@@ -425,64 +442,41 @@ impl TraceWriter {
     /// A node that has just started (its header has no exit).
     pub fn node_started(&mut self, row: NodeRow) {
         self.counts.nodes += 1;
-        self.pending_open.insert(row.header.id, row);
+        self.nodes.started(row);
     }
 
     /// A node that has just completed.
     pub fn node_completed(&mut self, row: &NodeRow) -> Result<(), StoreError> {
         self.counts.complete_nodes += 1;
-        // Most nodes start and complete between two commits: one plain insert.
-        if self.pending_open.remove(&row.header.id).is_none() {
-            // Written open at an earlier commit: replace that row.
-            return self.insert_node(row, true);
-        }
-        self.node_batch.push(row.clone());
-        if self.node_batch.len() >= NODE_BATCH {
-            self.flush_nodes()?;
-        }
+        self.nodes.completed(row);
         Ok(())
     }
 
-    /// Inserts the batched nodes, `NODE_BATCH` rows per statement (far less per-row work in
-    /// SQLite than one statement per row).
-    fn flush_nodes(&mut self) -> Result<(), StoreError> {
-        let batch = std::mem::take(&mut self.node_batch);
-        let mut chunks = batch.chunks_exact(NODE_BATCH);
-        for chunk in &mut chunks {
-            let sql = multi_row_sql("INSERT INTO nodes VALUES ", 9, NODE_BATCH);
-            let mut st = self
-                .conn
-                .prepare_cached(&sql)
-                .map_err(self.err("storing nodes"))?;
-            let mut k = 1;
-            for row in chunk {
-                for v in node_values(row) {
-                    st.raw_bind_parameter(k, v)
-                        .map_err(self.err("storing nodes"))?;
-                    k += 1;
-                }
-            }
-            st.raw_execute().map_err(self.err("storing nodes"))?;
+    /// Writes node pages (compressed by `seal`) and the children and ends of nodes left open
+    /// (`node_window`).
+    fn store_nodes(&self, flush: &NodeFlush) -> Result<(), StoreError> {
+        for (first, last, data) in &flush.pages {
+            self.exec(
+                "storing nodes",
+                "INSERT INTO node_pages(first, last, data) VALUES (?1, ?2, ?3)",
+                params![first.0, last.0, data],
+            )?;
         }
-        for row in chunks.remainder() {
-            self.insert_node(row, false)?;
+        for (parent, chunk, count, data) in &flush.chunks {
+            self.exec(
+                "storing the children of a node",
+                "INSERT OR REPLACE INTO node_children(parent, chunk, count, data) VALUES (?1, ?2, ?3, ?4)",
+                params![parent.0, chunk, count, data],
+            )?;
         }
-        self.node_batch = batch;
-        self.node_batch.clear();
+        for (node, exit, outcome) in &flush.ends {
+            self.exec(
+                "storing the end of a node",
+                "INSERT OR REPLACE INTO node_ends(id, exit_ts, outcome) VALUES (?1, ?2, ?3)",
+                params![node.0, *exit as i64, outcome.map(|o| o as i64)],
+            )?;
+        }
         Ok(())
-    }
-
-    fn insert_node(&self, row: &NodeRow, replace: bool) -> Result<(), StoreError> {
-        let sql = if replace {
-            "INSERT OR REPLACE INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-        } else {
-            "INSERT INTO nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-        };
-        self.exec(
-            "storing a node",
-            sql,
-            rusqlite::params_from_iter(node_values(row)),
-        )
     }
 
     fn insert_block(&self, b: &EncodedBlock) -> Result<(), StoreError> {
@@ -502,75 +496,159 @@ impl TraceWriter {
         )
     }
 
-    fn flush_index(&mut self) -> Result<(), StoreError> {
-        if self.index.is_empty() {
-            return Ok(());
+    /// Inserts a sealed batch: blocks, the index segment (then merges small segments), nodes
+    /// and coverage pages.
+    fn store_sealed(&mut self, sealed: Sealed) -> Result<(), StoreError> {
+        for block in &sealed.blocks {
+            self.insert_block(block)?;
         }
-        let mut entries = std::mem::take(&mut self.index);
-        let first = entries.iter().map(|e| e.ts).min().unwrap_or(0);
-        let last = entries.iter().map(|e| e.ts).max().unwrap_or(0);
-        self.exec(
-            "storing an index segment",
-            "INSERT INTO segments(level, first_ts, last_ts, writes) VALUES (0, ?1, ?2, ?3)",
-            params![first as i64, last as i64, entries.len() as i64],
-        )?;
-        let segment = self.conn.last_insert_rowid();
-        for page in build_pages(&mut entries, self.config.page_bytes) {
+        if let Some((first, last, writes, pages)) = &sealed.segment {
             self.exec(
-                "storing an index page",
-                "INSERT INTO index_pages(segment, start, data) VALUES (?1, ?2, ?3)",
-                params![segment, page.start, page.data],
+                "storing an index segment",
+                "INSERT INTO segments(level, first_ts, last_ts, writes) VALUES (0, ?1, ?2, ?3)",
+                params![*first as i64, *last as i64, *writes as i64],
+            )?;
+            let segment = self.conn.last_insert_rowid();
+            for page in pages {
+                self.exec(
+                    "storing an index page",
+                    "INSERT INTO index_pages(segment, start, data) VALUES (?1, ?2, ?3)",
+                    params![segment, page.start, page.data],
+                )?;
+            }
+            super::compact::compact(
+                &self.conn,
+                &self.path,
+                self.config.merge_fan_in,
+                self.config.merge_small_writes,
+                self.config.page_bytes,
             )?;
         }
-        entries.clear();
-        self.index = entries;
-        super::compact::compact(
-            &self.conn,
-            &self.path,
-            self.config.merge_fan_in,
-            self.config.merge_small_writes,
-            self.config.page_bytes,
-        )
+        self.store_nodes(&sealed.nodes)?;
+        for (first, last, data) in &sealed.coverage {
+            self.exec(
+                "storing coverage",
+                "INSERT INTO coverage_pages(first_node, last_node, data) VALUES (?1, ?2, ?3)",
+                params![first.0, last.0, data],
+            )?;
+        }
+        self.stored = sealed.counts;
+        Ok(())
+    }
+
+    /// Everything received since the last commit, for `seal`.
+    fn take_batch(&mut self) -> Batch {
+        for b in self.blocks.iter_mut() {
+            if let Some(block) = b.take() {
+                self.full_blocks.push(block);
+            }
+        }
+        if !self.coverage_buf.is_empty() {
+            let page = std::mem::take(&mut self.coverage_buf);
+            self.coverage_pages.push(page);
+        }
+        Batch {
+            blocks: std::mem::take(&mut self.full_blocks),
+            index: {
+                let capacity = self.index.len().min(self.config.index_entries);
+                std::mem::replace(&mut self.index, Vec::with_capacity(capacity))
+            },
+            nodes: self.nodes.flush(),
+            coverage: std::mem::take(&mut self.coverage_pages),
+            counts: self.counts.clone(),
+        }
+    }
+
+    /// Lets periodic commits seal on the pool while the recorder goes on: what they stored
+    /// becomes visible at the next commit or `poll` (a reader asking for a commit, `commit`,
+    /// still waits for everything). The recording loop calls `poll` between frames.
+    pub fn pipeline(&mut self) {
+        self.pipelined = self.pool.is_some();
+    }
+
+    /// Stores and commits the batch sealed on the pool, if it is ready; whether it was.
+    pub fn poll(&mut self) -> Result<bool, StoreError> {
+        let ready = match &self.inflight {
+            Some(rx) => rx.try_recv().ok(),
+            None => None,
+        };
+        match ready {
+            Some(sealed) => {
+                self.inflight = None;
+                self.store_sealed(sealed)?;
+                self.commit_transaction()?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 
     /// Commits if the interval has passed or the buffers are full; call after each frame.
+    ///
+    /// The interval alone commits only once the index buffer would make a segment too big to be
+    /// merged again (`merge_small_writes`), or after ten intervals: a segment the merge rewrites
+    /// costs its writes twice (13 % of the store's CPU on htmlcleaner when commits came every
+    /// 200 ms, docs/benchmarks.md). A reader that waits asks for a commit (`commit`).
     pub fn maybe_commit(&mut self) -> Result<bool, StoreError> {
+        let since = self.last_commit.elapsed();
+        let big_enough = self.config.merge_fan_in < 2
+            || self.index.len() as u64 >= self.config.merge_small_writes
+            || since >= self.config.commit_interval * 10;
         let due = self.events_since_commit >= self.config.commit_events
             || self.index.len() >= self.config.index_entries
-            || (self.events_since_commit > 0
-                && self.last_commit.elapsed() >= self.config.commit_interval);
+            || (self.events_since_commit > 0 && since >= self.config.commit_interval && big_enough);
         if due {
-            self.commit()?;
+            self.commit_batch(!self.pipelined)?;
         }
         Ok(due)
     }
 
     /// Flushes every buffer and commits: afterwards a reader (or a crash) sees everything so far.
     pub fn commit(&mut self) -> Result<(), StoreError> {
-        for i in 0..self.blocks.len() {
-            if let Some(block) = self.blocks[i].take() {
-                self.insert_block(&block)?;
+        self.commit_batch(true)
+    }
+
+    /// Seals what arrived since the last commit and commits it; without `wait`, it is sealed on
+    /// the pool and stored at the next commit or `poll` (the batch sealed before is stored now).
+    fn commit_batch(&mut self, wait: bool) -> Result<(), StoreError> {
+        let batch = self.take_batch();
+        if let Some(rx) = self.inflight.take() {
+            let sealed = rx.recv().map_err(|_| StoreError::Corrupt {
+                path: self.path.clone(),
+                detail: "the thread sealing the previous commit stopped".into(),
+            })?;
+            self.store_sealed(sealed)?;
+        }
+        let page_bytes = self.config.page_bytes;
+        match &self.pool {
+            Some(pool) if !wait => {
+                let (tx, rx) = std::sync::mpsc::sync_channel(1);
+                pool.spawn(move || {
+                    let _ = tx.send(seal(batch, page_bytes, true));
+                });
+                self.inflight = Some(rx);
             }
+            Some(pool) => {
+                let sealed = pool.install(|| seal(batch, page_bytes, true));
+                self.store_sealed(sealed)?;
+            }
+            None => self.store_sealed(seal(batch, page_bytes, false))?,
         }
-        self.flush_index()?;
-        self.flush_nodes()?;
-        self.flush_coverage()?;
+        self.events_since_commit = 0;
+        self.last_commit = Instant::now();
+        self.commit_transaction()
+    }
+
+    fn commit_transaction(&mut self) -> Result<(), StoreError> {
         self.flush_objects()?;
-        let open: Vec<NodeRow> = self.pending_open.drain().map(|(_, r)| r).collect();
-        for row in &open {
-            self.insert_node(row, false)?;
-        }
         self.write_counts()?;
         self.conn
             .execute_batch("COMMIT; BEGIN")
-            .map_err(self.err("committing"))?;
-        self.events_since_commit = 0;
-        self.last_commit = Instant::now();
-        Ok(())
+            .map_err(self.err("committing"))
     }
 
     fn write_counts(&self) -> Result<(), StoreError> {
-        let c = &self.counts;
+        let c = &self.stored;
         self.set_meta("events", c.events as i64)?;
         self.set_meta("nodes", c.nodes as i64)?;
         self.set_meta("complete_nodes", c.complete_nodes as i64)?;
@@ -591,6 +669,9 @@ impl TraceWriter {
         self.set_meta("ending_detail", detail)?;
         self.set_meta("wall_ms", self.started.elapsed().as_millis() as i64)?;
         self.commit()?;
+        // The counts of the finished trace (warnings may have come after the last batch).
+        self.stored = self.counts.clone();
+        self.write_counts()?;
         self.conn
             .execute_batch("COMMIT")
             .map_err(self.err("committing"))?;
@@ -602,32 +683,24 @@ impl TraceWriter {
     }
 }
 
-/// Completed nodes per multi-row insert (9 parameters each, well under SQLite's limit).
-const NODE_BATCH: usize = 128;
+/// Creates an empty file at `path` with mode 0600 (before SQLite opens it).
+fn owner_only_file(path: &Path) -> Result<(), StoreError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map(drop)
+        .map_err(|source| StoreError::Io {
+            path: path.into(),
+            action: "creating the trace",
+            source,
+        })
+}
 
 /// Nodes per coverage page.
 const COVERAGE_PAGE: usize = 256;
-
-/// A coverage page before compression: per node (in node order) `node delta:varint
-/// nedges:varint edge deltas ndefuses:varint def-use deltas`, ids as varint deltas of the
-/// sorted list.
-pub fn encode_coverage_page(nodes: &[(NodeId, NodeCoverage)]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut prev_node = 0u32;
-    for (node, c) in nodes {
-        put_varint(&mut out, u64::from(node.0.wrapping_sub(prev_node)));
-        prev_node = node.0;
-        for ids in [&c.edges, &c.def_uses] {
-            put_varint(&mut out, ids.len() as u64);
-            let mut prev = 0u32;
-            for &id in ids.iter() {
-                put_varint(&mut out, u64::from(id.wrapping_sub(prev)));
-                prev = id;
-            }
-        }
-    }
-    out
-}
 
 /// Objects per multi-row insert.
 const OBJECT_BATCH: usize = 128;
@@ -638,30 +711,4 @@ fn multi_row_sql(prefix: &str, columns: usize, rows: usize) -> String {
     let mut sql = String::from(prefix);
     sql.push_str(&vec![group; rows].join(","));
     sql
-}
-
-/// A node's columns in `nodes` order.
-fn node_values(row: &NodeRow) -> [Option<i64>; 9] {
-    let h = &row.header;
-    let kind = match h.kind {
-        NodeKind::Root => schema::KIND_ROOT,
-        NodeKind::Thread => schema::KIND_THREAD,
-        NodeKind::Routine => schema::KIND_ROUTINE,
-        NodeKind::External => schema::KIND_EXTERNAL,
-    };
-    let outcome = row.outcome.map(|o| match o {
-        Outcome::Returned => 0,
-        Outcome::Threw => 1,
-    });
-    [
-        Some(i64::from(h.id.0)),
-        h.parent.map(|p| i64::from(p.0)),
-        Some(kind),
-        h.method.map(|m| i64::from(m.0)),
-        h.thread.map(|t| i64::from(t.0)),
-        Some(i64::from(row.depth)),
-        Some(h.entry as i64),
-        h.exit.map(|e| e as i64),
-        outcome,
-    ]
 }

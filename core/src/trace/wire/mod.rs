@@ -11,7 +11,7 @@ mod value;
 #[cfg(test)]
 mod java_tables;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// A seeded PRNG for tests in other modules.
 #[cfg(test)]

@@ -9,7 +9,7 @@ use crate::trace::store::error::StoreResult;
 use crate::trace::wire::{ByteReader, ParseError, ParseResult};
 use crate::tree::CoverageKind;
 
-/// Decodes a coverage page (`encode_coverage_page`) into `(node, edges, def-use chains)`.
+/// Decodes a coverage page (`CoveragePage::encode`) into `(node, edges, def-use chains)`.
 fn decode_page(data: &[u8]) -> ParseResult<Vec<(NodeId, NodeCoverage)>> {
     let raw = lz4_flex::decompress_size_prepended(data).map_err(|e| ParseError {
         at: 0,

@@ -5,6 +5,7 @@ mod coverage;
 mod defs;
 mod events;
 mod nodes;
+mod scan;
 mod values;
 
 use std::cell::RefCell;
@@ -19,6 +20,7 @@ use super::schema::{APPLICATION_ID, FORMAT_VERSION, OLDEST_READABLE_VERSION};
 
 pub use events::{EventAt, NodeEvent};
 pub use nodes::{Argument, NodeDetail, NodeResult, Preorder};
+pub use scan::{RawBlock, RawIndexPage};
 pub use values::{ObjectInfo, LENGTH_SLOT};
 
 /// What a trace knows of its recording (`meta` table).
@@ -73,6 +75,13 @@ pub struct TraceReader {
     segments: RefCell<(i64, Vec<Segment>)>,
     /// The last decoded block (paging through events decodes each block once).
     block_cache: RefCell<Option<(i64, std::sync::Arc<Vec<super::block::BlockEvent>>)>>,
+    /// The last node pages decoded, by their id range.
+    node_pages: RefCell<
+        Vec<(
+            std::ops::RangeInclusive<u32>,
+            std::sync::Arc<super::node_pages::NodePage>,
+        )>,
+    >,
 }
 
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
@@ -174,6 +183,7 @@ impl TraceReader {
             path: path.into(),
             segments: RefCell::new((-1, Vec::new())),
             block_cache: RefCell::new(None),
+            node_pages: RefCell::new(Vec::new()),
         })
     }
 

@@ -5,43 +5,20 @@ use std::collections::VecDeque;
 use rusqlite::OptionalExtension;
 use serde::{Deserialize, Serialize};
 
+use std::sync::Arc;
+
 use super::TraceReader;
-use crate::ids::{MethodId, NodeId, ThreadId};
+use crate::ids::{NodeId, ThreadId};
 use crate::trace::store::error::StoreResult;
-use crate::trace::store::schema;
+use crate::trace::store::node_pages::{
+    decode_page, find_in_page, read_children, NodePage, CHILDREN_PER_CHUNK,
+};
 use crate::trace::store::{NodeRow, Outcome};
-use crate::trace::wire::{EventKind, MethodDef, Value};
-use crate::tree::{NodeHeader, NodeKind};
+use crate::trace::wire::{ByteReader, EventKind, MethodDef, Value};
+use crate::tree::NodeKind;
 
-const COLUMNS: &str = "id, parent, kind, method, thread, depth, entry_ts, exit_ts, outcome";
-
-fn row_to_node(r: &rusqlite::Row<'_>) -> rusqlite::Result<NodeRow> {
-    let kind = match r.get::<_, i64>(2)? {
-        schema::KIND_ROOT => NodeKind::Root,
-        schema::KIND_THREAD => NodeKind::Thread,
-        schema::KIND_ROUTINE => NodeKind::Routine,
-        _ => NodeKind::External,
-    };
-    Ok(NodeRow {
-        header: NodeHeader {
-            id: NodeId(r.get(0)?),
-            parent: r.get::<_, Option<u32>>(1)?.map(NodeId),
-            kind,
-            method: r.get::<_, Option<u32>>(3)?.map(MethodId),
-            thread: r.get::<_, Option<u32>>(4)?.map(ThreadId),
-            entry: r.get::<_, i64>(6)? as u64,
-            exit: r.get::<_, Option<i64>>(7)?.map(|t| t as u64),
-        },
-        depth: r.get(5)?,
-        outcome: r.get::<_, Option<i64>>(8)?.map(|o| {
-            if o == 0 {
-                Outcome::Returned
-            } else {
-                Outcome::Threw
-            }
-        }),
-    })
-}
+/// Decoded node pages kept by a reader (a page is never rewritten once committed).
+const CACHED_PAGES: usize = 4;
 
 /// An argument of a call, by position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -70,14 +47,116 @@ pub struct NodeDetail {
     pub args: Vec<Argument>,
     /// `None` while the node is incomplete.
     pub result: Option<NodeResult>,
+    /// The line of the caller that made the call (0 when unknown).
+    #[serde(default)]
+    pub call_line: u32,
+    /// The line the call was executing when it returned or unwound (0 when unknown).
+    #[serde(default)]
+    pub exit_line: u32,
 }
 
 impl TraceReader {
+    /// The decoded page holding `id` (`None` past the last committed page), from a small cache.
+    fn node_page(&self, id: NodeId) -> StoreResult<Option<Arc<NodePage>>> {
+        {
+            let cache = self.node_pages.borrow();
+            if let Some((_, page)) = cache.iter().find(|(range, _)| range.contains(&id.0)) {
+                return Ok(Some(Arc::clone(page)));
+            }
+        }
+        let row: Option<(u32, u32, Vec<u8>)> = self
+            .conn
+            .prepare_cached(
+                "SELECT first, last, data FROM node_pages WHERE first <= ?1 ORDER BY first DESC LIMIT 1",
+            )
+            .and_then(|mut s| {
+                s.query_row([id.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .optional()
+            })
+            .map_err(self.err("reading a node page"))?;
+        let Some((first, last, data)) = row.filter(|r| r.1 >= id.0) else {
+            return Ok(None);
+        };
+        let page = Arc::new(
+            decode_page(&data)
+                .map_err(|e| self.corrupt(&format!("node page {first}"), e.problem))?,
+        );
+        let mut cache = self.node_pages.borrow_mut();
+        if cache.len() >= CACHED_PAGES {
+            cache.remove(0);
+        }
+        cache.push((first..=last, Arc::clone(&page)));
+        Ok(Some(page))
+    }
+
+    /// A node of a page, with its end from `node_ends` when it completed after its page.
+    fn page_row(&self, page: &NodePage, i: usize) -> StoreResult<NodeRow> {
+        let row = page.rows[i].clone();
+        if page.open(i) {
+            self.with_end(row)
+        } else {
+            Ok(row)
+        }
+    }
+
+    /// A node that was open when its page was written, with its end if it has one now.
+    fn with_end(&self, mut row: NodeRow) -> StoreResult<NodeRow> {
+        let end: Option<(i64, Option<i64>)> = self
+            .conn
+            .prepare_cached("SELECT exit_ts, outcome FROM node_ends WHERE id = ?1")
+            .and_then(|mut s| {
+                s.query_row([row.header.id.0], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()
+            })
+            .map_err(self.err("reading the end of a node"))?;
+        if let Some((exit, outcome)) = end {
+            row.header.exit = Some(exit as u64);
+            row.outcome = outcome.map(|o| {
+                if o == 0 {
+                    Outcome::Returned
+                } else {
+                    Outcome::Threw
+                }
+            });
+        }
+        Ok(row)
+    }
+
+    /// A node by id: from a cached page, else read from its page without decoding the rest (a
+    /// history asks for nodes scattered over the run).
     pub fn node(&self, id: NodeId) -> StoreResult<Option<NodeRow>> {
-        self.conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM nodes WHERE id = ?1"))
-            .and_then(|mut s| s.query_row([id.0], row_to_node).optional())
-            .map_err(self.err("reading a node"))
+        let cached = self
+            .node_pages
+            .borrow()
+            .iter()
+            .find(|(range, _)| range.contains(&id.0))
+            .map(|(_, page)| Arc::clone(page));
+        if let Some(page) = cached {
+            return match page.find(id) {
+                Some(i) => self.page_row(&page, i).map(Some),
+                None => Ok(None),
+            };
+        }
+        let row: Option<(u32, u32, Vec<u8>)> = self
+            .conn
+            .prepare_cached(
+                "SELECT first, last, data FROM node_pages WHERE first <= ?1 ORDER BY first DESC LIMIT 1",
+            )
+            .and_then(|mut s| {
+                s.query_row([id.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .optional()
+            })
+            .map_err(self.err("reading a node page"))?;
+        let Some((first, _, data)) = row.filter(|r| r.1 >= id.0) else {
+            return Ok(None);
+        };
+        let found = find_in_page(&data, id)
+            .map_err(|e| self.corrupt(&format!("node page {first}"), e.problem))?;
+        match found {
+            Some((row, true)) => self.with_end(row).map(Some),
+            Some((row, false)) => Ok(Some(row)),
+            None => Ok(None),
+        }
     }
 
     /// Several nodes read in one transaction, so that they come from one consistent state of a
@@ -96,31 +175,80 @@ impl TraceReader {
         Ok(rows)
     }
 
-    /// Children in call order, `limit` of them from `offset`.
-    pub fn children(&self, id: NodeId, offset: u64, limit: u64) -> StoreResult<Vec<NodeRow>> {
+    /// The ids of `id`'s children in call order, `limit` of them from `offset`: from its page
+    /// when it was complete there, else from its `node_children` chunks.
+    fn child_ids(&self, id: NodeId, offset: u64, limit: u64) -> StoreResult<Vec<NodeId>> {
+        let Some(page) = self.node_page(id)? else {
+            return Ok(Vec::new());
+        };
+        let Some(i) = page.find(id) else {
+            return Ok(Vec::new());
+        };
+        let take = |ids: &[NodeId], from: u64| -> Vec<NodeId> {
+            let from = from.min(ids.len() as u64) as usize;
+            let to = (from as u64).saturating_add(limit).min(ids.len() as u64) as usize;
+            ids[from..to].to_vec()
+        };
+        if let Some(ids) = page.children(i) {
+            return Ok(take(ids, offset));
+        }
+        // Every chunk but the last holds CHILDREN_PER_CHUNK ids.
+        let per = CHILDREN_PER_CHUNK as u64;
         let mut st = self
             .conn
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM nodes WHERE parent = ?1 ORDER BY id LIMIT ?2 OFFSET ?3"
-            ))
-            .map_err(self.err("reading children"))?;
-        let rows = st
-            .query_map(
-                [
-                    i64::from(id.0),
-                    limit.min(i64::MAX as u64) as i64,
-                    offset.min(i64::MAX as u64) as i64,
-                ],
-                row_to_node,
+            .prepare_cached(
+                "SELECT chunk, data FROM node_children WHERE parent = ?1 AND chunk >= ?2 ORDER BY chunk",
             )
             .map_err(self.err("reading children"))?;
-        rows.collect::<Result<_, _>>()
-            .map_err(self.err("reading children"))
+        let mut rows = st
+            .query([i64::from(id.0), (offset / per).min(i64::MAX as u64) as i64])
+            .map_err(self.err("reading children"))?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next().map_err(self.err("reading children"))? {
+            if out.len() as u64 >= limit {
+                break;
+            }
+            let chunk: i64 = r.get(0).map_err(self.err("reading children"))?;
+            let data: Vec<u8> = r.get(1).map_err(self.err("reading children"))?;
+            let mut ids = Vec::new();
+            read_children(&mut ByteReader::new(&data), id, &mut ids).map_err(|e| {
+                self.corrupt(&format!("children of node {id}, chunk {chunk}"), e.problem)
+            })?;
+            let from = offset.saturating_sub(chunk as u64 * per);
+            let want = limit - out.len() as u64;
+            let got = take(&ids, from);
+            out.extend(got.into_iter().take(want as usize));
+        }
+        Ok(out)
+    }
+
+    /// Children in call order, `limit` of them from `offset`.
+    pub fn children(&self, id: NodeId, offset: u64, limit: u64) -> StoreResult<Vec<NodeRow>> {
+        // Children are near each other: their pages are decoded once, through the cache.
+        let mut out = Vec::new();
+        for c in self.child_ids(id, offset, limit)? {
+            let Some(page) = self.node_page(c)? else {
+                continue;
+            };
+            if let Some(i) = page.find(c) {
+                out.push(self.page_row(&page, i)?);
+            }
+        }
+        Ok(out)
     }
 
     pub fn child_count(&self, id: NodeId) -> StoreResult<u64> {
+        let Some(page) = self.node_page(id)? else {
+            return Ok(0);
+        };
+        let Some(i) = page.find(id) else {
+            return Ok(0);
+        };
+        if let Some(ids) = page.children(i) {
+            return Ok(ids.len() as u64);
+        }
         self.conn
-            .prepare_cached("SELECT count(*) FROM nodes WHERE parent = ?1")
+            .prepare_cached("SELECT coalesce(sum(count), 0) FROM node_children WHERE parent = ?1")
             .and_then(|mut s| s.query_row([id.0], |r| r.get::<_, i64>(0)))
             .map(|n| n as u64)
             .map_err(self.err("counting children"))
@@ -140,39 +268,74 @@ impl TraceReader {
 
     /// Each thread with its thread node, in node order.
     fn thread_nodes(&self) -> StoreResult<Vec<(ThreadId, NodeId)>> {
-        let mut st = self
-            .conn
-            .prepare_cached(
-                "SELECT thread, id FROM nodes WHERE parent = 0 AND kind = 1 ORDER BY id",
-            )
-            .map_err(self.err("reading threads"))?;
-        let rows = st
-            .query_map([], |r| Ok((ThreadId(r.get(0)?), NodeId(r.get(1)?))))
-            .map_err(self.err("reading threads"))?;
-        rows.collect::<Result<_, _>>()
-            .map_err(self.err("reading threads"))
+        Ok(self
+            .children(NodeId::ROOT, 0, u64::MAX)?
+            .into_iter()
+            .filter(|n| n.header.kind == NodeKind::Thread)
+            .filter_map(|n| Some((n.header.thread?, n.header.id)))
+            .collect())
     }
 
-    /// Nodes of `thread` after `after` in id order, which is preorder within a thread. A scan of
-    /// the id order that skips other threads' nodes: no index to maintain while recording.
+    /// Nodes of `thread` after `after` in id order, which is preorder within a thread: the
+    /// pages from there on, skipping other threads' nodes.
     fn thread_page(
         &self,
         thread: ThreadId,
         after: Option<NodeId>,
-        limit: i64,
+        limit: usize,
     ) -> StoreResult<Vec<NodeRow>> {
-        let mut st = self
-            .conn
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM nodes WHERE id > ?2 AND thread = ?1 ORDER BY id LIMIT ?3"
-            ))
-            .map_err(self.err("reading nodes"))?;
-        let after = after.map_or(-1, |n| i64::from(n.0));
-        let rows = st
-            .query_map([i64::from(thread.0), after, limit], row_to_node)
-            .map_err(self.err("reading nodes"))?;
-        rows.collect::<Result<_, _>>()
-            .map_err(self.err("reading nodes"))
+        self.page_after(Some(thread), after, limit)
+    }
+
+    /// Up to `limit` stored nodes after `after` (from the root when `None`), in id order, read
+    /// a page at a time: for scans of every node (SQL's `nodes`).
+    pub fn nodes_after(&self, after: Option<NodeId>, limit: usize) -> StoreResult<Vec<NodeRow>> {
+        self.page_after(None, after, limit)
+    }
+
+    /// Nodes after `after` in id order, of `thread` only when given.
+    fn page_after(
+        &self,
+        thread: Option<ThreadId>,
+        after: Option<NodeId>,
+        limit: usize,
+    ) -> StoreResult<Vec<NodeRow>> {
+        let mut out = Vec::new();
+        let mut next = after.map_or(Some(0), |a| a.0.checked_add(1));
+        while let Some(id) = next {
+            if out.len() >= limit {
+                break;
+            }
+            let page = match self.node_page(NodeId(id))? {
+                Some(p) => p,
+                // A gap before the next page (ids no node took) or the end.
+                None => match self.next_page_first(id)? {
+                    Some(first) => {
+                        next = Some(first);
+                        continue;
+                    }
+                    None => break,
+                },
+            };
+            for (i, r) in page.rows.iter().enumerate() {
+                if r.header.id.0 >= id
+                    && (thread.is_none() || r.header.thread == thread)
+                    && out.len() < limit
+                {
+                    out.push(self.page_row(&page, i)?);
+                }
+            }
+            next = page.rows.last().and_then(|r| r.header.id.0.checked_add(1));
+        }
+        Ok(out)
+    }
+
+    /// The first id of the first page after `id`.
+    fn next_page_first(&self, id: u32) -> StoreResult<Option<u32>> {
+        self.conn
+            .prepare_cached("SELECT first FROM node_pages WHERE first > ?1 ORDER BY first LIMIT 1")
+            .and_then(|mut s| s.query_row([id], |r| r.get(0)).optional())
+            .map_err(self.err("reading a node page"))
     }
 
     /// Method, arguments, `this` and result of a call node (the root and thread nodes have
@@ -186,6 +349,8 @@ impl TraceReader {
             this: None,
             args: Vec::new(),
             result: None,
+            call_line: 0,
+            exit_line: 0,
             row,
         };
         let h = detail.row.header.clone();
@@ -194,6 +359,7 @@ impl TraceReader {
         };
         let method = self.method(method_id)?;
         if let Some(call) = self.thread_event_at(thread, h.entry)? {
+            detail.call_line = call.parent_line;
             if let EventKind::Call { args, .. } | EventKind::ExtCall { args, .. } = call.event.kind
             {
                 let receiver = method
@@ -222,6 +388,7 @@ impl TraceReader {
         }
         if let Some(exit) = h.exit {
             if let Some(ev) = self.thread_event_at(thread, exit)? {
+                detail.exit_line = ev.line;
                 detail.result = match ev.event.kind {
                     EventKind::Return(v) | EventKind::ExtReturn(v) => Some(NodeResult::Returned(v)),
                     EventKind::Unwind(v) | EventKind::ExtUnwind(v) => Some(NodeResult::Threw(v)),

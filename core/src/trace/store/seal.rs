@@ -1,0 +1,196 @@
+//! The part of a commit that needs no SQLite: compressing event blocks, sorting and encoding
+//! the change index into pages, encoding node and coverage pages. It runs on the store's thread
+//! pool (rayon), in parallel within a commit and, when the writer pipelines, while the recorder
+//! goes on with the next commit's events; the writer then inserts what it produced.
+
+use rayon::prelude::*;
+
+use super::block::EncodedBlock;
+use super::index::{IndexEntry, Page, PageWriter};
+use super::node_pages;
+use super::node_window::NodeFlush;
+use super::WriteCounts;
+use crate::coverage::NodeCoverage;
+use crate::ids::{NodeId, Timestamp};
+use crate::trace::wire::put_varint;
+
+/// What a commit hands to `seal`.
+#[derive(Default)]
+pub struct Batch {
+    /// Blocks with their events uncompressed.
+    pub blocks: Vec<EncodedBlock>,
+    pub index: Vec<IndexEntry>,
+    pub nodes: NodeFlush,
+    /// Coverage pages: completed nodes' entities.
+    pub coverage: Vec<CoveragePage>,
+    /// The counts once this batch is stored.
+    pub counts: WriteCounts,
+}
+
+/// A sealed batch, ready for its inserts.
+pub struct Sealed {
+    pub blocks: Vec<EncodedBlock>,
+    /// `(first_ts, last_ts, writes, pages)` of the change index segment, when it has writes.
+    pub segment: Option<(Timestamp, Timestamp, u64, Vec<Page>)>,
+    pub nodes: NodeFlush,
+    /// `(first node, last node, compressed page)`.
+    pub coverage: Vec<(NodeId, NodeId, Vec<u8>)>,
+    pub counts: WriteCounts,
+}
+
+/// Entries per piece of a segment encoded on its own (pieces are cut where a variable ends).
+const INDEX_PIECE: usize = 1 << 16;
+
+/// Seals a batch; with `parallel`, on the current rayon pool's threads.
+pub fn seal(mut batch: Batch, page_bytes: usize, parallel: bool) -> Sealed {
+    let blocks = std::mem::take(&mut batch.blocks);
+    let entries = std::mem::take(&mut batch.index);
+    let pages = std::mem::take(&mut batch.nodes.pages);
+    let coverage = std::mem::take(&mut batch.coverage);
+    let compress_block = |mut b: EncodedBlock| {
+        b.data = lz4_flex::compress_prepend_size(&b.data);
+        b
+    };
+    let compress_nodes =
+        |(first, last, raw): (NodeId, NodeId, Vec<u8>)| (first, last, node_pages::compress(&raw));
+    let coverage_page = |page: CoveragePage| {
+        let (first, last, raw) = page.encode()?;
+        Some((first, last, lz4_flex::compress_prepend_size(&raw)))
+    };
+    let ((blocks, segment), (node_pages, coverage)) = if parallel {
+        rayon::join(
+            || {
+                rayon::join(
+                    || blocks.into_par_iter().map(compress_block).collect(),
+                    || segment(entries, page_bytes, true),
+                )
+            },
+            || {
+                rayon::join(
+                    || pages.into_par_iter().map(compress_nodes).collect(),
+                    || coverage.into_par_iter().filter_map(coverage_page).collect(),
+                )
+            },
+        )
+    } else {
+        (
+            (
+                blocks.into_iter().map(compress_block).collect(),
+                segment(entries, page_bytes, false),
+            ),
+            (
+                pages.into_iter().map(compress_nodes).collect(),
+                coverage.into_iter().filter_map(coverage_page).collect(),
+            ),
+        )
+    };
+    batch.nodes.pages = node_pages;
+    Sealed {
+        blocks,
+        segment,
+        nodes: batch.nodes,
+        coverage,
+        counts: batch.counts,
+    }
+}
+
+/// Sorts a segment's entries by (variable, timestamp) and cuts them into pages: pieces of
+/// about `INDEX_PIECE` entries, each ending where a variable ends, are encoded side by side
+/// (a page never spans two pieces, so the result does not depend on the number of threads
+/// beyond where pages are cut).
+fn segment(
+    mut entries: Vec<IndexEntry>,
+    page_bytes: usize,
+    parallel: bool,
+) -> Option<(Timestamp, Timestamp, u64, Vec<Page>)> {
+    if entries.is_empty() {
+        return None;
+    }
+    let first = entries.iter().map(|e| e.ts).min().unwrap_or(0);
+    let last = entries.iter().map(|e| e.ts).max().unwrap_or(0);
+    let key = |e: &IndexEntry| (e.key.packed(), e.ts);
+    if parallel {
+        entries.par_sort_unstable_by_key(key);
+    } else {
+        entries.sort_unstable_by_key(key);
+    }
+    let mut cuts = vec![0];
+    let mut at = INDEX_PIECE;
+    while at < entries.len() {
+        let k = entries[at - 1].key;
+        while at < entries.len() && entries[at].key == k {
+            at += 1;
+        }
+        if at < entries.len() {
+            cuts.push(at);
+        }
+        at += INDEX_PIECE;
+    }
+    cuts.push(entries.len());
+    let piece = |w: &[usize]| {
+        let mut pw = PageWriter::new(first, page_bytes);
+        let mut pages = Vec::new();
+        for e in &entries[w[0]..w[1]] {
+            pages.extend(pw.push(e));
+        }
+        pages.extend(pw.finish());
+        pages
+    };
+    let pages: Vec<Page> = if parallel {
+        cuts.par_windows(2).flat_map_iter(piece).collect()
+    } else {
+        cuts.windows(2).flat_map(piece).collect()
+    };
+    Some((first, last, entries.len() as u64, pages))
+}
+
+/// The coverage of up to `COVERAGE_PAGE` completed nodes, copied flat (no vector per node).
+#[derive(Default)]
+pub struct CoveragePage {
+    /// `(node, start in ids, edges, def-use chains)`.
+    nodes: Vec<(NodeId, u32, u32, u32)>,
+    ids: Vec<u32>,
+}
+
+impl CoveragePage {
+    pub fn push(&mut self, node: NodeId, c: &NodeCoverage) {
+        let start = self.ids.len() as u32;
+        self.ids.extend_from_slice(&c.edges);
+        self.ids.extend_from_slice(&c.def_uses);
+        self.nodes
+            .push((node, start, c.edges.len() as u32, c.def_uses.len() as u32));
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The first and last node and the page before compression: per node (in node order)
+    /// `node delta:varint nedges:varint edge deltas ndefuses:varint def-use deltas`, ids as
+    /// varint deltas of the sorted list.
+    pub fn encode(mut self) -> Option<(NodeId, NodeId, Vec<u8>)> {
+        self.nodes.sort_unstable_by_key(|n| n.0);
+        let first = self.nodes.first()?.0;
+        let last = self.nodes.last()?.0;
+        let mut out = Vec::with_capacity(self.ids.len() + 3 * self.nodes.len());
+        let mut prev_node = 0u32;
+        for &(node, start, edges, def_uses) in &self.nodes {
+            put_varint(&mut out, u64::from(node.0.wrapping_sub(prev_node)));
+            prev_node = node.0;
+            let (s, e) = (start as usize, (start + edges) as usize);
+            for ids in [&self.ids[s..e], &self.ids[e..e + def_uses as usize]] {
+                put_varint(&mut out, ids.len() as u64);
+                let mut prev = 0u32;
+                for &id in ids {
+                    put_varint(&mut out, u64::from(id.wrapping_sub(prev)));
+                    prev = id;
+                }
+            }
+        }
+        Some((first, last, out))
+    }
+}
