@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.core.runtime.Status;
 import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.jface.viewers.IElementComparer;
 import org.eclipse.jface.viewers.ILazyTreeContentProvider;
 import org.eclipse.jface.viewers.TreeViewer;
 import org.eclipse.jface.viewers.Viewer;
@@ -60,6 +61,39 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
         public String toString() {
             return "calls [" + from + ".." + (to - 1) + "]";
         }
+    }
+
+    /**
+     * Rows are the same call (or range of calls) when their node ids are: a node read again
+     * (its answer changed, or a stale page's copy replaced by the new reading) keeps its item's
+     * selection, expansion and waiting rows, which JFace matches by equality.
+     */
+    public static final IElementComparer SAME_CALL = new IElementComparer() {
+        @Override
+        public boolean equals(Object a, Object b) {
+            return key(a).equals(key(b));
+        }
+
+        @Override
+        public int hashCode(Object e) {
+            return key(e).hashCode();
+        }
+
+        private static Object key(Object e) {
+            if (e instanceof TreeNode n) {
+                return new NodeKey(n.id());
+            }
+            if (e instanceof Range r) {
+                return new RangeKey(r.node().id(), r.from(), r.to());
+            }
+            return e;
+        }
+    };
+
+    private record NodeKey(long id) {
+    }
+
+    private record RangeKey(long node, int from, int to) {
     }
 
     public CallTreeContentProvider(TreeViewer viewer) {

@@ -93,6 +93,7 @@ public class ComputationTreeView extends SessionView {
         viewer = new TreeViewer(top, SWT.VIRTUAL | SWT.SINGLE | SWT.FULL_SELECTION);
         GridDataFactory.fillDefaults().grab(true, true).applyTo(viewer.getControl());
         viewer.setUseHashlookup(true);
+        viewer.setComparer(CallTreeContentProvider.SAME_CALL);
         provider = new CallTreeContentProvider(viewer);
         viewer.setContentProvider(provider);
         viewer.setLabelProvider(new CallLabelProvider());
