@@ -42,6 +42,7 @@ import org.eclipse.swt.widgets.Control;
 import org.eclipse.swt.widgets.Table;
 import org.eclipse.swt.widgets.TableItem;
 import org.eclipse.swt.widgets.Tree;
+import org.eclipse.swt.widgets.TreeColumn;
 import org.eclipse.swt.widgets.TreeItem;
 import org.eclipse.ui.IWorkbenchActionConstants;
 import org.eclipse.ui.contexts.IContextService;
@@ -94,6 +95,7 @@ public class ComputationTreeView extends SessionView {
         GridDataFactory.fillDefaults().grab(true, true).applyTo(viewer.getControl());
         viewer.setUseHashlookup(true);
         viewer.setComparer(CallTreeContentProvider.SAME_CALL);
+        oneColumn(viewer.getTree());
         provider = new CallTreeContentProvider(viewer);
         viewer.setContentProvider(provider);
         viewer.setLabelProvider(new CallLabelProvider());
@@ -515,6 +517,8 @@ public class ComputationTreeView extends SessionView {
         revealed = -1;
         buggy = -1;
         last = null;
+        longestLabel = 0;
+        fitColumn();
         BugMarkers.clear();
         candidates.setVisible(false);
         ((org.eclipse.swt.layout.GridData) candidates.getLayoutData()).exclude = true;
@@ -601,11 +605,64 @@ public class ComputationTreeView extends SessionView {
      * call of a trusted method: the core reports it on each), don't know with a question mark, a
      * running call with an ellipsis. Colours are the theme's.
      */
+    /** The one column of the tree; its width follows the view and the longest label shown. */
+    private TreeColumn column;
+    /** The longest label shown so far, in characters. */
+    private int longestLabel;
+    private boolean widthQueued;
+
+    /**
+     * A tree without columns makes GTK compute its scroll width over every expanded row each
+     * time a row's text is set (SWT's Tree.setScrollWidth): with thousands of rows expanded in
+     * a live tree, one UI-thread task took 0.9-2 s. With one column of its own width it does not;
+     * the column is as wide as the view, or as the longest label read so far.
+     */
+    private void oneColumn(Tree tree) {
+        column = new TreeColumn(tree, SWT.LEFT);
+        tree.setHeaderVisible(false);
+        tree.addListener(SWT.Resize, e -> fitColumn());
+        fitColumn();
+    }
+
+    private void fitColumn() {
+        widthQueued = false;
+        Tree tree = viewer.getTree();
+        if (tree.isDisposed()) {
+            return;
+        }
+        org.eclipse.swt.graphics.GC gc = new org.eclipse.swt.graphics.GC(tree);
+        double charWidth;
+        try {
+            charWidth = gc.getFontMetrics().getAverageCharacterWidth();
+        } finally {
+            gc.dispose();
+        }
+        // Room for the indentation of deep calls and the icon besides the text.
+        int wanted = Math.min(20_000, (int) Math.ceil(longestLabel * charWidth * 1.15) + 400);
+        int width = Math.max(tree.getClientArea().width, wanted);
+        if (column.getWidth() != width) {
+            column.setWidth(width);
+        }
+    }
+
+    /** Notes a label's length; the column grows (later, once) when it is the longest yet. */
+    private void labelShown(String text) {
+        if (text.length() > longestLabel) {
+            longestLabel = text.length();
+            if (!widthQueued && !viewer.getTree().isDisposed()) {
+                widthQueued = true;
+                viewer.getTree().getDisplay().asyncExec(this::fitColumn);
+            }
+        }
+    }
+
     final class CallLabelProvider extends LabelProvider implements IColorProvider, IFontProvider {
         @Override
         public String getText(Object element) {
             if (element instanceof TreeNode n) {
-                return n.id() == buggy ? "BUG: " + n.label() : n.label();
+                String text = n.id() == buggy ? "BUG: " + n.label() : n.label();
+                labelShown(text);
+                return text;
             }
             return element instanceof CallTreeContentProvider.Range r ? r.toString() : super.getText(element);
         }
