@@ -39,20 +39,12 @@ final class UiLatency implements AutoCloseable {
             java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
             long gcBefore = gcMillis();
             java.util.concurrent.atomic.AtomicLong postedAt = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+            java.util.concurrent.atomic.AtomicLong waitedNanos = new java.util.concurrent.atomic.AtomicLong();
             display.asyncExec(() -> {
                 // Measured from the moment the probe was queued: the time the post itself
                 // took (the process descheduled) is noted apart.
                 long now = System.nanoTime();
-                long waited = now - Math.min(postedAt.get(), now);
-                if (waited > 200_000_000L) {
-                    over200++;
-                }
-                if (waited > maxNanos) {
-                    maxNanos = waited;
-                    gcDuringMax = gcMillis() - gcBefore;
-                    starvedDuringMax = starvedNanos / 1_000_000L;
-                }
-                probes++;
+                waitedNanos.set(now - Math.min(postedAt.get(), now));
                 ran.set(true);
             });
             long queued = System.nanoTime();
@@ -91,6 +83,18 @@ final class UiLatency implements AutoCloseable {
                     stall = b.toString();
                     stallNanos = waited;
                 }
+            }
+            if (ran.get()) {
+                long waited = waitedNanos.get();
+                if (waited > 200_000_000L) {
+                    over200++;
+                }
+                if (waited > maxNanos) {
+                    maxNanos = waited;
+                    gcDuringMax = gcMillis() - gcBefore;
+                    starvedDuringMax = starvedNanos / 1_000_000L;
+                }
+                probes++;
             }
             long left = until - System.nanoTime();
             if (left > 0) {
