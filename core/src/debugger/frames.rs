@@ -82,14 +82,20 @@ impl Debugger {
 /// How long [`Debugger::catch_up`] waits for the recorder at most.
 const CATCH_UP_LIMIT: std::time::Duration = std::time::Duration::from_secs(3);
 
+/// How long the recorder must have had nothing new before [`Debugger::catch_up`] takes it as
+/// caught up: on a loaded machine the recorder's reading thread may not run for tens of
+/// milliseconds after the program sent its buffer, and one quiet poll then misses the events.
+const CATCH_UP_QUIET: std::time::Duration = std::time::Duration::from_millis(120);
+
 impl Debugger {
     /// Waits until the recorder has stored what the program sent so far (nothing left in the
-    /// spool, no new event for a few milliseconds) and the session has taken it in: after a
+    /// spool, no new event for [`CATCH_UP_QUIET`]) and the session has taken it in: after a
     /// debugger made a suspended thread send its buffer, the trace then reaches that moment. A
     /// program that keeps running on other threads is given [`CATCH_UP_LIMIT`] at most.
     pub fn catch_up(&mut self) -> Result<(), DebugError> {
         let start = std::time::Instant::now();
         let mut last = None;
+        let mut quiet_since = start;
         while let Some(feed) = self.recording() {
             if self.is_sealed() || start.elapsed() > CATCH_UP_LIMIT {
                 break;
@@ -97,7 +103,11 @@ impl Debugger {
             let p = feed.progress();
             feed.request_commit();
             if p.backlog_bytes == 0 && last == Some(p.events) {
-                break;
+                if quiet_since.elapsed() >= CATCH_UP_QUIET {
+                    break;
+                }
+            } else {
+                quiet_since = std::time::Instant::now();
             }
             last = Some(p.events);
             std::thread::sleep(std::time::Duration::from_millis(15));
