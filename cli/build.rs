@@ -1,5 +1,6 @@
 //! Embeds the replayer's Java sources (`java/hindsight/replay/`), which `hindsight bench
-//! strategies` compiles next to each correct program (docs/replay-protocol.md).
+//! strategies` compiles next to each correct program (docs/replay-protocol.md), and the
+//! mutant generator's (`java/hindsight/mutate/`), which `hindsight bench library` compiles.
 
 use std::env;
 use std::fmt::Write;
@@ -7,8 +8,15 @@ use std::fs;
 use std::path::PathBuf;
 
 fn main() {
+    embed("replay", "REPLAYER_SOURCES", "replayer_sources.rs");
+    embed("mutate", "MUTATOR_SOURCES", "mutator_sources.rs");
+}
+
+/// Writes `OUT_DIR/file`: the constant `name` listing the `.java` files of
+/// `java/hindsight/package` as (file name, text).
+fn embed(package: &str, name: &str, file: &str) {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    let dir = manifest.join("java/hindsight/replay");
+    let dir = manifest.join("java/hindsight").join(package);
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
@@ -18,7 +26,7 @@ fn main() {
         .collect();
     names.sort();
     assert!(!names.is_empty(), "no .java file in {}", dir.display());
-    let mut out = String::from("/// The replayer's sources: (file name, text).\npub const REPLAYER_SOURCES: &[(&str, &str)] = &[\n");
+    let mut out = format!("/// The sources of `hindsight.{package}`: (file name, text).\npub const {name}: &[(&str, &str)] = &[\n");
     for n in &names {
         let path = dir.join(n);
         println!("cargo:rerun-if-changed={}", path.display());
@@ -29,7 +37,6 @@ fn main() {
         );
     }
     out.push_str("];\n");
-    let target =
-        PathBuf::from(env::var("OUT_DIR").expect("cargo sets it")).join("replayer_sources.rs");
+    let target = PathBuf::from(env::var("OUT_DIR").expect("cargo sets it")).join(file);
     fs::write(&target, out).unwrap_or_else(|e| panic!("writing {}: {e}", target.display()));
 }

@@ -101,6 +101,43 @@ program_tests! {
     uncaught_exception_in_main: "UncaughtMain",
 }
 
+/// The successor table (wire format 3) of javac's loops: the block that ends a pass jumps back
+/// to the test, a block earlier in the method; methods without loops have no such edge.
+#[test]
+fn loops_have_a_successor_back_to_their_test() {
+    let trace = check_program("Loops");
+    let back_edges = |name: &str| {
+        let m = trace
+            .methods
+            .values()
+            .find(|m| m.class == "Loops" && m.name == name)
+            .unwrap_or_else(|| panic!("no method {name}"));
+        assert!(!m.blocks.is_empty());
+        // Every block but a return, a throw or a goto-less end has somewhere to go.
+        m.blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(i, b)| b.succ.iter().map(move |&s| (i as u64, s)))
+            .filter(|&(i, s)| s <= i)
+            .count()
+    };
+    for name in [
+        "forLoop",
+        "whileLoop",
+        "doWhile",
+        "breakContinue",
+        "returnInside",
+        "never",
+    ] {
+        assert_eq!(back_edges(name), 1, "{name}");
+    }
+    assert_eq!(back_edges("nested"), 2);
+    // The handler inside the loop is a successor of the try range's block.
+    assert!(back_edges("catchInside") >= 1);
+    assert_eq!(back_edges("twice"), 0);
+    assert_eq!(back_edges("check"), 0);
+}
+
 #[test]
 fn merge_sort_array_writes_name_the_array_index_and_value() {
     let t = check_program("MergeSort");

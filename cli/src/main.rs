@@ -4,6 +4,7 @@
 mod agent_jar;
 mod commands;
 mod launch;
+mod mutator;
 mod output;
 mod progress;
 mod replayer;

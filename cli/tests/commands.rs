@@ -25,7 +25,7 @@ fn mergesort_trace() -> (tempfile::TempDir, std::path::PathBuf) {
 #[test]
 fn tree_json_lists_nodes_in_preorder_with_their_keys() {
     let (_work, trace) = mergesort_trace();
-    let tree = hindsight_json(&["tree", trace.to_str().unwrap(), "--json"]);
+    let tree = hindsight_json(&["tree", trace.to_str().unwrap(), "--json", "--no-balance"]);
     let nodes = tree["nodes"].as_array().unwrap();
     assert_eq!(nodes[0]["parent"], serde_json::Value::Null);
     for key in [
@@ -33,15 +33,23 @@ fn tree_json_lists_nodes_in_preorder_with_their_keys() {
     ] {
         assert!(nodes[2].get(key).is_some(), "missing {key} in {}", nodes[2]);
     }
-    let methods: Vec<&str> = nodes.iter().filter_map(|n| n["method"].as_str()).collect();
+    let calls: Vec<&str> = nodes
+        .iter()
+        .filter(|n| n["kind"] == "routine")
+        .filter_map(|n| n["method"].as_str())
+        .collect();
     assert_eq!(
-        methods
+        calls
             .iter()
             .filter(|m| **m == "mergesort.MergeSort.merge")
             .count(),
         3,
-        "{methods:?}"
+        "{calls:?}"
     );
+    // merge's loops and their iterations are nodes of merge too.
+    assert!(nodes
+        .iter()
+        .any(|n| n["kind"] == "loop" && n["method"] == "mergesort.MergeSort.merge"));
     // Preorder: every node comes after its parent, and entries grow along each thread.
     for (i, n) in nodes.iter().enumerate().skip(1) {
         let parent = n["parent"].as_u64().unwrap();
@@ -163,13 +171,98 @@ fn bad_arguments_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// MergeSort's execution forest: with loop expansion `sort`'s calls hang below the iterations
+/// of its loops, and the iterations of a loop are a chain (each starts where the previous one
+/// ended), so runs of iterations are projected under forest nodes of their own. (Collapsed
+/// chains of calls are tested on hand-made trees in `tree::forest`.)
+#[test]
+fn tree_shows_the_execution_forest_and_node_refuses_its_projected_nodes() {
+    let (_work, trace) = mergesort_trace();
+    let t = trace.to_str().unwrap();
+    let forest = hindsight_json(&["tree", t, "--json", "--forest"]);
+    let nodes = forest["nodes"].as_array().unwrap();
+    let of = |kind: &str| -> Vec<&serde_json::Value> {
+        nodes.iter().filter(|n| n["kind"] == kind).collect()
+    };
+    for c in of("collapsed") {
+        let calls = c["calls"].as_array().unwrap();
+        assert!(calls[0].as_u64() < calls[1].as_u64(), "{c}");
+    }
+    let projected = of("projected");
+    assert!(!projected.is_empty(), "{forest:#}");
+    // A projected node over iterations of sort's loop: its children are iterations.
+    let over_iterations = projected.iter().any(|p| {
+        let children: Vec<_> = nodes.iter().filter(|n| n["parent"] == p["id"]).collect();
+        children.len() >= 2 && children.iter().all(|c| c["kind"] == "iteration")
+    });
+    assert!(over_iterations, "{forest:#}");
+    let id = projected[0]["id"].as_u64().unwrap();
+    assert!(id >= 1 << 31, "projected ids are the forest's own: {id}");
+    for (i, n) in nodes.iter().enumerate().skip(1) {
+        let parent = n["parent"].as_u64().unwrap();
+        assert!(nodes[..i].iter().any(|p| p["id"].as_u64() == Some(parent)));
+    }
+    // The plain tree has neither.
+    let plain = hindsight_json(&["tree", t, "--json", "--no-balance"]);
+    let kinds: Vec<&str> = plain["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["kind"].as_str())
+        .collect();
+    assert!(!kinds.contains(&"collapsed") && !kinds.contains(&"projected"));
+    // A projected node is the session's: the trace's queries say so.
+    let out = hindsight(&["node", t, &id.to_string()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("projected node of the execution forest"),
+        "{err}"
+    );
+    // The bug in merge is still found, the forest's nodes judged by their calls' rules.
+    let answers = repo().join("tests/programs/mergesort/answers.txt");
+    let oracle = format!("answers:{}", answers.display());
+    // MergeSort's answers say nothing of loops: the session asks about calls only.
+    for strategy in ["top-down", "divide-and-query"] {
+        let report = hindsight_json(&[
+            "debug",
+            t,
+            "--json",
+            "--no-loops",
+            "--strategy",
+            strategy,
+            "--oracle",
+            &oracle,
+        ]);
+        assert_eq!(report["result"], "bug", "{report:#}");
+        assert_eq!(
+            report["buggy_node"]["method"], "mergesort.MergeSort.merge",
+            "{report:#}"
+        );
+        let asked: Vec<&str> = report["dialogue"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|d| d["question"].as_str())
+            .collect();
+        // Left out, loops are neither asked nor projected.
+        assert!(asked.iter().all(|q| !q.contains("loop at")), "{asked:?}");
+    }
+}
+
 #[test]
 fn interactive_answers_come_from_stdin_and_undo_works() {
     let (_work, trace) = mergesort_trace();
     // main: no, sort: no, distribute: yes, merge 1: undo it, then yes, yes, distribute yes, last merge no.
     let answers = "n\nn\ny\ny\nu\ny\ny\ny\nn\n";
     let mut child = Command::new(env!("CARGO_BIN_EXE_hindsight"))
-        .args(["debug", trace.to_str().unwrap(), "--json"])
+        .args([
+            "debug",
+            trace.to_str().unwrap(),
+            "--json",
+            "--no-loops",
+            "--no-balance",
+        ])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -44,13 +44,14 @@ fn s(t: &Path) -> &str {
 }
 
 /// The nodes of `hindsight tree` calling `method`, in preorder.
+/// The calls of `method` (not its loops and iterations, which carry its name too).
 fn calls(trace: &Path, method: &str) -> Vec<Value> {
     let tree = hindsight_json(&["tree", s(trace), "--json"]);
     tree["nodes"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|n| n["method"] == method)
+        .filter(|n| n["method"] == method && n["kind"] == "routine")
         .cloned()
         .collect()
 }

@@ -104,15 +104,17 @@ fn finds_the_bug(name: &str) -> serde_json::Value {
 #[test]
 fn mergesort_bug_is_in_merge() {
     let report = finds_the_bug("mergesort");
-    // The last merge call, whose second loop wrote c[lb++].
+    // The last merge call, whose second loop wrote c[lb++]: the iteration that wrote it.
     let dialogue = report["dialogue"].as_array().unwrap();
     let last = dialogue.last().unwrap();
     assert_eq!(last["answer"], "invalid");
+    assert_eq!(report["buggy_node"]["kind"], "iteration", "{report:#}");
+    assert_eq!(report["buggy_node"]["lines"], serde_json::json!([11, 12]));
     assert!(
         last["question"]
             .as_str()
             .unwrap()
-            .contains("c=[4, 9, 1, 7]→[1, 4, 9, 7]"),
+            .contains("MergeSort.merge: loop at MergeSort.java:11, iteration 1 of 2: la=1→2, lb=2→3, c=[1, 4, 7, 7]→[1, 4, 9, 7]"),
         "{last}"
     );
 }
@@ -139,6 +141,74 @@ fn sumnumbers_reports_the_loop_header_but_not_the_branch_that_never_ran() {
         !lines.contains(&even_branch),
         "line {even_branch} never ran but is in {lines:?}"
     );
+}
+
+/// The generalized-AD paper's example with loop expansion: every iteration computes what it
+/// should from where it started, so the buggy code is sumNumbers' own code outside the loop:
+/// the initialisations (`sum = 0`, `i = 1` on the `for` line) and the return, not the body.
+#[test]
+fn sumnumbers_buggy_code_is_outside_the_right_loop() {
+    let (program, work) = prepare("sumnumbers");
+    let answers = format!("answers:{}", program.dir.join("answers.txt").display());
+    let source = std::fs::read_to_string(
+        repo().join("tests/programs/sumnumbers/buggy/sumnumbers/SumNumbers.java"),
+    )
+    .unwrap();
+    let line_of = |text: &str| source.lines().position(|l| l.contains(text)).unwrap() as u64 + 1;
+    let own = vec![
+        line_of("int sum = 0;"),
+        line_of("for (int i = 1;"),
+        line_of("return sum;"),
+    ];
+    for strategy in STRATEGIES {
+        let report = debug(work.path(), strategy, &answers);
+        assert_eq!(report["result"], "bug", "{strategy}: {report:#}");
+        let bug = &report["buggy_node"];
+        assert_eq!(bug["method"], "sumnumbers.SumNumbers.sumNumbers");
+        assert_eq!(bug["kind"], "routine");
+        let lines: Vec<u64> = bug["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_u64().unwrap())
+            .collect();
+        assert_eq!(lines, own, "{strategy}: {report:#}");
+        // The loop and its iterations were asked, as a person reads them.
+        let dialogue = report["dialogue"].as_array().unwrap();
+        let asked = |what: &str| {
+            dialogue
+                .iter()
+                .any(|d| d["question"].as_str().unwrap().contains(what))
+        };
+        assert!(
+            asked("SumNumbers.sumNumbers: loop at SumNumbers.java:12"),
+            "{strategy}: {report:#}"
+        );
+        if strategy == "top-down" {
+            assert!(
+                asked("3 iterations: i=1→3, sum=0→3, then the loop ends"),
+                "{report:#}"
+            );
+            assert_eq!(report["traceable"], true);
+        }
+    }
+    // Without loops the verdict is the whole call's code, the loop's body included.
+    let trace = work.path().join("buggy.htrace");
+    let report = hindsight_json(&[
+        "debug",
+        trace.to_str().unwrap(),
+        "--json",
+        "--no-loops",
+        "--oracle",
+        &answers,
+    ]);
+    let lines = report["buggy_node"]["lines"].as_array().unwrap();
+    assert!(lines.len() > own.len(), "{report:#}");
+    assert!(report["dialogue"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|d| !d["question"].as_str().unwrap().contains("loop at")));
 }
 
 #[test]

@@ -6,11 +6,14 @@
 //! second, bytes per event, and the median/max time of value and event queries.
 //!
 //! Run: `cargo bench -p hindsight-core --bench ingest -- [EVENTS] [DIR] [--threaded]
-//! [--ingest-only] [--threads N] [--stream FILE]` (default 10^7 events in a temporary directory;
-//! `--threaded` decodes on a thread of its own, `record_threaded`; `--threads N` seals commits on
-//! N threads, `WriterConfig::threads`, default every core; `--stream FILE` ingests a recorded
-//! wire stream, e.g. an agent's `file=` output, instead of the synthetic one, and implies
-//! `--ingest-only`).
+//! [--ingest-only] [--threads N] [--stream FILE] [--cfg-walk] [--loops]` (default 10^7 events in
+//! a temporary directory; `--threaded` decodes on a thread of its own, `record_threaded`;
+//! `--threads N` seals commits on N threads, `WriterConfig::threads`, default every core;
+//! `--stream FILE` ingests a recorded wire stream, e.g. an agent's `file=` output, instead of the
+//! synthetic one, and implies `--ingest-only`). With `--cfg-walk` each frame's `BLOCK` events
+//! follow the control flow graph [`LOOP_CFG`] (two nested loops) instead of jumping anywhere;
+//! `--loops` sends that graph as the methods' successor tables too, so the recorder finds the
+//! loops and makes loop and iteration nodes: the same stream with and without loop detection.
 
 use std::time::{Duration, Instant};
 
@@ -35,6 +38,9 @@ impl Rng {
 
 const ARRAYS: u64 = 20;
 const BLOCKS: u32 = 8;
+/// The successors of the eight blocks: 1 heads an outer loop (1..=6), 3 an inner one (3, 4);
+/// 7 ends the method (the walk then starts over at 0).
+const LOOP_CFG: [&[u32]; 8] = [&[1], &[2, 7], &[3], &[4, 5], &[3], &[6, 1], &[1], &[]];
 const ARRAY_LEN: u32 = 1000;
 
 struct Program {
@@ -42,8 +48,9 @@ struct Program {
     arrays: Vec<ObjectId>,
 }
 
-/// Writes `n` events or a little more; proportions as in CPU-bound Java code.
-fn generate(n: u64) -> (Vec<u8>, Program) {
+/// Writes `n` events or a little more; proportions as in CPU-bound Java code. `walk`: blocks
+/// follow [`LOOP_CFG`]; `loops`: the methods' tables carry it as successors.
+fn generate(n: u64, walk: bool, loops: bool) -> (Vec<u8>, Program) {
     let mut rng = Rng(0x1234_5678_9abc_def1);
     let mut s = StreamBuilder::new();
     let cls = s.class("bench.Work", true);
@@ -75,6 +82,11 @@ fn generate(n: u64) -> (Vec<u8>, Program) {
             )
         })
         .collect();
+    let blocks = if loops {
+        hindsight_core::trace::synthetic::with_successors(blocks, &LOOP_CFG)
+    } else {
+        blocks
+    };
     let methods: Vec<_> = (0..40)
         .map(|i| {
             s.method_with_blocks(
@@ -90,6 +102,8 @@ fn generate(n: u64) -> (Vec<u8>, Program) {
     let ext = s.external_method(jdk, "max", "(II)I");
     let threads: Vec<ThreadId> = vec![s.thread("main"), s.thread("worker")];
     let mut depth = [0u32; 2];
+    // With `walk`: the block each open frame is in, per thread.
+    let mut at: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
     let mut arrays = Vec::new();
     for _ in 0..ARRAYS {
         arrays.push(s.new_array(threads[0], arr_cls, ARRAY_LEN, None));
@@ -103,6 +117,7 @@ fn generate(n: u64) -> (Vec<u8>, Program) {
         let small = Value::Int(rng.below(100) as i32);
         if depth[ti] == 0 {
             s.call(t, methods[0], &[small, small]);
+            at[ti].push(BLOCKS);
             depth[ti] = 1;
             count += 1;
             continue;
@@ -112,6 +127,16 @@ fn generate(n: u64) -> (Vec<u8>, Program) {
             // Version 2: most lines start with a block and have no LINE event of their own.
             0..=14 => {
                 s.line(t, 10 + rng.below(40) as u32);
+            }
+            15..=34 if walk => {
+                let cur = at[ti].last_mut().expect("a frame is open");
+                let succ: &[u32] = LOOP_CFG.get(*cur as usize).copied().unwrap_or(&[]);
+                *cur = if succ.is_empty() {
+                    0
+                } else {
+                    succ[rng.below(succ.len() as u64) as usize]
+                };
+                s.block(t, *cur);
             }
             15..=34 => {
                 s.block(t, rng.below(u64::from(BLOCKS)) as u32);
@@ -148,10 +173,12 @@ fn generate(n: u64) -> (Vec<u8>, Program) {
             78..=85 if depth[ti] < 14 => {
                 let m = methods[rng.below(methods.len() as u64) as usize];
                 s.call(t, m, &[small, Value::Int(rng.below(1000) as i32)]);
+                at[ti].push(BLOCKS);
                 depth[ti] += 1;
             }
             86..=94 if depth[ti] > 1 => {
                 s.ret(t, small);
+                at[ti].pop();
                 depth[ti] -= 1;
             }
             95..=97 => objects.push(s.new_object(t, cls)),
@@ -270,6 +297,8 @@ fn main() {
         .unwrap_or_else(|| tmp.path().to_path_buf());
     let path = dir.join("bench.htrace");
 
+    let loops = std::env::args().any(|a| a == "--loops");
+    let walk = loops || std::env::args().any(|a| a == "--cfg-walk");
     let ((bytes, prog), gen_time) = match &stream {
         Some(file) => time(|| {
             let bytes = std::fs::read(file).expect("the --stream file");
@@ -279,7 +308,7 @@ fn main() {
             };
             (bytes, prog)
         }),
-        None => time(|| generate(n)),
+        None => time(|| generate(n, walk, loops)),
     };
     println!(
         "{} {} bytes of wire stream in {:.2} s; sealing on {} thread(s)",

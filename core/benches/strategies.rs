@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 use hindsight_core::session::{Session, TrustPolicy};
 use hindsight_core::strategy::eval::average_questions;
 use hindsight_core::strategy::{bench::answer_latency, create, eval, StrategyName};
+use hindsight_core::tree::forest;
 use hindsight_core::tree::synthetic::{random_tree, Rng, Shape};
+use hindsight_core::tree::ForestOptions;
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
@@ -30,6 +32,7 @@ fn main() {
         external: 0.1,
         coverage: true,
         threads: 1,
+        ..Shape::default()
     };
     let t = Instant::now();
     let tree = random_tree(42, &shape);
@@ -71,6 +74,51 @@ fn main() {
     );
     for name in StrategyName::AVAILABLE {
         match answer_latency(tree.clone(), name, None, &buggy) {
+            Ok((step, answer)) => println!(
+                "{:<18} {:>9.1} {:>8.3} ms {:>8.3} ms {:>8.3} ms {:>9.3} ms {:>9.3} ms",
+                name.as_str(),
+                step.questions as f64 / sessions as f64,
+                ms(step.median),
+                ms(step.p95),
+                ms(step.max),
+                ms(answer.median),
+                ms(answer.p95),
+            ),
+            Err(e) => println!("{name}: {e}"),
+        }
+    }
+
+    // The execution forest: the same shape with chains (a call repeats its previous sibling's
+    // method as a link with probability 0.5), balanced whole, then the sessions on it.
+    let chained = Shape {
+        chains: 0.5,
+        ..shape.clone()
+    };
+    let plain = random_tree(42, &chained);
+    let mut forest = plain.clone();
+    forest.set_forest_options(ForestOptions::ON);
+    let t = Instant::now();
+    let reshape = forest::balance_all(&mut forest);
+    println!(
+        "\nforest of a tree of {} nodes with chains: balanced in {:.0} ms ({} collapsed, {} projected nodes, {} calls absorbed)",
+        plain.len(),
+        ms(t.elapsed()),
+        reshape.collapsed.len(),
+        reshape.projected.len(),
+        reshape.absorbed.len()
+    );
+    let probe = Session::new(
+        forest.clone(),
+        create(StrategyName::TopDown, None).expect("top-down exists"),
+        TrustPolicy::none(),
+    );
+    let askable = eval::askable_nodes(&probe);
+    drop(probe);
+    let buggy: Vec<_> = (0..sessions)
+        .map(|_| askable[rng.below(askable.len() as u64) as usize])
+        .collect();
+    for name in StrategyName::AVAILABLE {
+        match answer_latency(forest.clone(), name, None, &buggy) {
             Ok((step, answer)) => println!(
                 "{:<18} {:>9.1} {:>8.3} ms {:>8.3} ms {:>8.3} ms {:>9.3} ms {:>9.3} ms",
                 name.as_str(),

@@ -11,6 +11,7 @@ pub mod capture;
 pub mod coverage;
 pub mod debugger;
 pub mod evaluation;
+pub mod loops;
 pub mod omniscient;
 pub mod oracle;
 pub mod query;

@@ -20,6 +20,7 @@ const LAYERS: &[&str] = &[
     "trace::wire",
     "trace::synthetic",
     "coverage",
+    "loops",
     "trace::store",
     "trace::recorder",
     "capture",

@@ -21,6 +21,7 @@ use hindsight_core::omniscient::{
 use hindsight_core::session::Answer;
 use hindsight_core::strategy::StrategyName;
 use hindsight_core::trace::store::{TraceReader, WriterConfig};
+use hindsight_core::tree::ForestOptions;
 
 /// What went wrong, as the Java exception's message says it.
 #[derive(Debug, thiserror::Error)]
@@ -79,6 +80,13 @@ impl BridgeSession {
             question_cache: bounds
                 .question_cache
                 .map_or(defaults.question_cache, |n| n.max(1)),
+            // The Computation Tree has no label, icon or preference for loops and iterations
+            // yet: the plugin's sessions look through them (as `debug --no-loops`).
+            loops: false,
+            // The plain tree until the Computation Tree shows the execution forest's nodes with
+            // their own label, icon and Node view (issue 13, Eclipse part) and the preferences
+            // pass `--no-balance` / `--max-chain`.
+            forest: ForestOptions::OFF,
             ..defaults
         }
     }

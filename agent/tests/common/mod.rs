@@ -60,6 +60,8 @@ pub struct Block {
     pub line: u64,
     /// (kind, target) pairs in instruction order.
     pub effects: Vec<(u8, u64)>,
+    /// Its successors in the control flow graph, block indices (wire format 3).
+    pub succ: Vec<u64>,
 }
 
 #[derive(Debug, Clone)]
@@ -156,8 +158,8 @@ impl Reader<'_> {
 
 /// Decodes a whole stream; errors name the problem.
 pub fn decode(bytes: &[u8]) -> Result<Trace, String> {
-    if bytes.len() < 8 || &bytes[..6] != b"HSWIRE" || bytes[6..8] != [2, 0] {
-        return Err("missing magic or version 2".into());
+    if bytes.len() < 8 || &bytes[..6] != b"HSWIRE" || bytes[6..8] != [3, 0] {
+        return Err("missing magic or version 3".into());
     }
     let mut t = Trace::default();
     let mut r = Reader { b: bytes, p: 8 };
@@ -211,7 +213,18 @@ pub fn decode(bytes: &[u8]) -> Result<Trace, String> {
                         start,
                         line,
                         effects,
+                        succ: Vec::new(),
                     });
+                }
+                let n = blocks.len() as u64;
+                for b in &mut blocks {
+                    for _ in 0..f.varint()? {
+                        let s = f.varint()?;
+                        if s >= n {
+                            return Err(format!("successor {s} of a table of {n} blocks"));
+                        }
+                        b.succ.push(s);
+                    }
                 }
                 t.methods.insert(
                     id,

@@ -11,9 +11,10 @@ use hindsight_core::capture::{self, peak_rss_bytes};
 use hindsight_core::debugger::{DebugOptions, Debugger, Report};
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
-use hindsight_core::oracle::{AnswerRules, ReferenceOracle, TraceRun};
+use hindsight_core::oracle::{AnswerRules, OracleMemory, ReferenceOracle, TraceRun};
 use hindsight_core::session::{Answer, Step, Verdict};
 use hindsight_core::strategy::StrategyName;
+use hindsight_core::tree::NodeKind;
 use serde::Serialize;
 
 use super::record;
@@ -63,6 +64,12 @@ pub struct Args {
     /// to scratch files in the temporary directory (0: keep every node in memory)
     #[arg(long, value_name = "NODES", default_value_t = hindsight_core::debugger::DEFAULT_RESIDENT_NODES)]
     pub resident_nodes: usize,
+    /// Never ask about loops and iterations (they are recorded anyway): questions and verdicts
+    /// of the tree of calls alone
+    #[arg(long)]
+    pub no_loops: bool,
+    #[command(flatten)]
+    pub forest: ForestArgs,
     /// Print one JSON object on stdout; questions go to stderr, the program's output too
     #[arg(long)]
     pub json: bool,
@@ -74,6 +81,28 @@ pub struct Args {
     /// The command that runs the program, to record and then debug
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<OsString>,
+}
+
+/// The execution forest's switches, shared by `debug` and `tree`.
+#[derive(clap::Args, Clone, Copy)]
+pub struct ForestArgs {
+    /// Ask about the plain execution tree: no collapsed or projected nodes (by default chains
+    /// of calls are collapsed and projected so that fewer questions find the bug)
+    #[arg(long)]
+    pub no_balance: bool,
+    /// The most calls one collapsed or projected node may stand for
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    pub max_chain: Option<u32>,
+}
+
+impl ForestArgs {
+    pub fn options(self) -> hindsight_core::tree::ForestOptions {
+        hindsight_core::tree::ForestOptions {
+            balance: !self.no_balance,
+            max_chain: self.max_chain.unwrap_or(u32::MAX),
+            loops: true,
+        }
+    }
 }
 
 fn parse_strategy(s: &str) -> Result<StrategyName, String> {
@@ -113,17 +142,27 @@ enum Oracle {
 }
 
 struct ReferenceRuns {
-    /// The debugged trace; live, reopened when the session has more nodes than when opened.
+    /// The debugged trace; live, refreshed when the session has more nodes than when read.
     buggy: Option<(TraceRun, usize)>,
     buggy_path: PathBuf,
+    /// Whether this command records the debugged trace (it annotates it at the end, so its
+    /// reader must not hold the trace's lock).
+    live: bool,
     reference: TraceRun,
-    answers: std::collections::HashMap<NodeId, Answer>,
+    /// The oracle's answers and reference index, kept from one question to the next.
+    memory: OracleMemory,
     /// Rule 3, with its compiled classes (kept alive as long as the replayer).
     replayer: Option<(ProcessReplayer, tempfile::TempDir)>,
 }
 
 impl Oracle {
-    fn load(arg: &OracleArg, trace: &Path, reference_classes: Option<&Path>) -> Result<Oracle> {
+    /// `live`: this command records `trace` (see [`ReferenceRuns::live`]).
+    fn load(
+        arg: &OracleArg,
+        trace: &Path,
+        reference_classes: Option<&Path>,
+        live: bool,
+    ) -> Result<Oracle> {
         if reference_classes.is_some() && !matches!(arg, OracleArg::Reference(_)) {
             bail!("--reference-classes needs --oracle reference:TRACE");
         }
@@ -133,10 +172,11 @@ impl Oracle {
             OracleArg::Reference(reference) => Oracle::Reference(Box::new(ReferenceRuns {
                 buggy: None,
                 buggy_path: trace.to_path_buf(),
+                live,
                 reference: TraceRun::open(reference).with_context(|| {
                     format!("opening the reference trace {}", reference.display())
                 })?,
-                answers: Default::default(),
+                memory: OracleMemory::default(),
                 replayer: match reference_classes {
                     None => None,
                     Some(classes) => {
@@ -168,29 +208,63 @@ impl Oracle {
         match self {
             Oracle::Interactive(terminal) => terminal.ask(debugger, number, text, json),
             Oracle::Rules(rules) => {
-                let method = debugger.method_of(node)?.unwrap_or_default();
-                Ok(Reply::Answer(rules.answer(&method)))
+                // A collapsed or projected node is judged by its calls' (or iterations')
+                // rules (oracle::forest); a loop or an iteration by METHOD@loop / @iteration.
+                let tree = debugger.session().tree();
+                let steps: Vec<(NodeId, NodeKind)> = tree
+                    .preorder(node)
+                    .flat_map(|x| {
+                        let mut steps = tree.calls_in(x);
+                        if tree.kind(x).is_loop() {
+                            steps.push(x);
+                        }
+                        steps
+                    })
+                    .map(|c| (c, tree.kind(c)))
+                    .collect();
+                let mut subjects = std::collections::HashMap::new();
+                for (c, kind) in steps {
+                    let method = debugger.method_of(c)?.unwrap_or_default();
+                    subjects.insert(c, AnswerRules::subject(&method, kind).into_owned());
+                }
+                let answer = hindsight_core::oracle::forest::judge(
+                    debugger.session().tree(),
+                    node,
+                    &mut |c| Ok(rules.answer(subjects.get(&c).map_or("", String::as_str))),
+                )?;
+                Ok(Reply::Answer(answer))
             }
             Oracle::Reference(runs) => {
-                if let Some(a) = runs.answers.get(&node) {
-                    return Ok(Reply::Answer(*a));
-                }
                 let len = debugger.session().tree().len();
-                let stale = match &runs.buggy {
-                    Some((_, at)) => *at < len,
-                    None => true,
-                };
-                if stale {
-                    runs.buggy = Some((TraceRun::open(&runs.buggy_path)?, len));
+                match &mut runs.buggy {
+                    Some((run, at)) if *at < len => {
+                        run.refresh()?;
+                        *at = len;
+                    }
+                    Some(_) => {}
+                    None => {
+                        let run = if runs.live {
+                            TraceRun::open_live(&runs.buggy_path)?
+                        } else {
+                            TraceRun::open(&runs.buggy_path)?
+                        };
+                        runs.buggy = Some((run, len));
+                    }
                 }
                 let (buggy, _) = runs.buggy.as_ref().expect("opened above");
-                let mut oracle = ReferenceOracle::new(buggy, &runs.reference);
+                let memory = std::mem::take(&mut runs.memory);
+                let mut oracle = ReferenceOracle::resume(buggy, &runs.reference, memory);
                 if let Some((replayer, _)) = &mut runs.replayer {
                     oracle = oracle.with_replayer(replayer);
                 }
-                let answer = oracle.answer(node)?;
-                runs.answers.insert(node, answer);
-                Ok(Reply::Answer(answer))
+                // A collapsed or projected node is judged by its calls (oracle::forest).
+                let answer = hindsight_core::oracle::forest::judge(
+                    debugger.session().tree(),
+                    node,
+                    &mut |c| oracle.answer(c),
+                );
+                runs.memory = oracle.into_memory();
+                Ok(Reply::Answer(answer?))
             }
         }
     }
@@ -342,11 +416,18 @@ pub fn run(args: Args) -> Result<u8> {
         p: args.p,
         trust: GlobSet::parse(&args.trust),
         resident_nodes: DebugOptions::resident_bound(args.resident_nodes),
+        loops: !args.no_loops,
+        forest: args.forest.options(),
         ..Default::default()
     };
     let mut timing = Timing::default();
     let mut s = start(&args, options, &mut timing)?;
-    let mut oracle = Oracle::load(&args.oracle, &s.trace, args.reference_classes.as_deref())?;
+    let mut oracle = Oracle::load(
+        &args.oracle,
+        &s.trace,
+        args.reference_classes.as_deref(),
+        s.running.is_some(),
+    )?;
     let dialogue = ask(&args, &mut s, &mut oracle, &mut timing)?;
     finish_recording(&mut s, &mut timing)?;
     let report = match &dialogue.verdict {
@@ -355,6 +436,7 @@ pub fn run(args: Args) -> Result<u8> {
             result: "undecided",
             buggy_node: None,
             candidates: Vec::new(),
+            traceable: None,
         },
     };
     timing.peak_rss_bytes = peak_rss_bytes();
@@ -572,7 +654,17 @@ fn print_report(
                 .map(u32::to_string)
                 .collect::<Vec<_>>()
                 .join(", ");
-            println!("  {file}, lines this call executed itself: {lines}");
+            let what = match bug.kind {
+                NodeKind::Loop => "this loop",
+                NodeKind::Iteration => "this iteration",
+                _ => "this call",
+            };
+            println!("  {file}, lines {what} executed itself: {lines}");
+            match report.traceable {
+                Some(true) => println!("  traceable: every node above it was answered wrong"),
+                Some(false) => println!("  not traceable: a node above it was answered right"),
+                None => println!("  traceable: not known (some nodes above it were not asked)"),
+            }
             if let Some(text) = source::find(file, &bug.method, source_path) {
                 for &l in &bug.lines {
                     if let Some(line) = text.lines().nth(l as usize - 1) {

@@ -42,7 +42,7 @@ impl BruteForce {
     }
 
     pub fn suspicious(&self, tree: &ExecutionTree, b: NodeId) -> bool {
-        let call = tree.kind(b).is_call();
+        let call = tree.kind(b).is_askable();
         let trusted = tree.kind(b) == NodeKind::External
             || tree.method(b).is_some_and(|m| self.trusted.contains(&m));
         call && tree.is_complete(b)

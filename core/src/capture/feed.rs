@@ -292,6 +292,7 @@ mod tests {
             thread: None,
             entry: 1,
             exit,
+            chained: false,
         }
     }
 

@@ -137,6 +137,7 @@ mod tests {
                 .iter()
                 .map(|&(kind, target)| Effect { kind, target })
                 .collect(),
+            succ: Vec::new(),
         }
     }
 

@@ -199,6 +199,8 @@ impl Debugger {
     /// Waits until `node` is complete in the trace (and with it everything the question shows),
     /// asking the recorder to commit now.
     pub fn wait_visible(&mut self, node: NodeId) -> Result<(), DebugError> {
+        // A forest node is readable once its last call is.
+        let node = super::forest::visible_after(self.session.tree(), node);
         self.wait_committed(node, true)
     }
 
@@ -476,8 +478,10 @@ mod coverage_tests {
         let mut client = UnixStream::connect(live.socket_path()).unwrap();
         // Everything but the end of the recording: the program is still running.
         client.write_all(&bytes).unwrap();
+        // The plain tree: the two calls of `count` would be one collapsed node on the forest.
         let options = DebugOptions {
             strategy: StrategyName::EdgeCoverage,
+            forest: crate::tree::ForestOptions::OFF,
             ..DebugOptions::default()
         };
         let mut d = Debugger::live(feed, &trace, options).unwrap();

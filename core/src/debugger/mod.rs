@@ -9,12 +9,16 @@
 //! a front end never asks which kind it holds.
 
 mod cache;
+mod forest;
+mod fragment;
 mod frames;
 mod live;
 mod options;
 mod question;
 mod report;
 mod status;
+#[cfg(test)]
+mod tests_loops;
 mod view;
 
 use std::collections::HashSet;
@@ -23,7 +27,7 @@ use std::time::Instant;
 
 pub use frames::{match_frames, FrameNode};
 pub use options::{DebugOptions, DEFAULT_RESIDENT_NODES};
-pub use question::{question, Question, QuestionError, Shown};
+pub use question::{Question, QuestionError, Shown};
 pub use report::{BuggyNode, Report};
 pub use status::RecordingStatus;
 pub use view::{ChildPage, NextQuestion, PathStep, TreeNode};
@@ -34,6 +38,7 @@ use live::Live;
 use crate::capture::{Feed, FeedState};
 use crate::ids::{MethodId, NodeId};
 use crate::omniscient::names::{self, MethodNames};
+use crate::omniscient::RenderLimits;
 use crate::scratch::ScratchFiles;
 use crate::session::{Answer, Session, SessionError, Step, TrustPolicy, Verdict, Walk};
 use crate::strategy::{self, StrategyError, StrategyName};
@@ -62,6 +67,20 @@ pub enum DebugError {
     NotReadable,
 }
 
+/// Renders node `node` of `reader` as a question: a call (`question`), or a loop or an
+/// iteration (`fragment`).
+pub fn question(
+    reader: &TraceReader,
+    names: &mut MethodNames,
+    node: NodeId,
+    limits: RenderLimits,
+) -> Result<Question, QuestionError> {
+    match reader.node(node)? {
+        Some(row) if row.header.kind.is_loop() => fragment::question(reader, names, &row, limits),
+        _ => question::call_question(reader, names, node, limits),
+    }
+}
+
 /// A debugging session: see the module documentation.
 pub struct Debugger {
     session: Session,
@@ -81,7 +100,7 @@ pub struct Debugger {
 impl Debugger {
     /// Opens a finished trace and builds its execution tree.
     pub fn open(trace: &Path, options: DebugOptions) -> Result<Debugger, DebugError> {
-        let mut d = Self::new(TraceReader::open(trace)?, options)?;
+        let mut d = Self::new(TraceReader::open_finished(trace)?, options)?;
         d.trace = trace.to_path_buf();
         Ok(d)
     }
@@ -91,6 +110,7 @@ impl Debugger {
         let mut names = MethodNames::default();
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
+        tree.set_forest_options(options.tree_forest());
         let mut seen: HashSet<MethodId> = HashSet::new();
         let mut trusted: HashSet<MethodId> = HashSet::new();
         for row in reader.preorder() {
@@ -107,7 +127,11 @@ impl Debugger {
         }
         tree.seal();
         let strategy = strategy::create(options.strategy, options.p)?;
-        let mut session = Session::new(tree, strategy, TrustPolicy::methods(trusted));
+        let mut session = Session::new(
+            tree,
+            strategy,
+            options.policy(TrustPolicy::methods(trusted)),
+        );
         // The entities each call covered itself, as the recorder computed them.
         for kind in [CoverageKind::Edge, CoverageKind::DefUse] {
             if options.keeps_coverage(kind) {
@@ -134,8 +158,9 @@ impl Debugger {
         let (live, policy) = Live::new(feed, !options.trust.is_empty());
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
+        tree.set_forest_options(options.tree_forest());
         Ok(Debugger {
-            session: Session::new(tree, strategy, policy),
+            session: Session::new(tree, strategy, options.policy(policy)),
             trace: trace.to_path_buf(),
             reader: None,
             live: Some(live),
@@ -204,7 +229,13 @@ impl Debugger {
         }
         self.wait_visible(node)?;
         let reader = self.reader.as_ref().ok_or(DebugError::NotReadable)?;
-        let q = question(reader, &mut self.names, node, self.options.limits)?;
+        let q = forest::question_in(
+            reader,
+            &mut self.names,
+            self.session.tree(),
+            node,
+            self.options.limits,
+        )?;
         self.questions.insert(q.clone());
         Ok(q)
     }
@@ -243,7 +274,13 @@ impl Debugger {
         let mut n = 0;
         for (x, row) in next.into_iter().zip(rows) {
             if row.is_some_and(|r| r.header.exit.is_some()) {
-                let q = question(reader, &mut self.names, x, self.options.limits)?;
+                let q = forest::question_in(
+                    reader,
+                    &mut self.names,
+                    self.session.tree(),
+                    x,
+                    self.options.limits,
+                )?;
                 self.questions.insert(q);
                 n += 1;
             }
@@ -265,7 +302,8 @@ impl Debugger {
         let Some(m) = self.session.tree().method(node) else {
             return Ok(None);
         };
-        self.wait_started(node)?;
+        // A forest node is the session's: wait for the recorded node it ends with.
+        self.wait_started(forest::visible_after(self.session.tree(), node))?;
         let reader = self.reader.as_ref().ok_or(DebugError::NotReadable)?;
         Ok(Some(self.names.qualified(reader, m)?))
     }
@@ -346,11 +384,12 @@ impl Debugger {
         }
         self.open_reader()?;
         match &self.reader {
-            Some(reader) => report::report(reader, &mut self.names, verdict),
+            Some(reader) => report::report(reader, &mut self.names, verdict, &self.session),
             None => Ok(Report {
                 result: "no-bug",
                 buggy_node: None,
                 candidates: Vec::new(),
+                traceable: None,
             }),
         }
     }

@@ -3,8 +3,9 @@
 
 use crate::glob::GlobSet;
 use crate::omniscient::RenderLimits;
+use crate::session::TrustPolicy;
 use crate::strategy::StrategyName;
-use crate::tree::CoverageKind;
+use crate::tree::{CoverageKind, ForestOptions};
 
 /// How a debugging session is set up.
 #[derive(Clone, Debug)]
@@ -28,6 +29,12 @@ pub struct DebugOptions {
     pub question_cache: usize,
     /// How many likely next questions [`super::Debugger::prefetch`] renders ahead.
     pub prefetch: usize,
+    /// Ask about loops and iterations (recorded always); `false` (`--no-loops`) looks through
+    /// them, as on a tree of calls alone.
+    pub loops: bool,
+    /// The execution forest (collapsed and projected nodes, balanced as nodes complete): on by
+    /// default, `ForestOptions::OFF` for the plain tree (`--no-balance`).
+    pub forest: ForestOptions,
 }
 
 /// The default persistence bound. Per resident node: the skeleton and the calls of its method 29
@@ -41,6 +48,24 @@ impl DebugOptions {
     /// Whether the session keeps coverage of `kind`.
     pub fn keeps_coverage(&self, kind: CoverageKind) -> bool {
         self.all_coverage || self.strategy.coverage_kind() == Some(kind)
+    }
+
+    /// The forest options the session's tree is built with: iterations chain only when the
+    /// session asks about loops.
+    pub fn tree_forest(&self) -> ForestOptions {
+        ForestOptions {
+            loops: self.loops,
+            ..self.forest
+        }
+    }
+
+    /// `policy`, leaving loops out when they are switched off.
+    pub fn policy(&self, policy: TrustPolicy) -> TrustPolicy {
+        if self.loops {
+            policy
+        } else {
+            policy.without_loops()
+        }
     }
 
     /// The persistence bound a front end's number gives: 0 keeps every node in memory.
@@ -60,6 +85,8 @@ impl Default for DebugOptions {
             all_coverage: false,
             question_cache: 256,
             prefetch: 8,
+            loops: true,
+            forest: ForestOptions::ON,
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::omniscient::names::MethodNames;
 use crate::omniscient::{render_value, simple_class_name, Heap, HeapError, RenderLimits};
 use crate::trace::store::{NodeResult, StoreError, TraceReader};
 use crate::trace::wire::Value;
+use crate::tree::NodeKind;
 
 /// A variable shown in a question.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -43,6 +44,12 @@ pub struct Question {
     pub result: Option<String>,
     /// All of the above on one line.
     pub text: String,
+    /// The node's kind: a routine or external call, a loop or an iteration.
+    pub kind: NodeKind,
+    /// For a loop or an iteration: where and which (`loop at Sum.java:12, iteration 2 of
+    /// 3`); its `args` are then the frame's variables, the changed ones first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fragment: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -59,8 +66,8 @@ pub enum QuestionError {
 /// changes of these only.
 const MAX_STATICS: usize = 500;
 
-/// Renders node `node` of `reader` as a question.
-pub fn question(
+/// Renders call `node` of `reader` as a question (`super::question` for any node).
+pub(super) fn call_question(
     reader: &TraceReader,
     names: &mut MethodNames,
     node: NodeId,
@@ -180,6 +187,8 @@ pub fn question(
         statics,
         result,
         text,
+        kind: detail.row.header.kind,
+        fragment: None,
     })
 }
 

@@ -1,24 +1,31 @@
 //! The end of a session as people read it: the buggy node's method, its source file, and the
-//! lines that this call executed itself (the dynamic buggy code of the generalized-AD paper:
-//! the code the buggy node ran minus what its children ran).
+//! lines that this node executed itself (the dynamic buggy code of the generalized-AD paper,
+//! Lemma 1: the code the buggy node ran minus what its children ran, loops and iterations
+//! included, so a call whose loops are right is reported with its code outside them), and
+//! whether it is traceable (Definition 9).
 
 use serde::Serialize;
 
 use super::DebugError;
 use crate::ids::NodeId;
 use crate::omniscient::names::MethodNames;
-use crate::session::Verdict;
+use crate::session::{Session, Verdict};
 use crate::trace::store::TraceReader;
+use crate::tree::{ExecutionTree, NodeKind};
+use std::collections::BTreeSet;
 
 /// The node whose method holds the bug.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BuggyNode {
     pub id: NodeId,
+    /// `routine`, `external`, `loop` or `iteration`.
+    pub kind: NodeKind,
     /// `pkg.Class.method`.
     pub method: String,
     /// The source file as the class names it (`MergeSort.java`), if known.
     pub file: Option<String>,
-    /// The source lines this call executed itself, sorted.
+    /// The source lines this node executed itself, sorted: not in its callees, not in its
+    /// loops and iterations known to be right (those left don't-know keep theirs here).
     pub lines: Vec<u32>,
 }
 
@@ -30,15 +37,29 @@ pub struct Report {
     pub buggy_node: Option<BuggyNode>,
     /// With don't-know answers, the nodes that may be buggy.
     pub candidates: Vec<BuggyNode>,
+    /// Whether the buggy node is traceable (Definition 9): every node above it answered
+    /// invalid; `None` when some were never judged, or without a buggy node.
+    pub traceable: Option<bool>,
 }
 
 fn describe(
     reader: &TraceReader,
     names: &mut MethodNames,
+    tree: &ExecutionTree,
     node: NodeId,
 ) -> Result<BuggyNode, DebugError> {
+    if matches!(tree.kind(node), NodeKind::Collapsed | NodeKind::Projected) {
+        let (method, file, lines) = super::forest::describe_in(reader, names, tree, node)?;
+        return Ok(BuggyNode {
+            id: node,
+            kind: tree.kind(node),
+            method,
+            file,
+            lines,
+        });
+    }
     let row = reader.node(node)?;
-    let (method, file) = match row.and_then(|r| r.header.method) {
+    let (method, file) = match row.as_ref().and_then(|r| r.header.method) {
         Some(m) => match names.get(reader, m)? {
             Some(n) => (n.qualified.clone(), n.source_file.clone()),
             None => (format!("#{m}"), None),
@@ -47,6 +68,7 @@ fn describe(
     };
     Ok(BuggyNode {
         id: node,
+        kind: row.as_ref().map_or(NodeKind::Routine, |r| r.header.kind),
         method,
         file,
         lines: reader.node_lines(node)?,
@@ -57,25 +79,39 @@ pub fn report(
     reader: &TraceReader,
     names: &mut MethodNames,
     verdict: &Verdict,
+    session: &Session,
 ) -> Result<Report, DebugError> {
+    let tree = session.tree();
     Ok(match verdict {
-        Verdict::Bug { node } => Report {
-            result: "bug",
-            buggy_node: Some(describe(reader, names, *node)?),
-            candidates: Vec::new(),
-        },
+        Verdict::Bug { node } => {
+            let mut buggy = describe(reader, names, tree, *node)?;
+            // Lemma 1 takes away only the code of children known to be right.
+            let mut lines: BTreeSet<u32> = buggy.lines.iter().copied().collect();
+            for open in session.open_loops(*node) {
+                lines.extend(reader.node_lines(open)?);
+            }
+            buggy.lines = lines.into_iter().collect();
+            Report {
+                result: "bug",
+                buggy_node: Some(buggy),
+                candidates: Vec::new(),
+                traceable: session.traceable(*node),
+            }
+        }
         Verdict::NoBug => Report {
             result: "no-bug",
             buggy_node: None,
             candidates: Vec::new(),
+            traceable: None,
         },
         Verdict::Undecided { candidates } => Report {
             result: "undecided",
             buggy_node: None,
             candidates: candidates
                 .iter()
-                .map(|&c| describe(reader, names, c))
+                .map(|&c| describe(reader, names, tree, c))
                 .collect::<Result<_, _>>()?,
+            traceable: None,
         },
     })
 }

@@ -13,7 +13,7 @@ pub mod replay_check;
 pub mod table;
 
 pub use corpus::{apply_mutant, Mutant, MutantList, Program};
-pub use mutant::{balanced, debug_mutant, has_coverage, MutantDebug, StrategyRun};
+pub use mutant::{balanced, debug_mutant, has_coverage, MutantDebug, StrategyRun, TreeShape};
 pub use replay_check::{replay_check, ReplayCheck};
 pub use table::{
     render_balanced, render_strategies, summarize, BalancedRow, MutantResult, ProgramRow,

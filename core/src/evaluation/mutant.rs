@@ -11,7 +11,7 @@ use crate::oracle::{ReferenceOracle, ReplayStats, Replayer, TraceRun};
 use crate::session::{Answer, Step, TrustPolicy};
 use crate::strategy::eval::{askable_nodes, average_questions, Evaluation};
 use crate::strategy::StrategyName;
-use crate::tree::{CoverageKind, ExecutionTree};
+use crate::tree::{CoverageKind, ExecutionTree, ForestOptions};
 
 /// One session of one strategy on one mutant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,6 +32,10 @@ pub struct StrategyRun {
     pub coverage: Option<bool>,
     /// The questions in order: the asked node's method and the oracle's answer.
     pub dialogue: Vec<(String, Answer)>,
+    /// How long the oracle took to answer each question, in milliseconds (an oracle shared by
+    /// several strategies answers the later ones from memory).
+    #[serde(default)]
+    pub answer_ms: Vec<f64>,
 }
 
 impl StrategyRun {
@@ -80,6 +84,23 @@ fn reported_method(report: &Report) -> Option<String> {
     }
 }
 
+/// What the sessions are asked over: loops and iterations (`--no-loops` leaves them out) and
+/// the execution forest (`--no-balance`: the plain tree).
+#[derive(Clone, Copy, Debug)]
+pub struct TreeShape {
+    pub loops: bool,
+    pub forest: ForestOptions,
+}
+
+impl Default for TreeShape {
+    fn default() -> Self {
+        TreeShape {
+            loops: true,
+            forest: ForestOptions::ON,
+        }
+    }
+}
+
 /// Debugs the run recorded in `buggy` with each strategy, the run in `reference` answering
 /// (with rule 3 when `replayer` runs the correct program); `mutated` is the mutated method,
 /// `pkg.Class.method`. Overloads share that name, so the comparison ignores descriptors, as
@@ -90,6 +111,7 @@ pub fn debug_mutant(
     strategies: &[StrategyName],
     mutated: &str,
     replayer: Option<&mut dyn Replayer>,
+    shape: TreeShape,
 ) -> Result<MutantDebug, EvaluationError> {
     let buggy_run = TraceRun::open(buggy)?;
     let reference_run = TraceRun::open(reference)?;
@@ -104,6 +126,8 @@ pub fn debug_mutant(
     for &strategy in strategies {
         let options = DebugOptions {
             strategy,
+            loops: shape.loops,
+            forest: shape.forest,
             ..Default::default()
         };
         let mut debugger = Debugger::open(buggy, options)?;
@@ -117,6 +141,7 @@ pub fn debug_mutant(
         // Every answer removes a node or marks a don't-know: more questions than this is a loop.
         let limit = 2 * nodes + 10;
         let mut dialogue = Vec::new();
+        let mut answer_ms = Vec::new();
         let verdict = loop {
             match debugger.step()? {
                 Step::Ask(node) => {
@@ -127,7 +152,11 @@ pub fn debug_mutant(
                             nodes,
                         });
                     }
-                    let answer = oracle.answer(node)?;
+                    let started = std::time::Instant::now();
+                    let tree = debugger.session().tree();
+                    let answer =
+                        crate::oracle::forest::judge(tree, node, &mut |c| oracle.answer(c))?;
+                    answer_ms.push(started.elapsed().as_secs_f64() * 1e3);
                     debugger.answer(node, answer)?;
                     dialogue.push((debugger.method_of(node)?.unwrap_or_default(), answer));
                 }
@@ -145,6 +174,7 @@ pub fn debug_mutant(
             reported_method,
             coverage,
             dialogue,
+            answer_ms,
         });
     }
     Ok(MutantDebug {
@@ -157,13 +187,17 @@ pub fn debug_mutant(
 
 /// The balanced-ET paper's method on the tree of the run in `trace`: for each strategy, every
 /// askable node taken in turn as the buggy one, questions averaged. Also says whether any node of
-/// the tree has coverage entities (of either kind).
+/// the tree has coverage entities (of either kind). Without `loops`, loop and iteration
+/// nodes are looked through (`--no-loops`).
 pub fn balanced(
     trace: &Path,
     strategies: &[StrategyName],
+    shape: TreeShape,
 ) -> Result<(Vec<Evaluation>, bool), EvaluationError> {
     let options = DebugOptions {
         all_coverage: true,
+        loops: shape.loops,
+        forest: shape.forest,
         ..Default::default()
     };
     let debugger = Debugger::open(trace, options)?;
@@ -172,9 +206,24 @@ pub fn balanced(
         has_coverage(tree, CoverageKind::Edge) || has_coverage(tree, CoverageKind::DefUse);
     let evaluations = strategies
         .iter()
-        .map(|&s| Ok(average_questions(tree, s, None, TrustPolicy::none())?))
+        .map(|&s| {
+            Ok(average_questions(
+                tree,
+                s,
+                None,
+                options_policy(shape.loops),
+            )?)
+        })
         .collect::<Result<_, EvaluationError>>()?;
     Ok((evaluations, coverage))
+}
+
+fn options_policy(loops: bool) -> TrustPolicy {
+    if loops {
+        TrustPolicy::none()
+    } else {
+        TrustPolicy::none().without_loops()
+    }
 }
 
 #[cfg(test)]
@@ -186,6 +235,7 @@ mod tests {
     fn node(id: u32, method: &str) -> BuggyNode {
         BuggyNode {
             id: NodeId(id),
+            kind: crate::tree::NodeKind::Routine,
             method: method.into(),
             file: None,
             lines: Vec::new(),
@@ -198,6 +248,7 @@ mod tests {
             result: "bug",
             buggy_node: Some(node(3, "p.A.f")),
             candidates: Vec::new(),
+            traceable: None,
         };
         assert_eq!(reported_method(&report).as_deref(), Some("p.A.f"));
     }
@@ -208,18 +259,21 @@ mod tests {
             result: "undecided",
             buggy_node: None,
             candidates: vec![node(3, "p.A.f"), node(5, "p.A.f")],
+            traceable: None,
         };
         assert_eq!(reported_method(&same).as_deref(), Some("p.A.f"));
         let mixed = Report {
             result: "undecided",
             buggy_node: None,
             candidates: vec![node(3, "p.A.f"), node(5, "p.A.g")],
+            traceable: None,
         };
         assert_eq!(reported_method(&mixed), None);
         let none = Report {
             result: "no-bug",
             buggy_node: None,
             candidates: Vec::new(),
+            traceable: None,
         };
         assert_eq!(reported_method(&none), None);
     }

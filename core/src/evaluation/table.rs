@@ -281,6 +281,7 @@ mod tests {
             found,
             coverage: None,
             dialogue: Vec::new(),
+            answer_ms: Vec::new(),
         }
     }
 

@@ -161,7 +161,7 @@ impl<H: Heap> Walk<'_, H> {
 }
 
 /// Whether `v` is the value a field has before it is first written.
-fn is_default(v: &Value) -> bool {
+pub(crate) fn is_default(v: &Value) -> bool {
     match *v {
         Value::Null | Value::Boolean(false) => true,
         Value::Char(x) => x == 0,

@@ -22,6 +22,9 @@ pub enum OmniError {
     },
     #[error("node {0} is not a call of this trace (`hindsight tree TRACE` lists the nodes)")]
     NoCall(NodeId),
+    /// A projected node of the execution forest: the session's own, never recorded.
+    #[error("node {0} is a projected node of the execution forest, which a debugging session makes and the trace does not hold; ask about the calls it stands for (`hindsight tree TRACE` shows them as `calls #first..#last`)")]
+    ForestNode(NodeId),
     #[error("timestamp {at} is outside node {node}, which runs from {entry} to {exit}")]
     OutsideNode {
         node: NodeId,
@@ -32,3 +35,34 @@ pub enum OmniError {
 }
 
 pub type OmniResult<T> = Result<T, OmniError>;
+
+impl OmniError {
+    /// The error for a node the trace does not have: a projected node of the execution forest
+    /// (ids from `tree::FOREST_BASE`) is named as such.
+    pub fn missing(node: NodeId) -> OmniError {
+        if node.0 >= crate::tree::FOREST_BASE {
+            OmniError::ForestNode(node)
+        } else {
+            OmniError::NoCall(node)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_projected_node_is_refused_by_name() {
+        let e = OmniError::missing(NodeId(crate::tree::FOREST_BASE + 3));
+        assert!(
+            e.to_string()
+                .contains("projected node of the execution forest"),
+            "{e}"
+        );
+        assert!(matches!(
+            OmniError::missing(NodeId(5)),
+            OmniError::NoCall(NodeId(5))
+        ));
+    }
+}

@@ -76,7 +76,7 @@ pub fn node_events(
     limit: usize,
     var: Option<&VarPath>,
 ) -> OmniResult<EventPage> {
-    let row = reader.node(node)?.ok_or(OmniError::NoCall(node))?;
+    let row = reader.node(node)?.ok_or_else(|| OmniError::missing(node))?;
     let variable = match var {
         Some(p) => Some(resolve(reader, p, default_time(reader, p)?)?.variable),
         None => None,

@@ -27,6 +27,7 @@ mod trace_heap;
 /// `lead` names it `Variable`, and this becomes a plain re-export there).
 pub use crate::trace::store::Variable;
 pub(crate) use canonical::compares_by_class;
+pub(crate) use canonical::is_default;
 pub use canonical::{canonical_state, CanonicalState};
 pub use error::{OmniError, OmniResult};
 pub use events::{describe_event, node_events, EventMark, EventPage, EventRow};

@@ -24,7 +24,9 @@ pub struct Resolved {
 pub fn default_time(reader: &TraceReader, path: &VarPath) -> OmniResult<Timestamp> {
     match &path.root {
         PathRoot::Local { node, .. } => {
-            let row = reader.node(*node)?.ok_or(OmniError::NoCall(*node))?;
+            let row = reader
+                .node(*node)?
+                .ok_or_else(|| OmniError::missing(*node))?;
             Ok(row.header.exit.unwrap_or(row.header.entry))
         }
         _ => Ok(reader.info()?.last_ts),
@@ -178,7 +180,7 @@ pub fn local_var(
     name: &str,
     at: Timestamp,
 ) -> OmniResult<Option<VarId>> {
-    let row = reader.node(node)?.ok_or(OmniError::NoCall(node))?;
+    let row = reader.node(node)?.ok_or_else(|| OmniError::missing(node))?;
     if row.header.kind != NodeKind::Routine {
         return Err(OmniError::NoCall(node));
     }

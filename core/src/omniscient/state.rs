@@ -297,8 +297,8 @@ fn call_span(
     node: NodeId,
     at: Option<Timestamp>,
 ) -> OmniResult<(Timestamp, Option<Timestamp>, Timestamp)> {
-    let row = reader.node(node)?.ok_or(OmniError::NoCall(node))?;
-    if row.header.kind != NodeKind::Routine {
+    let row = reader.node(node)?.ok_or_else(|| OmniError::missing(node))?;
+    if row.header.kind != NodeKind::Routine && !row.header.kind.is_loop() {
         return Err(OmniError::NoCall(node));
     }
     let (entry, exit) = (row.header.entry, row.header.exit);
@@ -316,7 +316,9 @@ fn call_span(
 }
 
 /// The state of call `node` at `at` (its exit when `None`), with the children of the paths in
-/// `expand` (and of their ancestors) listed.
+/// `expand` (and of their ancestors) listed. A loop or an iteration shows its frame (the call
+/// it runs in) between its own entry and exit: the frame's variables, named by the frame's
+/// paths, and no result.
 pub fn node_state(
     reader: &TraceReader,
     node: NodeId,
@@ -325,7 +327,10 @@ pub fn node_state(
     limits: RenderLimits,
 ) -> OmniResult<NodeState> {
     let (entry, exit, at) = call_span(reader, node, at)?;
-    let detail = reader.node_detail(node)?.ok_or(OmniError::NoCall(node))?;
+    let frame = reader.frame_of(node)?.map_or(node, |f| f.header.id);
+    let detail = reader
+        .node_detail(frame)?
+        .ok_or_else(|| OmniError::missing(node))?;
     let mut names = super::names::Names::new(reader);
     let method = detail.method.clone();
     let mut changes = Changes::new(reader, entry, at);
@@ -333,12 +338,12 @@ pub fn node_state(
     if let Some(m) = &method {
         for (i, var) in m.vars.iter().enumerate() {
             let var_id = i as u32;
-            let before = reader.local_at(node, var_id, entry)?;
-            let now = reader.local_at(node, var_id, at)?;
+            let before = reader.local_at(frame, var_id, entry)?;
+            let now = reader.local_at(frame, var_id, at)?;
             if before.is_none() && now.is_none() {
                 continue;
             }
-            let path = VarPath::local(node, &var.name);
+            let path = VarPath::local(frame, &var.name);
             variables.push(var_state(
                 reader,
                 &mut changes,
@@ -355,7 +360,7 @@ pub fn node_state(
     }
     // A constructor's `this` (set by `THIS`) when the method has no variable table.
     if let (Some(this), false) = (detail.this, variables.iter().any(|v| v.name == "this")) {
-        let path = VarPath::local(node, "this");
+        let path = VarPath::local(frame, "this");
         variables.insert(
             0,
             var_state(
@@ -404,7 +409,7 @@ pub fn node_state(
         )?);
     }
     let (mut result, mut exception) = (None, None);
-    if exit.is_some_and(|x| x <= at) {
+    if exit.is_some_and(|x| x <= at) && frame == node {
         match detail.result {
             Some(NodeResult::Returned(Value::Void)) | None => {}
             Some(NodeResult::Returned(v)) => result = Some(render_value(reader, &v, at, limits)?),
@@ -516,7 +521,7 @@ pub fn entry_of(reader: &TraceReader, path: &VarPath, at: Timestamp) -> OmniResu
     match &path.root {
         PathRoot::Local { node, .. } => Ok(reader
             .node(*node)?
-            .ok_or(OmniError::NoCall(*node))?
+            .ok_or_else(|| OmniError::missing(*node))?
             .header
             .entry),
         _ => Ok(at),

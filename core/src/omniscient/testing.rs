@@ -29,6 +29,15 @@ impl MemHeap {
         self
     }
 
+    /// An object whose content the trace does not know, whatever its class.
+    pub fn opaque(&mut self, id: u64, class: &str) -> &mut Self {
+        self.obj(id, class);
+        if let Some(info) = self.objects.get_mut(&id) {
+            info.content_known = false;
+        }
+        self
+    }
+
     pub fn arr(&mut self, id: u64, class: &str, elements: &[Value]) -> &mut Self {
         self.objects.insert(
             id,

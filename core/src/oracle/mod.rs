@@ -7,6 +7,8 @@
 //! `trace_run` reads a trace file as a [`RecordedRun`], as `omniscient::trace_heap` reads it as
 //! a heap. `reference` uses `replay` (rule 3), never the other way.
 
+pub mod footprint;
+pub mod forest;
 mod recorded;
 pub mod reference;
 pub mod replay;
@@ -14,8 +16,8 @@ pub mod rules;
 mod state;
 mod trace_run;
 
-pub use recorded::{CallView, MethodKey, Outcome, OutputCall, RecordedRun};
-pub use reference::ReferenceOracle;
+pub use recorded::{ending, CallView, Fragment, MethodKey, Outcome, OutputCall, RecordedRun};
+pub use reference::{OracleMemory, ReferenceOracle};
 pub use replay::{ReplayError, ReplayStats, Replayer};
 pub use rules::{AnswerRules, RulesError};
 pub use state::MAX_STATE_OBJECTS;

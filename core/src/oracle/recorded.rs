@@ -3,9 +3,10 @@
 //! reference oracle reads two of them, rule 3 one; `super::trace_run` implements the trait over
 //! a trace file, the tests in memory.
 
-use crate::ids::{NodeId, Timestamp};
+use crate::ids::{FieldId, MethodId, NodeId, ObjectId, Timestamp};
 use crate::omniscient::{Heap, HeapResult};
-use crate::trace::wire::Value;
+use crate::trace::wire::{Event, Value};
+use crate::tree::NodeKind;
 
 /// A method as both programs name it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -14,6 +15,25 @@ pub struct MethodKey {
     pub class: String,
     pub name: String,
     pub descriptor: String,
+}
+
+/// Which loop a loop or iteration node is an execution of: its kind and the header block of
+/// the loop in its method (the same in both programs when the fix keeps the method's blocks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fragment {
+    pub kind: NodeKind,
+    pub header: u32,
+}
+
+/// How a loop or an iteration ended, the control part of its exit state (its `outcome` is
+/// `Returned` of this code as an `int`).
+pub mod ending {
+    /// An iteration after which the loop goes on.
+    pub const NEXT: i32 = 0;
+    /// The loop ends (its last iteration, or the loop itself): the method goes on after it.
+    pub const END: i32 = 1;
+    /// An exception leaves the method from inside the loop.
+    pub const THROWN: i32 = 2;
 }
 
 /// How a call ended.
@@ -40,6 +60,12 @@ pub struct CallView {
     /// The output the call or its callees produced, in order: each output call's method and
     /// arguments (receiver first) with the timestamp they are read at.
     pub output: Vec<OutputCall>,
+    /// For a loop or an iteration (`None` for a call): which loop. Its `method` and
+    /// `code_hash` are then its frame's, its `this` the frame's, its `args` the frame's local
+    /// variables at entry (by var id, `void` where undefined) and `exit_locals` the same at
+    /// exit; its `outcome` says how it ended ([`ending`]).
+    pub fragment: Option<Fragment>,
+    pub exit_locals: Vec<Value>,
 }
 
 /// A call of an output method of the JDK (see the module documentation).
@@ -56,12 +82,67 @@ pub struct OutputCall {
 /// A recorded run, as the reference oracle reads it.
 pub trait RecordedRun: Heap {
     fn call(&self, node: NodeId) -> HeapResult<CallView>;
-    /// The node's children that are calls, in call order.
+    /// The node's children that are calls, loops or iterations, in order.
     fn children(&self, node: NodeId) -> HeapResult<Vec<NodeId>>;
     /// Every call of `method`, in call order.
     fn calls_of(&self, method: &MethodKey) -> HeapResult<Vec<NodeId>>;
+    /// Every execution of the loop `fragment` of `method` (`Loop`), or every iteration of it
+    /// (`Iteration`), in order. None by default: a run without loop nodes.
+    fn fragments_of(&self, _method: &MethodKey, _fragment: Fragment) -> HeapResult<Vec<NodeId>> {
+        Ok(Vec::new())
+    }
     /// The hash of a method's original bytecode, if the run loaded its class.
     fn code_hash(&self, method: &MethodKey) -> HeapResult<Option<[u8; 16]>>;
     /// The value of a static field (`pkg.Class.field`) at `at`, if it was ever written by then.
     fn static_at(&self, field: &str, at: Timestamp) -> HeapResult<Option<Value>>;
+
+    /// Visits the events of `node`'s subtree in timestamp order (its thread's events from its
+    /// entry to its exit) until `visit` returns false. `Ok(false)` when the run does not have
+    /// its events (hand-made runs of tests): the oracle then compares whole states instead of
+    /// footprints (`super::footprint`).
+    fn visit_events(
+        &self,
+        node: NodeId,
+        visit: &mut dyn FnMut(&Event) -> bool,
+    ) -> HeapResult<bool> {
+        let _ = (node, visit);
+        Ok(false)
+    }
+    /// The value of an instance field at `at` (its default for an object application code
+    /// created and never wrote); `None` when unknown.
+    fn field_value(
+        &self,
+        object: ObjectId,
+        field: FieldId,
+        at: Timestamp,
+    ) -> HeapResult<Option<Value>> {
+        let _ = (object, field, at);
+        Ok(None)
+    }
+    /// An array element at `at`; `None` when unknown.
+    fn element_value(
+        &self,
+        array: ObjectId,
+        index: u32,
+        at: Timestamp,
+    ) -> HeapResult<Option<Value>> {
+        Ok(self
+            .elements_at(array, at, index..index.saturating_add(1))?
+            .first()
+            .copied()
+            .flatten())
+    }
+    /// A static field by id at `at`; `None` when unknown.
+    fn static_value(&self, field: FieldId, at: Timestamp) -> HeapResult<Option<Value>> {
+        let _ = (field, at);
+        Ok(None)
+    }
+    /// A field's simple name and, for a static one, its class: `(class, name)`.
+    fn field_name(&self, field: FieldId) -> HeapResult<(String, String)> {
+        Ok((String::new(), format!("#{field}")))
+    }
+    /// A method as `pkg.Class.name(descriptor)`.
+    fn method_text(&self, method: MethodId) -> HeapResult<String> {
+        Ok(format!("#{method}"))
+    }
 }

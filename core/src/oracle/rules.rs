@@ -4,12 +4,14 @@
 //! characters; ANSWER is valid, invalid, trusted or dont-know. The first matching rule wins; a
 //! method no rule matches gets dont-know.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use thiserror::Error;
 
 use crate::glob::Glob;
 use crate::session::Answer;
+use crate::tree::NodeKind;
 
 #[derive(Debug, Error)]
 pub enum RulesError {
@@ -95,6 +97,19 @@ impl AnswerRules {
         &self.rules
     }
 
+    /// What rules match for a node of `kind` of method `method` (`pkg.Class.method`): the
+    /// name itself for a call, `pkg.Class.method@loop` or `pkg.Class.method@iteration` for the
+    /// loops and iterations of the method. So `pkg.Class.method` answers its calls only (its
+    /// loops, which no rule names, are don't-know), `pkg.Class.method@*` its loops and
+    /// iterations, and `pkg.*` all of them.
+    pub fn subject(method: &str, kind: NodeKind) -> Cow<'_, str> {
+        match kind {
+            NodeKind::Loop => Cow::Owned(format!("{method}@loop")),
+            NodeKind::Iteration => Cow::Owned(format!("{method}@iteration")),
+            _ => Cow::Borrowed(method),
+        }
+    }
+
     /// The first matching rule's answer for a fully qualified method name, dont-know if none.
     pub fn answer(&self, method: &str) -> Answer {
         self.rules
@@ -107,6 +122,26 @@ impl AnswerRules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loops_and_iterations_are_named_by_their_method_and_kind() {
+        let rules = AnswerRules::parse(
+            "p.A.f@loop => valid\np.A.f@* => invalid\np.A.f => invalid\np.B.* => valid\n",
+            "rules.txt",
+        )
+        .unwrap();
+        let answer = |m, k| rules.answer(&AnswerRules::subject(m, k));
+        assert_eq!(answer("p.A.f", NodeKind::Loop), Answer::Valid);
+        assert_eq!(answer("p.A.f", NodeKind::Iteration), Answer::Invalid);
+        assert_eq!(answer("p.A.f", NodeKind::Routine), Answer::Invalid);
+        // A rule naming the method alone does not answer its loops.
+        let calls_only = AnswerRules::parse("p.A.f => invalid\n", "r").unwrap();
+        assert_eq!(
+            calls_only.answer(&AnswerRules::subject("p.A.f", NodeKind::Loop)),
+            Answer::DontKnow
+        );
+        assert_eq!(answer("p.B.g", NodeKind::Iteration), Answer::Valid);
+    }
 
     #[test]
     fn first_match_wins_and_unmatched_is_dont_know() {

@@ -46,7 +46,14 @@ pub(super) fn exit_state(
     statics: &[String],
 ) -> HeapResult<CanonicalState> {
     let at = call.exit.unwrap_or(Timestamp::MAX);
-    let roots = roots(run, call, statics, at)?;
+    let mut roots = roots(run, call, statics, at)?;
+    if call.fragment.is_some() {
+        // A loop or iteration: the frame's locals as they are at its exit.
+        let this = usize::from(call.this.is_some());
+        for (r, v) in roots[this..].iter_mut().zip(&call.exit_locals) {
+            *r = *v;
+        }
+    }
     canonical_exit(run, roots, call.outcome, at, &call.output)
 }
 

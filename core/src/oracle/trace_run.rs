@@ -2,18 +2,18 @@
 //!
 //! It owns its own read connection, so an oracle over the buggy trace does not borrow the
 //! debugger's. The calls of each method are indexed by one pass over the nodes when the run
-//! is opened.
+//! is opened, and over the nodes stored since by [`TraceRun::refresh`] (a live trace).
 
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
 
-use super::recorded::{CallView, MethodKey, Outcome, OutputCall, RecordedRun};
+use super::recorded::{ending, CallView, Fragment, MethodKey, Outcome, OutputCall, RecordedRun};
 use crate::ids::{FieldId, MethodId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::omniscient::names::MethodNames;
 use crate::omniscient::{Heap, HeapError, HeapResult, ObjectInfo};
-use crate::trace::store::{NodeResult, StoreError, TraceReader, Variable};
-use crate::trace::wire::{FieldDef, Value};
+use crate::trace::store::{NodeResult, NodeRow, StoreError, TraceReader, Variable};
+use crate::trace::wire::{Event, EventKind, FieldDef, Value};
 use crate::tree::NodeKind;
 
 fn heap_err(e: StoreError) -> HeapError {
@@ -25,11 +25,20 @@ pub struct TraceRun {
     reader: TraceReader,
     keys: HashMap<MethodId, MethodKey>,
     calls: HashMap<MethodKey, Vec<NodeId>>,
+    /// Loop and iteration nodes by method and loop.
+    fragments: HashMap<(MethodKey, Fragment), Vec<NodeId>>,
+    /// The header block of each loop node (its iterations share it).
+    headers: HashMap<NodeId, u32>,
     hashes: HashMap<MethodKey, [u8; 16]>,
     statics: Vec<(String, FieldDef)>,
-    /// Calls of the JDK's output methods: (thread, entry, node, `Class.method(descriptor)`),
-    /// sorted by thread and entry, so that those inside a call are a range.
-    outputs: Vec<(ThreadId, Timestamp, NodeId, String)>,
+    /// Calls of the JDK's output methods per thread: (entry, node, `Class.method(descriptor)`),
+    /// in entry order, so that those inside a call are a range.
+    outputs: HashMap<ThreadId, Vec<(Timestamp, NodeId, String)>>,
+    names: MethodNames,
+    /// `pkg.Class.name(descriptor)` of the methods footprints met.
+    method_texts: std::cell::RefCell<HashMap<MethodId, String>>,
+    /// The last node indexed.
+    seen: Option<NodeId>,
 }
 
 /// Whether a method of uninstrumented code writes program output.
@@ -46,61 +55,124 @@ fn is_output(class: &str, method: &str) -> bool {
 }
 
 impl TraceRun {
+    /// A run that nothing will write any more (a reference run, a finished trace): its reader
+    /// holds the lock (`TraceReader::open_finished`).
     pub fn open(path: &Path) -> Result<TraceRun, StoreError> {
-        let reader = TraceReader::open(path)?;
-        let mut names = MethodNames::default();
-        let mut keys = HashMap::new();
-        let mut calls: HashMap<MethodKey, Vec<NodeId>> = HashMap::new();
-        let mut hashes = HashMap::new();
-        let mut outputs = Vec::new();
-        for row in reader.preorder() {
-            let h = row?.header;
-            let Some(m) = h.method else { continue };
-            if h.kind == NodeKind::External {
-                if let (Some(name), Some(thread)) = (names.get(&reader, m)?, h.thread) {
-                    if is_output(&name.class, &name.def.name) {
-                        outputs.push((
-                            thread,
-                            h.entry,
-                            h.id,
-                            format!("{}{}", name.qualified, name.def.descriptor),
-                        ));
-                    }
-                }
-            }
-            if let std::collections::hash_map::Entry::Vacant(slot) = keys.entry(m) {
-                if let Some(name) = names.get(&reader, m)? {
-                    let key = MethodKey {
-                        class: name.class.clone(),
-                        name: name.def.name.clone(),
-                        descriptor: name.def.descriptor.clone(),
-                    };
-                    if name.def.is_instrumented() {
-                        hashes.insert(key.clone(), name.def.hash);
-                    }
-                    slot.insert(key);
-                }
-            }
-            if let Some(key) = keys.get(&m) {
-                calls.entry(key.clone()).or_default().push(h.id);
+        Self::with_reader(TraceReader::open_finished(path)?)
+    }
+
+    /// A run this process may still write (a live recording, which it annotates when it ends):
+    /// read query by query.
+    pub fn open_live(path: &Path) -> Result<TraceRun, StoreError> {
+        Self::with_reader(TraceReader::open(path)?)
+    }
+
+    fn with_reader(reader: TraceReader) -> Result<TraceRun, StoreError> {
+        let mut run = TraceRun {
+            reader,
+            keys: HashMap::new(),
+            calls: HashMap::new(),
+            fragments: HashMap::new(),
+            headers: HashMap::new(),
+            hashes: HashMap::new(),
+            statics: Vec::new(),
+            outputs: HashMap::new(),
+            names: MethodNames::default(),
+            method_texts: Default::default(),
+            seen: None,
+        };
+        run.refresh()?;
+        Ok(run)
+    }
+
+    /// Indexes the nodes stored since the last call (all of them the first time), and reads the
+    /// static fields again: a live trace grows between two questions.
+    pub fn refresh(&mut self) -> Result<(), StoreError> {
+        loop {
+            let rows = self.reader.nodes_after(self.seen, 4096)?;
+            let Some(last) = rows.last() else { break };
+            self.seen = Some(last.header.id);
+            for row in rows {
+                self.index_node(&row.header)?;
             }
         }
         let mut statics = Vec::new();
-        for f in reader.static_fields()? {
-            let class = reader
+        for f in self.reader.static_fields()? {
+            let class = self
+                .reader
                 .class(f.class)?
                 .map_or_else(|| format!("#{}", f.class), |c| c.name);
             statics.push((format!("{class}.{}", f.name), f));
         }
-        outputs.sort();
-        Ok(TraceRun {
-            reader,
-            keys,
-            calls,
-            hashes,
-            statics,
-            outputs,
-        })
+        self.statics = statics;
+        Ok(())
+    }
+
+    /// Indexes one node: a call of its method, a call of an output method, or a loop or an
+    /// iteration by its method and loop header (nodes come in id order, a loop before its
+    /// iterations).
+    fn index_node(&mut self, h: &crate::tree::NodeHeader) -> Result<(), StoreError> {
+        let Some(m) = h.method else { return Ok(()) };
+        if h.kind == NodeKind::External {
+            if let (Some(name), Some(thread)) = (self.names.get(&self.reader, m)?, h.thread) {
+                if is_output(&name.class, &name.def.name) {
+                    let text = format!("{}{}", name.qualified, name.def.descriptor);
+                    self.outputs
+                        .entry(thread)
+                        .or_default()
+                        .push((h.entry, h.id, text));
+                }
+            }
+        }
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.keys.entry(m) {
+            if let Some(name) = self.names.get(&self.reader, m)? {
+                let key = MethodKey {
+                    class: name.class.clone(),
+                    name: name.def.name.clone(),
+                    descriptor: name.def.descriptor.clone(),
+                };
+                if name.def.is_instrumented() {
+                    self.hashes.insert(key.clone(), name.def.hash);
+                }
+                slot.insert(key);
+            }
+        }
+        let Some(key) = self.keys.get(&m) else {
+            return Ok(());
+        };
+        if h.kind.is_call() {
+            self.calls.entry(key.clone()).or_default().push(h.id);
+            return Ok(());
+        }
+        let header = match h.kind {
+            // The loop's first event is its header's BLOCK.
+            NodeKind::Loop => match h.thread {
+                Some(t) => match self
+                    .reader
+                    .thread_event_at(t, h.entry)?
+                    .map(|e| e.event.kind)
+                {
+                    Some(EventKind::Block { block, .. }) => Some(block),
+                    _ => None,
+                },
+                None => None,
+            },
+            _ => h.parent.and_then(|p| self.headers.get(&p).copied()),
+        };
+        if let Some(header) = header {
+            if h.kind == NodeKind::Loop {
+                self.headers.insert(h.id, header);
+            }
+            let fragment = Fragment {
+                kind: h.kind,
+                header,
+            };
+            self.fragments
+                .entry((key.clone(), fragment))
+                .or_default()
+                .push(h.id);
+        }
+        Ok(())
     }
 
     /// Every call of the run by method, each method's calls in call order.
@@ -110,6 +182,61 @@ impl TraceRun {
 
     pub fn reader(&self) -> &TraceReader {
         &self.reader
+    }
+
+    /// A loop or iteration as the oracle sees it: its frame's `this` and locals at entry and
+    /// exit, which loop, and how it ended.
+    fn fragment_view(&self, row: &NodeRow, view: &mut CallView) -> Result<(), StoreError> {
+        let h = &row.header;
+        let header = match h.kind {
+            NodeKind::Loop => self.headers.get(&h.id),
+            _ => h.parent.and_then(|p| self.headers.get(&p)),
+        };
+        view.fragment = header.map(|&header| Fragment {
+            kind: h.kind,
+            header,
+        });
+        let Some(frame) = self.reader.frame_of(h.id)? else {
+            return Ok(());
+        };
+        let Some(detail) = self.reader.node_detail(frame.header.id)? else {
+            return Ok(());
+        };
+        view.this = detail.this;
+        let vars = detail.method.as_ref().map_or(0, |m| m.vars.len()) as u32;
+        let exit = h.exit.unwrap_or(Timestamp::MAX);
+        let (mut entry_locals, mut exit_locals) = (Vec::new(), Vec::new());
+        for var in 0..vars {
+            let f = frame.header.id;
+            let before = self.reader.local_at(f, var, h.entry)?;
+            let after = self.reader.local_at(f, var, exit)?;
+            if before.is_none() && after.is_none() {
+                continue;
+            }
+            entry_locals.push(before.unwrap_or(Value::Void));
+            exit_locals.push(after.unwrap_or(Value::Void));
+        }
+        // `this` is among the locals (var 0) of an instance method: one root is enough.
+        if detail.method.as_ref().is_some_and(|m| !m.is_static()) && !entry_locals.is_empty() {
+            entry_locals.remove(0);
+            exit_locals.remove(0);
+        }
+        view.args = entry_locals;
+        view.exit_locals = exit_locals;
+        let code = match row.outcome {
+            None => None,
+            Some(crate::trace::store::Outcome::Threw) => Some(ending::THROWN),
+            Some(crate::trace::store::Outcome::Returned) => Some(match (h.kind, h.parent) {
+                (NodeKind::Iteration, Some(lp))
+                    if self.reader.child_index(lp, h.id)? + 1 < self.reader.child_count(lp)? =>
+                {
+                    ending::NEXT
+                }
+                _ => ending::END,
+            }),
+        };
+        view.outcome = code.map(|c| Outcome::Returned(Value::Int(c)));
+        Ok(())
     }
 
     fn static_field(&self, name: &str) -> Option<FieldId> {
@@ -166,7 +293,7 @@ impl RecordedRun for TraceRun {
                 name: format!("#{node}"),
                 descriptor: String::new(),
             });
-        let code_hash = (h.kind == NodeKind::Routine)
+        let code_hash = (h.kind == NodeKind::Routine || h.kind.is_loop())
             .then(|| self.hashes.get(&method).copied())
             .flatten();
         let exit = h.exit;
@@ -183,14 +310,9 @@ impl RecordedRun for TraceRun {
             }
         }
         let mut output = Vec::new();
-        if let (Some(exit), Some(thread)) = (exit, h.thread) {
-            let from = self
-                .outputs
-                .partition_point(|o| (o.0, o.1) <= (thread, h.entry));
-            for (_, _, out, name) in self.outputs[from..]
-                .iter()
-                .take_while(|o| o.0 == thread && o.1 < exit)
-            {
+        if let (Some(exit), Some(outputs)) = (exit, h.thread.and_then(|t| self.outputs.get(&t))) {
+            let from = outputs.partition_point(|o| o.0 <= h.entry);
+            for (_, out, name) in outputs[from..].iter().take_while(|o| o.0 < exit) {
                 let Some(d) = self.reader.node_detail(*out).map_err(heap_err)? else {
                     continue;
                 };
@@ -201,7 +323,7 @@ impl RecordedRun for TraceRun {
                 });
             }
         }
-        Ok(CallView {
+        let mut view = CallView {
             method,
             code_hash,
             entry: h.entry,
@@ -214,7 +336,22 @@ impl RecordedRun for TraceRun {
             }),
             statics,
             output,
-        })
+            fragment: None,
+            exit_locals: Vec::new(),
+        };
+        if h.kind.is_loop() {
+            self.fragment_view(&detail.row, &mut view)
+                .map_err(heap_err)?;
+        }
+        Ok(view)
+    }
+
+    fn fragments_of(&self, method: &MethodKey, fragment: Fragment) -> HeapResult<Vec<NodeId>> {
+        Ok(self
+            .fragments
+            .get(&(method.clone(), fragment))
+            .cloned()
+            .unwrap_or_default())
     }
 
     fn children(&self, node: NodeId) -> HeapResult<Vec<NodeId>> {
@@ -224,7 +361,7 @@ impl RecordedRun for TraceRun {
             .map_err(heap_err)?;
         Ok(rows
             .into_iter()
-            .filter(|r| r.header.kind.is_call())
+            .filter(|r| r.header.kind.is_askable())
             .map(|r| r.header.id)
             .collect())
     }
@@ -257,5 +394,67 @@ impl RecordedRun for TraceRun {
             Some(id) => self.reader.static_at(id, at).map_err(heap_err),
             None => Ok(None),
         }
+    }
+
+    fn visit_events(
+        &self,
+        node: NodeId,
+        visit: &mut dyn FnMut(&Event) -> bool,
+    ) -> HeapResult<bool> {
+        self.reader.visit_subtree(node, visit).map_err(heap_err)?;
+        Ok(true)
+    }
+
+    fn field_value(
+        &self,
+        object: ObjectId,
+        field: FieldId,
+        at: Timestamp,
+    ) -> HeapResult<Option<Value>> {
+        self.reader.field_at(object, field, at).map_err(heap_err)
+    }
+
+    fn element_value(
+        &self,
+        array: ObjectId,
+        index: u32,
+        at: Timestamp,
+    ) -> HeapResult<Option<Value>> {
+        self.reader.element_at(array, index, at).map_err(heap_err)
+    }
+
+    fn static_value(&self, field: FieldId, at: Timestamp) -> HeapResult<Option<Value>> {
+        self.reader.static_at(field, at).map_err(heap_err)
+    }
+
+    fn field_name(&self, field: FieldId) -> HeapResult<(String, String)> {
+        let Some(f) = self.reader.field(field).map_err(heap_err)? else {
+            return Ok((String::new(), format!("#{field}")));
+        };
+        let class = self
+            .reader
+            .class(f.class)
+            .map_err(heap_err)?
+            .map_or_else(|| format!("#{}", f.class), |c| c.name);
+        Ok((class, f.name))
+    }
+
+    fn method_text(&self, method: MethodId) -> HeapResult<String> {
+        if let Some(t) = self.method_texts.borrow().get(&method) {
+            return Ok(t.clone());
+        }
+        let text = match self.reader.method(method).map_err(heap_err)? {
+            Some(m) => {
+                let class = self
+                    .reader
+                    .class(m.class)
+                    .map_err(heap_err)?
+                    .map_or_else(|| format!("#{}", m.class), |c| c.name);
+                format!("{class}.{}{}", m.name, m.descriptor)
+            }
+            None => format!("#{method}"),
+        };
+        self.method_texts.borrow_mut().insert(method, text.clone());
+        Ok(text)
     }
 }

@@ -18,6 +18,8 @@ pub struct StreamBuilder {
     threads: u32,
     objects: u64,
     strings: u64,
+    /// The bytecode hash of the next method defined, instead of one made of its id.
+    next_hash: Option<[u8; 16]>,
 }
 
 impl Default for StreamBuilder {
@@ -48,6 +50,7 @@ impl StreamBuilder {
             threads: 0,
             objects: 0,
             strings: 0,
+            next_hash: None,
         }
     }
 
@@ -85,6 +88,12 @@ impl StreamBuilder {
             .expect("vec");
     }
 
+    /// The next method gets this bytecode hash (a method whose code differs between two
+    /// streams that otherwise define the same methods).
+    pub fn hash_next_method(&mut self, hash: [u8; 16]) {
+        self.next_hash = Some(hash);
+    }
+
     /// An instrumented method; `vars` are its local variables in var id order (arguments
     /// first, `this` included for instance methods).
     pub fn method(
@@ -120,7 +129,7 @@ impl StreamBuilder {
             })
             .collect();
         let access = if is_static { ACC_STATIC | 1 } else { 1 };
-        let hash = [self.methods as u8; 16];
+        let hash = self.next_hash.take().unwrap_or([self.methods as u8; 16]);
         let m = MethodDef {
             id,
             class,
@@ -432,5 +441,15 @@ pub fn block_def(start: u32, line: u32, effects: &[(u8, u32)]) -> BlockDef {
                 target,
             })
             .collect(),
+        succ: Vec::new(),
     }
+}
+
+/// `blocks` with the successors `succ[b]` of each block (wire format 3), from which the recorder
+/// finds loops.
+pub fn with_successors(mut blocks: Vec<BlockDef>, succ: &[&[u32]]) -> Vec<BlockDef> {
+    for (b, s) in blocks.iter_mut().zip(succ) {
+        b.succ = s.to_vec();
+    }
+    blocks
 }

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use anyhow::{bail, Context, Result};
 use hindsight_core::evaluation::{
-    apply_mutant, debug_mutant, Mutant, MutantDebug, MutantList, Program,
+    apply_mutant, debug_mutant, Mutant, MutantDebug, MutantList, Program, TreeShape,
 };
 use hindsight_core::oracle::Replayer;
 use hindsight_core::strategy::StrategyName;
@@ -112,7 +112,7 @@ fn compile(src: &Path, classes: &Path) -> Result<()> {
 }
 
 /// Records `java -cp classes MAIN ARGS` into `trace`, the program's output discarded.
-fn record_program(classes: &Path, program: &Program, trace: &Path) -> Result<()> {
+pub(super) fn record_program(classes: &Path, program: &Program, trace: &Path) -> Result<()> {
     let mut command: Vec<OsString> = vec![
         "java".into(),
         "-cp".into(),
@@ -167,6 +167,7 @@ pub(super) fn run_mutant(
     strategies: &[StrategyName],
     work: &Path,
     replayer: Option<&Path>,
+    shape: TreeShape,
 ) -> Result<MutantDebug> {
     let dir = work.join(&p.name).join(&m.id);
     let src = dir.join("src");
@@ -192,6 +193,7 @@ pub(super) fn run_mutant(
         strategies,
         &m.method,
         replayer.as_mut().map(|r| r as &mut dyn Replayer),
+        shape,
     )?)
 }
 

@@ -1,8 +1,11 @@
-//! `hindsight bench`: the strategy benchmark over a mutant corpus and the speed of a session.
+//! `hindsight bench`: the strategy benchmark over a mutant corpus, the reference oracle on
+//! bytecode mutants of real libraries, and the speed of a session.
 //! These modules compile, record and schedule; the sessions and the tables are in
 //! `hindsight_core::evaluation`.
 
 mod corpus;
+mod forest;
+mod library;
 mod session;
 mod strategies;
 
@@ -20,6 +23,8 @@ pub struct Args {
 enum BenchCommand {
     Strategies(strategies::StrategiesArgs),
     Session(session::SessionArgs),
+    Forest(forest::ForestArgs),
+    Library(library::LibraryArgs),
 }
 
 fn parse_strategy(s: &str) -> Result<StrategyName, String> {
@@ -38,5 +43,7 @@ pub fn run(args: Args) -> Result<u8> {
     match args.command {
         BenchCommand::Strategies(a) => strategies::run(a),
         BenchCommand::Session(a) => session::run(a),
+        BenchCommand::Forest(a) => forest::run(a),
+        BenchCommand::Library(a) => library::run(a),
     }
 }

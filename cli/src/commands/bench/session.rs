@@ -2,10 +2,14 @@
 //! an answer, on a random execution tree.
 
 use anyhow::{bail, Result};
+use hindsight_core::scratch::ScratchFiles;
 use hindsight_core::session::{Session, TrustPolicy};
 use hindsight_core::strategy::bench::{answer_latency, LatencyStats};
 use hindsight_core::strategy::{create, eval, StrategyName};
-use hindsight_core::tree::synthetic::{random_tree, Rng, Shape};
+use hindsight_core::tree::synthetic::{
+    random_recording, random_tree, Event as SyntheticEvent, Rng, Shape,
+};
+use hindsight_core::tree::ExecutionTree;
 use serde::Serialize;
 
 use super::{parse_strategy, strategies_or_all};
@@ -24,6 +28,10 @@ pub struct SessionArgs {
     /// The strategies to run, separated by commas (default: every available one)
     #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = parse_strategy)]
     pub strategies: Vec<StrategyName>,
+    /// Nodes the session keeps in memory (the persistence bound); the others are spilled to
+    /// scratch files, as a live session beyond the bound does (default: all in memory)
+    #[arg(long, value_name = "N")]
+    pub resident_nodes: Option<usize>,
     /// Print one JSON object on stdout
     #[arg(long)]
     pub json: bool,
@@ -59,8 +67,25 @@ pub(super) fn run(args: SessionArgs) -> Result<u8> {
         external: 0.1,
         coverage: true,
         threads: 1,
+        ..Shape::default()
     };
-    let tree = random_tree(42, &shape);
+    let tree = match args.resident_nodes {
+        None => random_tree(42, &shape),
+        Some(n) => {
+            let mut tree = ExecutionTree::new();
+            tree.set_persistence_bound(Some(ScratchFiles::bound(n)));
+            random_recording(42, &shape, |e| match e {
+                SyntheticEvent::Header(h) => {
+                    let _ = tree.push(&h);
+                }
+                SyntheticEvent::Coverage(node, kind, entities) => {
+                    let _ = tree.set_coverage(node, kind, &entities);
+                }
+            });
+            tree.seal();
+            tree
+        }
+    };
     let probe = Session::new(
         tree.clone(),
         create(StrategyName::TopDown, None)?,

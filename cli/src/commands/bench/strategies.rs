@@ -8,9 +8,10 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use hindsight_core::evaluation::{
     balanced, render_balanced, render_strategies, replay_check, summarize, BalancedRow, Mutant,
-    MutantResult, ProgramRow, ReplayCheck,
+    MutantResult, ProgramRow, ReplayCheck, TreeShape,
 };
 use hindsight_core::strategy::StrategyName;
+use hindsight_core::tree::ForestOptions;
 use serde::Serialize;
 
 use super::corpus::{parallel, prepare_reference, read_corpus, run_mutant, CorpusProgram};
@@ -50,6 +51,13 @@ pub struct StrategiesArgs {
     /// run never reached): calls that rules 1 and 2 cannot judge are answered "don't know"
     #[arg(long)]
     pub no_replay: bool,
+    /// Never ask about loops and iterations (as `debug --no-loops`): the sessions of the tree of
+    /// calls alone
+    #[arg(long)]
+    pub no_loops: bool,
+    /// Debug the plain execution trees (no collapsed or projected nodes)
+    #[arg(long)]
+    pub no_balance: bool,
 }
 
 #[derive(Serialize)]
@@ -67,6 +75,8 @@ struct StrategiesJson<'a> {
 
 /// The corpus compiled and its correct programs recorded.
 struct Prepared {
+    /// Loops and iterations (not `--no-loops`), the forest (not `--no-balance`).
+    shape: TreeShape,
     strategies: Vec<StrategyName>,
     corpus: Vec<CorpusProgram>,
     work: PathBuf,
@@ -133,6 +143,14 @@ fn prepare(args: &StrategiesArgs) -> Result<Prepared> {
         }
     }
     Ok(Prepared {
+        shape: TreeShape {
+            loops: !args.no_loops,
+            forest: if args.no_balance {
+                ForestOptions::OFF
+            } else {
+                ForestOptions::ON
+            },
+        },
         strategies,
         corpus,
         work,
@@ -188,6 +206,7 @@ fn debug_mutants(p: &Prepared, jobs: usize) -> Vec<MutantResult> {
                 &p.strategies,
                 &p.work,
                 p.replayer.as_deref(),
+                p.shape,
             ),
             Err(_) => Err(anyhow::anyhow!("the correct program could not be recorded")),
         };
@@ -211,7 +230,7 @@ fn balanced_rows(p: &Prepared) -> Vec<BalancedRow> {
     let mut rows = Vec::new();
     for (program, r) in p.corpus.iter().zip(&p.references) {
         let Ok(trace) = r else { continue };
-        match balanced(trace, &p.strategies) {
+        match balanced(trace, &p.strategies, p.shape) {
             Ok((evaluations, coverage)) => rows.push(BalancedRow {
                 program: program.name.clone(),
                 coverage,

@@ -138,7 +138,8 @@ impl Session {
             return Step::Ask(node);
         }
         let root = self.set.region_root();
-        let root_is_call = self.set.tree().contains(root) && self.set.tree().kind(root).is_call();
+        let root_is_call =
+            self.set.tree().contains(root) && self.set.tree().kind(root).is_askable();
         if !root_is_call && !self.set.tree().is_sealed() {
             // Top-level calls may still arrive or complete.
             return Step::Waiting;
@@ -152,7 +153,10 @@ impl Session {
             Walk::Descend
         });
         let root_buggy = root_is_call && self.set.is_member(root);
-        Step::Done(match (rest.is_empty(), root_buggy) {
+        // Don't-know loops and iterations of the root's own frame leave the node uncertain but
+        // not its method: they are its method's code, and every call below them is cleared.
+        let only_own_loops = root_buggy && rest.iter().all(|&x| self.in_frame_of(root, x));
+        Step::Done(match (rest.is_empty() || only_own_loops, root_buggy) {
             (true, true) => Verdict::Bug { node: root },
             (true, false) => Verdict::NoBug,
             (false, _) => {
@@ -166,14 +170,85 @@ impl Session {
         })
     }
 
+    /// Whether `x` is a loop or iteration of `node`'s frame: below it through loops and
+    /// iterations only.
+    fn in_frame_of(&self, node: NodeId, x: NodeId) -> bool {
+        let tree = self.set.tree();
+        let mut y = x;
+        while y != node {
+            if !tree.is_frame_fragment(y) {
+                return false;
+            }
+            match tree.parent(y) {
+                Some(p) => y = p,
+                None => return false,
+            }
+        }
+        x != node
+    }
+
+    /// Whether `node` is *traceable* (generalized-AD paper, Definition 9 (iii)): every node
+    /// above it is wrong, so its wrong result shows at the root. `Some(true)` when every
+    /// ancestor was answered invalid (root and thread nodes are assumed wrong, and loops are
+    /// skipped when the session leaves them out), `Some(false)` when one was answered valid,
+    /// `None` when some were never judged (a strategy that jumps, trusted calls: trust says
+    /// the method's code is right, not its result).
+    pub fn traceable(&self, node: NodeId) -> Option<bool> {
+        let tree = self.set.tree();
+        let mut known = true;
+        let mut x = tree.parent(node);
+        while let Some(a) = x {
+            let kind = tree.kind(a);
+            let skipped = kind.is_loop() && self.set.skips_loops();
+            if kind.is_askable() && !skipped {
+                match self.set.mark(a) {
+                    Some(Answer::Invalid) => {}
+                    Some(Answer::Valid) => return Some(false),
+                    _ => known = false,
+                }
+            }
+            x = tree.parent(a);
+        }
+        known.then_some(true)
+    }
+
+    /// The loops and iterations of `node`'s own frame that are still suspicious (answered
+    /// don't know, or never asked; all of them when the session leaves loops out): a verdict
+    /// on `node` keeps their code among the buggy code, since only children known to be right
+    /// take theirs away (Lemma 1).
+    pub fn open_loops(&self, node: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        if !self.set.tree().contains(node) {
+            return out;
+        }
+        self.set.walk_from(node, |x| {
+            if x == node {
+                return Walk::Descend;
+            }
+            let tree = self.set.tree();
+            if !tree.is_frame_fragment(x) {
+                return Walk::Skip;
+            }
+            // A projected run of iterations is the session's: the iterations in it name lines.
+            if tree.kind(x).is_loop() && (self.set.is_suspicious(x) || self.set.skips_loops()) {
+                out.push(x);
+            }
+            Walk::Descend
+        });
+        out
+    }
+
     /// Why `node` cannot be answered now, if it cannot.
     fn check_askable(&self, node: NodeId, answer: Answer) -> Result<(), &'static str> {
         let tree = self.set.tree();
         if !tree.contains(node) {
             return Err("it is not in the tree");
         }
-        if !tree.kind(node).is_call() {
+        if !tree.kind(node).is_askable() {
             return Err("root and thread nodes are never asked");
+        }
+        if tree.kind(node).is_loop() && self.set.skips_loops() {
+            return Err("loops are left out of this session");
         }
         if answer == Answer::Trusted {
             // Trust is about the method: any call of it stands for all of them, answered,
@@ -251,3 +326,5 @@ impl Session {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_loops;

@@ -22,7 +22,8 @@ use std::collections::HashMap;
 use super::answer::Answer;
 use super::trust::TrustPolicy;
 use crate::ids::{MethodId, NodeId};
-use crate::tree::column::Column;
+use crate::tree::column::NodeColumn;
+use crate::tree::forest::{self, Reshape};
 use crate::tree::{Change, CoverageKind, ExecutionTree, NodeHeader, NodeKind, TreeError};
 
 const UNMARKED: u8 = 0;
@@ -66,8 +67,8 @@ struct CoverageWeights {
     kind: CoverageKind,
     p: f64,
     valid_count: HashMap<u32, u32>,
-    own: Column<f64>,
-    total: Column<f64>,
+    own: NodeColumn<f64>,
+    total: NodeColumn<f64>,
 }
 
 impl CoverageWeights {
@@ -94,26 +95,29 @@ impl CoverageWeights {
 pub struct SuspiciousSet {
     tree: ExecutionTree,
     policy: TrustPolicy,
-    marks: Column<u8>,
+    marks: NodeColumn<u8>,
     trust: Vec<u8>,
     region: Vec<NodeId>,
     /// Per node: outside the region or under a node answered valid. Kept exact as nodes arrive
     /// (a node is out iff its parent is) and on answers, so `in_region` is one lookup.
-    out: Column<bool>,
-    weight: Column<u32>,
+    out: NodeColumn<bool>,
+    weight: NodeColumn<u32>,
     coverage: Option<CoverageWeights>,
 }
 
 impl SuspiciousSet {
-    pub fn new(tree: ExecutionTree, policy: TrustPolicy, weighting: Weighting) -> Self {
+    /// A set over `tree`; the complete nodes of the tree are balanced into the execution forest
+    /// first when the tree's `ForestOptions` ask for it.
+    pub fn new(mut tree: ExecutionTree, policy: TrustPolicy, weighting: Weighting) -> Self {
+        forest::balance_all(&mut tree);
         let mut set = SuspiciousSet {
             tree,
             policy,
-            marks: Column::new(UNMARKED),
+            marks: NodeColumn::new(UNMARKED),
             trust: Vec::new(),
             region: Vec::new(),
-            out: Column::new(false),
-            weight: Column::new(0),
+            out: NodeColumn::new(false),
+            weight: NodeColumn::new(0),
             coverage: None,
         };
         let bound = set.tree.persistence_bound().cloned();
@@ -149,8 +153,8 @@ impl SuspiciousSet {
                 kind,
                 p,
                 valid_count: HashMap::new(),
-                own: Column::new(0.0),
-                total: Column::new(0.0),
+                own: NodeColumn::new(0.0),
+                total: NodeColumn::new(0.0),
             }),
         };
         let bound = self.tree.persistence_bound().cloned();
@@ -176,9 +180,10 @@ impl SuspiciousSet {
     /// Forgets every answer and recomputes all aggregates from the tree: O(nodes).
     pub fn rebuild(&mut self) {
         let n = self.tree.id_bound();
-        self.marks.reset(n, UNMARKED);
+        let f = self.tree.forest_bound();
+        self.marks.reset(n, f, UNMARKED);
         self.region.clear();
-        self.out.reset(n, false);
+        self.out.reset(n, f, false);
         for t in &mut self.trust {
             *t &= !TRUST_ANSWER;
         }
@@ -187,15 +192,22 @@ impl SuspiciousSet {
                 self.classify_method(m);
             }
         }
-        self.weight.reset(n, 0);
+        self.weight.reset(n, f, 0);
         if let Some(c) = &mut self.coverage {
             c.valid_count.clear();
-            c.own.reset(n, 0.0);
-            c.total.reset(n, 0.0);
+            c.own.reset(n, f, 0.0);
+            c.total.reset(n, f, 0.0);
         }
-        // Children have larger ids than their parents: descending ids is bottom-up.
-        for i in (0..n).rev() {
-            let x = NodeId(i as u32);
+        // In a plain tree children have larger ids than their parents: descending ids is
+        // bottom-up. The forest's nodes break that order: reversed preorder is bottom-up too.
+        let order: Box<dyn Iterator<Item = NodeId>> = if self.tree.is_forest() {
+            let pre: Vec<NodeId> = self.tree.iter().collect();
+            Box::new(pre.into_iter().rev())
+        } else {
+            Box::new((0..n).rev().map(|i| NodeId(i as u32)))
+        };
+        for x in order {
+            let i = x.0 as usize;
             if !self.tree.contains(x) {
                 continue;
             }
@@ -245,6 +257,16 @@ impl SuspiciousSet {
                 c.total.grow(n);
             }
         }
+        let f = self.tree.forest_bound();
+        if self.marks.forest_len() < f {
+            self.marks.grow_forest(f);
+            self.out.grow_forest(f);
+            self.weight.grow_forest(f);
+            if let Some(c) = &mut self.coverage {
+                c.own.grow_forest(f);
+                c.total.grow_forest(f);
+            }
+        }
     }
 
     /// Adds a node or completes one; a completed node inside the region becomes suspicious.
@@ -261,11 +283,86 @@ impl SuspiciousSet {
         if let Some(m) = header.method {
             self.classify_method(m);
         }
+        if change == Change::Completed {
+            self.balance(header.id);
+        }
         if change == Change::Completed && self.is_member(header.id) && self.in_region(header.id) {
             let own = self.own(header.id);
             self.add_along(header.id, 1, own);
         }
         Ok(())
+    }
+
+    /// Makes the execution forest under a node that just completed (`tree::forest`), and
+    /// keeps the aggregates exact. Children already answered (a live session may answer them
+    /// before their parent returns) are never reshaped: the node's children stay as they are.
+    fn balance(&mut self, node: NodeId) {
+        if !self.tree.forest_options().balance || !forest::ready(&self.tree, node) {
+            return;
+        }
+        if self
+            .tree
+            .children(node)
+            .any(|c| self.marks.at(c.0 as usize) != UNMARKED)
+        {
+            return;
+        }
+        let reshape = forest::balance(&mut self.tree, node);
+        if reshape.is_empty() {
+            return;
+        }
+        self.grow();
+        self.reshaped(node, &reshape);
+    }
+
+    /// The aggregates under `node` after `reshape`: the collapsed nodes' own weights (the union
+    /// of their calls' coverage), the projected nodes' sums, and the difference along the way
+    /// up from `node` (which has not been added itself yet).
+    fn reshaped(&mut self, node: NodeId, reshape: &Reshape) {
+        let out = self.out.at(node.0 as usize);
+        for &v in &reshape.projected {
+            self.out.set(v.0 as usize, out);
+        }
+        for &a in &reshape.absorbed {
+            self.out.set(a.0 as usize, true);
+        }
+        if out {
+            return;
+        }
+        for &c in &reshape.collapsed {
+            let member = self.is_member(c);
+            let i = c.0 as usize;
+            self.weight.set(i, u32::from(member));
+            if let Some(cw) = &mut self.coverage {
+                let own = cw.own_of(&self.tree, c, true);
+                cw.total.set(i, if member { own } else { 0.0 });
+            }
+        }
+        for &v in reshape.projected.iter().rev() {
+            let (w, c) = self.children_sums(v);
+            let member = self.is_member(v);
+            self.weight.set(v.0 as usize, w + u32::from(member));
+            if let Some(cw) = &mut self.coverage {
+                cw.own.set(v.0 as usize, 0.0);
+                cw.total.set(v.0 as usize, c);
+            }
+        }
+        let (w, c) = self.children_sums(node);
+        let i = node.0 as usize;
+        let dw = i64::from(w) - i64::from(self.weight.at(i));
+        let dc = c - self.coverage.as_ref().map_or(0.0, |cw| cw.total.at(i));
+        self.add_along(node, dw, dc);
+    }
+
+    /// The sums of the aggregates of `x`'s children.
+    fn children_sums(&self, x: NodeId) -> (u32, f64) {
+        let mut w = 0;
+        let mut c = 0.0;
+        for ch in self.tree.children(x) {
+            w += self.weight.at(ch.0 as usize);
+            c += self.coverage_weight(ch);
+        }
+        (w, c)
     }
 
     /// Records a node's coverage and adds its weight if it is suspicious.
@@ -282,13 +379,12 @@ impl SuspiciousSet {
         if c.kind != kind {
             return Ok(());
         }
-        let own: f64 = self
-            .tree
-            .coverage(node, kind)
-            .iter()
-            .map(|e| c.p.powi(c.valid_count.get(e).copied().unwrap_or(0) as i32))
-            .sum();
-        c.own.set(node.0 as usize, own);
+        // A call absorbed into a collapsed node adds to the collapsed node's union.
+        let Some(node) = self.tree.image(node) else {
+            return Ok(());
+        };
+        let before = c.own.at(node.0 as usize);
+        let own = c.own_of(&self.tree, node, true) - before;
         if self.is_member(node) && self.in_region(node) {
             self.add_along(node, 0, own);
         }
@@ -360,6 +456,10 @@ impl SuspiciousSet {
     /// parents come before children, so one forward pass decides which nodes count and one
     /// backward pass sums them up. Returns false if the range missed part of the subtree.
     fn recompute_linear(&mut self, root: NodeId, end: usize, fresh_own: bool) -> bool {
+        if self.tree.is_forest() {
+            // The forest's nodes break `parent < child`: the walk does it.
+            return false;
+        }
         let r = root.0 as usize;
         let end = end.min(self.tree.id_bound());
         // 0: not in the subtree, 1: in the subtree under a valid answer, 2: counted.
@@ -473,7 +573,9 @@ impl SuspiciousSet {
                     return;
                 };
                 let calls: Vec<NodeId> = self.tree.calls_of(m).collect();
-                let batch = self.batch_pays(calls.len());
+                // Projected nodes of the method's calls are trusted with it but are no calls of
+                // it: the region's recomputation counts them.
+                let batch = self.tree.forest_bound() > 0 || self.batch_pays(calls.len());
                 if !batch {
                     for b in calls {
                         if self.is_member(b) && self.in_region(b) {
@@ -573,7 +675,8 @@ impl SuspiciousSet {
     /// thread, recorded in preorder, so they end at its last descendant.
     fn region_span(&self) -> (u32, u32) {
         let root = self.region_root();
-        if !self.tree.contains(root) || !self.tree.kind(root).is_call() {
+        if self.tree.is_forest() || !self.tree.contains(root) || !self.tree.kind(root).is_askable()
+        {
             return (0, u32::MAX);
         }
         let mut last = root;
@@ -614,12 +717,21 @@ impl SuspiciousSet {
             .is_some_and(|t| t & TRUST_ANSWER != 0)
     }
 
-    /// A complete, untrusted call: a node the suspicious set may contain.
+    /// A complete, untrusted call, loop or iteration: a node the suspicious set may contain.
+    /// Loops and iterations are nodes of their method, so trusting it trusts them too; the
+    /// policy may leave them out altogether (`TrustPolicy::without_loops`).
     pub fn is_member(&self, x: NodeId) -> bool {
+        let kind = self.tree.kind(x);
         self.tree.contains(x)
             && self.tree.is_complete(x)
-            && self.tree.kind(x).is_call()
+            && kind.is_askable()
+            && !(kind.is_loop() && self.policy.skips_loops())
             && !self.is_trusted(x)
+    }
+
+    /// Whether the policy leaves loop and iteration nodes out.
+    pub fn skips_loops(&self) -> bool {
+        self.policy.skips_loops()
     }
 
     /// Inside the region and not under (or at) a node answered valid.

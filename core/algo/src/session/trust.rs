@@ -10,23 +10,39 @@ use crate::ids::MethodId;
 type Predicate = Box<dyn Fn(MethodId) -> bool + Send + Sync>;
 
 /// Decides, once per method, whether its calls start trusted. External nodes (calls into
-/// uninstrumented code) are trusted whatever the policy says.
+/// uninstrumented code) are trusted whatever the policy says. It also says whether the session
+/// leaves loop and iteration nodes out (`--no-loops`).
 #[derive(Default)]
 pub struct TrustPolicy {
     predicate: Option<Predicate>,
+    skip_loops: bool,
 }
 
 impl TrustPolicy {
     /// Only external nodes start trusted.
     pub fn none() -> Self {
-        TrustPolicy { predicate: None }
+        TrustPolicy::default()
     }
 
     /// Methods for which `f` returns true start trusted (e.g. names matching `java.*`).
     pub fn from_fn(f: impl Fn(MethodId) -> bool + Send + Sync + 'static) -> Self {
         TrustPolicy {
             predicate: Some(Box::new(f)),
+            skip_loops: false,
         }
+    }
+
+    /// The same policy, and the session never asks about loops and iterations: it looks
+    /// through them to the calls below, as through a trusted node, so questions and verdicts
+    /// are those of the tree of calls alone.
+    pub fn without_loops(mut self) -> Self {
+        self.skip_loops = true;
+        self
+    }
+
+    /// Whether loop and iteration nodes are left out of the session.
+    pub fn skips_loops(&self) -> bool {
+        self.skip_loops
     }
 
     /// Methods whose fully qualified name (`pkg.Class.method`, looked up by `name`) matches one
@@ -55,7 +71,11 @@ impl fmt::Debug for TrustPolicy {
             "TrustPolicy(predicate)"
         } else {
             "TrustPolicy(none)"
-        })
+        })?;
+        if self.skip_loops {
+            f.write_str(" without loops")?;
+        }
+        Ok(())
     }
 }
 

@@ -117,3 +117,105 @@ pub fn average_questions(
         found,
     })
 }
+
+/// Average questions of `strategy` over the experiments `buggy` (recorded calls of `plain`),
+/// on the plain tree and on `forest` (the same tree with its `ForestOptions`, balanced when
+/// its session is made): the balanced-ET paper's Table 1 columns *Quest.* and *Q. bal.*. On
+/// the forest a node is invalid when it is an ancestor of the buggy call's image (the call
+/// itself, or the collapsed node that absorbed it). Returns (tree, forest, experiments whose
+/// forest verdict named the image).
+pub fn forest_questions(
+    plain: &ExecutionTree,
+    forest: &ExecutionTree,
+    strategy: StrategyName,
+    buggy: &[NodeId],
+) -> Result<(f64, f64, usize), EvalError> {
+    let mut plain = plain.clone();
+    plain.seal();
+    let mut forest = forest.clone();
+    forest.seal();
+    if strategy == StrategyName::TopDown {
+        // One pass each instead of a session per experiment (equal: see `top_down_questions`).
+        let on_tree: std::collections::HashMap<NodeId, u64> =
+            top_down_questions(&plain).into_iter().collect();
+        let mut balanced = forest.clone();
+        crate::tree::forest::balance_all(&mut balanced);
+        let on_forest: std::collections::HashMap<NodeId, u64> =
+            top_down_questions(&balanced).into_iter().collect();
+        let (mut t, mut f, mut found) = (0u64, 0u64, 0usize);
+        for &b in buggy {
+            t += on_tree.get(&b).copied().unwrap_or(0);
+            if let Some(q) = balanced.image(b).and_then(|i| on_forest.get(&i)) {
+                f += q;
+                found += 1;
+            }
+        }
+        let n = buggy.len().max(1) as f64;
+        return Ok((t as f64 / n, f as f64 / n, found));
+    }
+    let mut tree_session = Session::new(plain, create(strategy, None)?, TrustPolicy::none());
+    let mut forest_session = Session::new(forest, create(strategy, None)?, TrustPolicy::none());
+    let (mut on_tree, mut on_forest, mut found) = (0usize, 0usize, 0usize);
+    for &b in buggy {
+        tree_session.reset();
+        let oracle = SimulatedOracle { buggy: b };
+        on_tree += run_to_verdict(&mut tree_session, |t, n| oracle.answer(t, n))?.1;
+        forest_session.reset();
+        let Some(image) = forest_session.tree().image(b) else {
+            continue;
+        };
+        let oracle = SimulatedOracle { buggy: image };
+        let (verdict, asked) = run_to_verdict(&mut forest_session, |t, n| oracle.answer(t, n))?;
+        on_forest += asked;
+        found += usize::from(verdict == Verdict::Bug { node: image });
+    }
+    let n = buggy.len().max(1) as f64;
+    Ok((on_tree as f64 / n, on_forest as f64 / n, found))
+}
+
+/// Top-down's questions for every buggy node at once, without running a session: with the
+/// simulated oracle, top-down asks, below each region root, the askable nodes of its frontier
+/// in call order up to the one holding the buggy node, then every frontier node of the buggy
+/// node itself. So the count for `b` is the sum, over its askable ancestors-or-self `x`, of
+/// x's position among its frontier siblings plus one, plus the size of b's frontier: one
+/// preorder pass. Returns (node, questions) for every askable node, in preorder. Equal to what
+/// sessions ask (checked by a test), and what the benchmark uses on trees of millions of nodes.
+pub fn top_down_questions(tree: &ExecutionTree) -> Vec<(NodeId, u64)> {
+    let mut sealed = tree.clone();
+    sealed.seal();
+    let probe = Session::new(sealed, Box::new(super::TopDown), TrustPolicy::none());
+    let set = probe.suspicious();
+    let tree = set.tree();
+    let mut out: Vec<(NodeId, u64)> = Vec::new();
+    // Per askable ancestor on the current path (index 0: the run, never asked): the questions
+    // to reach it and how many of its frontier nodes were met so far.
+    let mut chain: Vec<(u64, u64)> = vec![(0, 0)];
+    // DFS: (node, chain index of its nearest askable ancestor, whether leaving it).
+    let mut stack = vec![(NodeId::ROOT, 0usize, false)];
+    let mut pending: Vec<(usize, usize)> = Vec::new(); // (out index, chain index) of open nodes
+    while let Some((x, anc, leaving)) = stack.pop() {
+        if leaving {
+            let (slot, own) = pending.pop().expect("pushed when entered");
+            let (acc, frontier) = chain[own];
+            out[slot].1 = acc + frontier;
+            chain.truncate(own);
+            continue;
+        }
+        let mut below = anc;
+        if x != NodeId::ROOT && set.is_askable(x) {
+            let pos = chain[anc].1;
+            chain[anc].1 += 1;
+            let acc = chain[anc].0 + pos + 1;
+            chain.push((acc, 0));
+            below = chain.len() - 1;
+            pending.push((out.len(), below));
+            out.push((x, 0));
+            stack.push((x, anc, true));
+        }
+        let children: Vec<NodeId> = tree.children(x).collect();
+        for &c in children.iter().rev() {
+            stack.push((c, below, false));
+        }
+    }
+    out
+}

@@ -133,19 +133,24 @@ pub(crate) fn frontier(set: &SuspiciousSet, mut visit: impl FnMut(NodeId) -> Wal
 /// of H; w(z) >= w(y), so z is at least as close to half as y, and earlier (a smaller id). So the
 /// answer is an askable node of H or of the children of H, or, when such a child is not
 /// askable itself (trusted, incomplete, don't-know), an askable node of its subtree: those
-/// subtrees are visited whole. Weights must be non-negative and never larger than a parent's.
+/// subtrees are visited down to their topmost askable nodes, which weigh at least as much as
+/// any node below them. Weights must be non-negative and never larger than a parent's.
 pub(crate) fn half_candidates(
     set: &SuspiciousSet,
     total: f64,
     weight: impl Fn(NodeId) -> f64,
 ) -> Vec<NodeId> {
     let mut out = Vec::new();
+    // The topmost askable nodes below `x`: a node below an askable one weighs no more than it
+    // and comes later, so it is never closer to half (and loses ties).
     let push_askable = |out: &mut Vec<NodeId>, x: NodeId| {
         set.walk_from(x, |y| {
             if set.is_askable(y) {
                 out.push(y);
+                Walk::Skip
+            } else {
+                Walk::Descend
             }
-            Walk::Descend
         })
     };
     if total <= 0.0 {

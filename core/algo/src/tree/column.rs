@@ -399,6 +399,98 @@ where
     }
 }
 
+/// The first id of the forest's own nodes (projected nodes, made when their parent completes):
+/// the recorder's ids stay below it, so the two never collide while a live recording goes on.
+pub const FOREST_BASE: u32 = 1 << 31;
+
+/// A per-node column over both id ranges: the recorder's ids index `raw`, the forest's own ids
+/// (from [`FOREST_BASE`]) index `forest`. Same API as [`Column`], indexed by node id.
+#[derive(Clone)]
+pub struct NodeColumn<T: Cell> {
+    raw: Column<T>,
+    forest: Column<T>,
+}
+
+impl<T: Cell> NodeColumn<T> {
+    pub fn new(fill: T) -> Self {
+        NodeColumn {
+            raw: Column::new(fill),
+            forest: Column::new(fill),
+        }
+    }
+
+    pub fn set_bound(&mut self, bound: Option<&PersistenceBound>) {
+        self.raw.set_bound(bound);
+        self.forest.set_bound(bound);
+    }
+
+    /// Entries of the recorder's range.
+    pub fn len(&self) -> usize {
+        self.raw.len()
+    }
+
+    /// Entries of the forest's range.
+    pub fn forest_len(&self) -> usize {
+        self.forest.len()
+    }
+
+    pub fn spilled_pages(&self) -> usize {
+        self.raw.spilled_pages() + self.forest.spilled_pages()
+    }
+
+    /// Grows the recorder's range to `n` entries.
+    pub fn grow(&mut self, n: usize) {
+        self.raw.grow(n);
+    }
+
+    /// Grows the forest's range to `n` entries.
+    pub fn grow_forest(&mut self, n: usize) {
+        self.forest.grow(n);
+    }
+
+    /// Empties both ranges and grows them back to `n` and `forest` entries of `fill`.
+    pub fn reset(&mut self, n: usize, forest: usize, fill: T) {
+        self.raw.reset(n, fill);
+        self.forest.reset(forest, fill);
+    }
+
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<T> {
+        if i >= FOREST_BASE as usize {
+            self.forest.get(i - FOREST_BASE as usize)
+        } else {
+            self.raw.get(i)
+        }
+    }
+
+    #[inline]
+    pub fn at(&self, i: usize) -> T {
+        if i >= FOREST_BASE as usize {
+            self.forest.at(i - FOREST_BASE as usize)
+        } else {
+            self.raw.at(i)
+        }
+    }
+
+    #[inline]
+    pub fn set(&mut self, i: usize, v: T) {
+        if i >= FOREST_BASE as usize {
+            self.forest.set(i - FOREST_BASE as usize, v)
+        } else {
+            self.raw.set(i, v)
+        }
+    }
+
+    #[inline]
+    pub fn update(&mut self, i: usize, f: impl FnOnce(&mut T)) {
+        if i >= FOREST_BASE as usize {
+            self.forest.update(i - FOREST_BASE as usize, f)
+        } else {
+            self.raw.update(i, f)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

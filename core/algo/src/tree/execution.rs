@@ -15,13 +15,20 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::column::{Column, PersistenceBound};
+use super::column::{Column, NodeColumn, PersistenceBound, FOREST_BASE};
 use super::coverage::CoverageStore;
 use super::node::{NodeHeader, NodeKind};
 use crate::ids::{MethodId, NodeId};
 
 const NONE: u32 = u32::MAX;
 const ABSENT: u8 = 0;
+/// Flag bits beside the kind code (low four bits).
+const KIND_BITS: u8 = 0x0F;
+const CHAINED: u8 = 0x10;
+/// The forest transformation has run on the node's children (`tree::forest`).
+const BALANCED: u8 = 0x20;
+/// A call absorbed into a collapsed node: no longer a node of the forest.
+const ABSORBED: u8 = 0x40;
 const COMPLETE: u8 = 0x80;
 
 /// Which kind of coverage entity a set of entity ids names.
@@ -62,8 +69,44 @@ pub enum TreeError {
     CompletionMismatch { id: NodeId, what: &'static str },
     #[error("node {id} is not in the tree")]
     UnknownNode { id: NodeId },
+    #[error("node {id} is beyond the recorder's id range (ids from 2^31 are the forest's own)")]
+    IdTooLarge { id: NodeId },
     #[error("node {id} already has {kind:?} coverage; coverage is set once per node and kind")]
     CoverageAlreadySet { id: NodeId, kind: CoverageKind },
+}
+
+/// How the execution forest is made from the tree (balanced-ET paper, Algorithm 4), bottom-up
+/// as each node completes: see `tree::forest`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForestOptions {
+    /// Collapse chains of leaf calls of one method and project chains to balance the tree.
+    pub balance: bool,
+    /// The most calls (children of one node) one collapsed or projected node stands for.
+    pub max_chain: u32,
+    /// Chain a loop's iterations too; `false` when the session leaves loops out (`--no-loops`),
+    /// so that no forest node stands for nodes it never asks about.
+    pub loops: bool,
+}
+
+impl ForestOptions {
+    /// The plain execution tree: nothing collapsed or projected.
+    pub const OFF: ForestOptions = ForestOptions {
+        balance: false,
+        max_chain: u32::MAX,
+        loops: true,
+    };
+    /// The forest, chains of any length.
+    pub const ON: ForestOptions = ForestOptions {
+        balance: true,
+        max_chain: u32::MAX,
+        loops: true,
+    };
+}
+
+impl Default for ForestOptions {
+    fn default() -> Self {
+        ForestOptions::OFF
+    }
 }
 
 /// What a pushed header changed.
@@ -80,13 +123,20 @@ pub enum Change {
 /// The execution tree skeleton. See the module documentation.
 #[derive(Clone)]
 pub struct ExecutionTree {
-    flags: Column<u8>,
-    parent: Column<u32>,
-    first_child: Column<u32>,
-    last_child: Column<u32>,
-    next_sibling: Column<u32>,
-    method: Column<u32>,
-    size: Column<u32>,
+    flags: NodeColumn<u8>,
+    parent: NodeColumn<u32>,
+    first_child: NodeColumn<u32>,
+    last_child: NodeColumn<u32>,
+    next_sibling: NodeColumn<u32>,
+    method: NodeColumn<u32>,
+    size: NodeColumn<u32>,
+    /// Per collapsed node (by the id of its first call): the last call it absorbed. Grown only
+    /// as far as the largest collapsed node.
+    collapsed_last: Column<u32>,
+    /// Projected nodes made so far (ids `FOREST_BASE..FOREST_BASE + projected`).
+    projected: u32,
+    /// Calls absorbed into collapsed nodes.
+    absorbed: usize,
     /// Per method: its first and last call; the calls in between are linked by `next_call`.
     by_method: HashMap<MethodId, (u32, u32)>,
     next_call: Column<u32>,
@@ -94,6 +144,7 @@ pub struct ExecutionTree {
     count: usize,
     sealed: bool,
     bound: Option<PersistenceBound>,
+    forest: ForestOptions,
 }
 
 fn kind_code(kind: NodeKind) -> u8 {
@@ -102,10 +153,14 @@ fn kind_code(kind: NodeKind) -> u8 {
         NodeKind::Thread => 2,
         NodeKind::Routine => 3,
         NodeKind::External => 4,
+        NodeKind::Loop => 5,
+        NodeKind::Iteration => 6,
+        NodeKind::Collapsed => 7,
+        NodeKind::Projected => 8,
     }
 }
 
-fn link(links: &Column<u32>, node: NodeId) -> Option<NodeId> {
+fn link(links: &NodeColumn<u32>, node: NodeId) -> Option<NodeId> {
     match links.get(node.0 as usize) {
         Some(l) if l != NONE => Some(NodeId(l)),
         _ => None,
@@ -113,10 +168,14 @@ fn link(links: &Column<u32>, node: NodeId) -> Option<NodeId> {
 }
 
 fn code_kind(code: u8) -> NodeKind {
-    match code & 0x7 {
+    match code & KIND_BITS {
         1 => NodeKind::Root,
         2 => NodeKind::Thread,
         3 => NodeKind::Routine,
+        5 => NodeKind::Loop,
+        6 => NodeKind::Iteration,
+        7 => NodeKind::Collapsed,
+        8 => NodeKind::Projected,
         _ => NodeKind::External,
     }
 }
@@ -124,19 +183,23 @@ fn code_kind(code: u8) -> NodeKind {
 impl Default for ExecutionTree {
     fn default() -> Self {
         ExecutionTree {
-            flags: Column::new(ABSENT),
-            parent: Column::new(NONE),
-            first_child: Column::new(NONE),
-            last_child: Column::new(NONE),
-            next_sibling: Column::new(NONE),
-            method: Column::new(NONE),
-            size: Column::new(0),
+            flags: NodeColumn::new(ABSENT),
+            parent: NodeColumn::new(NONE),
+            first_child: NodeColumn::new(NONE),
+            last_child: NodeColumn::new(NONE),
+            next_sibling: NodeColumn::new(NONE),
+            method: NodeColumn::new(NONE),
+            size: NodeColumn::new(0),
+            collapsed_last: Column::new(NONE),
+            projected: 0,
+            absorbed: 0,
             by_method: HashMap::new(),
             next_call: Column::new(NONE),
             coverage: [None, None],
             count: 0,
             sealed: false,
             bound: None,
+            forest: ForestOptions::OFF,
         }
     }
 }
@@ -158,11 +221,22 @@ impl ExecutionTree {
         self.next_sibling.set_bound(b);
         self.method.set_bound(b);
         self.size.set_bound(b);
+        self.collapsed_last.set_bound(b);
         self.next_call.set_bound(b);
         for store in self.coverage.iter_mut().flatten() {
             store.set_bound(b);
         }
         self.bound = bound;
+    }
+
+    /// How the session makes the execution forest from this tree (off by default). Set before
+    /// the session is made: nodes already balanced stay as they are.
+    pub fn set_forest_options(&mut self, options: ForestOptions) {
+        self.forest = options;
+    }
+
+    pub fn forest_options(&self) -> ForestOptions {
+        self.forest
     }
 
     /// The persistence bound set by [`Self::set_persistence_bound`]; structures indexed by node
@@ -185,6 +259,7 @@ impl ExecutionTree {
             + self.next_sibling.spilled_pages()
             + self.method.spilled_pages()
             + self.size.spilled_pages()
+            + self.collapsed_last.spilled_pages()
             + self.next_call.spilled_pages()
             + self
                 .coverage
@@ -209,14 +284,21 @@ impl ExecutionTree {
     /// starts and completes it at once.
     pub fn push(&mut self, h: &NodeHeader) -> Result<Change, TreeError> {
         let id = h.id.0 as usize;
-        if self.contains(h.id) {
-            if self.code_kind(id) != h.kind || self.method(h.id) != h.method {
+        if h.id.0 >= FOREST_BASE {
+            return Err(TreeError::IdTooLarge { id: h.id });
+        }
+        if self.exists(h.id) {
+            if self.recorded_kind(h.id) != h.kind || self.method(h.id) != h.method {
                 return Err(TreeError::CompletionMismatch {
                     id: h.id,
                     what: "kind or method",
                 });
             }
-            if self.parent(h.id) != h.parent {
+            // A child of a collapsed chain's call hangs below the collapsed node.
+            let moved = self
+                .parent(h.id)
+                .is_some_and(|p| self.kind(p) == NodeKind::Collapsed && !self.is_absorbed(h.id));
+            if !moved && self.recorded_parent(h.id) != h.parent {
                 return Err(TreeError::CompletionMismatch {
                     id: h.id,
                     what: "parent",
@@ -241,7 +323,7 @@ impl ExecutionTree {
                         parent: p,
                     });
                 }
-                if !self.contains(p) {
+                if !self.exists(p) {
                     return Err(TreeError::UnknownParent {
                         id: h.id,
                         parent: p,
@@ -263,7 +345,9 @@ impl ExecutionTree {
         }
         self.flags.set(
             id,
-            kind_code(h.kind) | if h.is_complete() { COMPLETE } else { 0 },
+            kind_code(h.kind)
+                | if h.is_complete() { COMPLETE } else { 0 }
+                | if h.chained { CHAINED } else { 0 },
         );
         self.parent.set(id, parent);
         self.method.set(id, h.method.map_or(NONE, |m| m.0));
@@ -334,7 +418,8 @@ impl ExecutionTree {
         self.sealed
     }
 
-    /// Number of nodes in the tree.
+    /// Number of nodes in the tree (the forest's: calls absorbed into a collapsed node do not
+    /// count, projected nodes do).
     pub fn len(&self) -> usize {
         self.count
     }
@@ -343,17 +428,143 @@ impl ExecutionTree {
         self.count == 0
     }
 
-    /// One past the largest node id (arrays are this long).
+    /// One past the largest id the recorder gave (arrays of that range are this long).
     pub fn id_bound(&self) -> usize {
         self.flags.len()
     }
 
+    /// Projected nodes made so far: the forest's own ids are `FOREST_BASE..` that many more.
+    pub fn forest_bound(&self) -> usize {
+        self.projected as usize
+    }
+
+    /// Whether the tree has nodes of the forest (collapsed or projected), whose ids break
+    /// `parent < child` and the preorder id ranges of plain trees.
+    pub fn is_forest(&self) -> bool {
+        self.projected > 0 || self.absorbed > 0
+    }
+
+    /// Whether `node` is a node of the tree (a call absorbed into a collapsed node is not).
     pub fn contains(&self, node: NodeId) -> bool {
+        self.flags
+            .get(node.0 as usize)
+            .is_some_and(|f| f != ABSENT && f & ABSORBED == 0)
+    }
+
+    /// Whether the recorder's node `node` was given to the tree (absorbed calls included).
+    pub fn exists(&self, node: NodeId) -> bool {
         self.flags.get(node.0 as usize).is_some_and(|f| f != ABSENT)
     }
 
-    fn code_kind(&self, i: usize) -> NodeKind {
-        code_kind(self.flags.at(i))
+    /// Whether `node` is a call absorbed into a collapsed node.
+    pub fn is_absorbed(&self, node: NodeId) -> bool {
+        self.flags
+            .get(node.0 as usize)
+            .is_some_and(|f| f & ABSORBED != 0)
+    }
+
+    /// The node of the tree that stands for the recorder's node `node`: itself, or the collapsed
+    /// node that absorbed it. `None` if the tree never had it.
+    pub fn image(&self, node: NodeId) -> Option<NodeId> {
+        if self.is_absorbed(node) {
+            self.parent(node)
+        } else {
+            self.contains(node).then_some(node)
+        }
+    }
+
+    /// Whether the recorder marked `node` as starting in the state its previous sibling left.
+    pub fn is_chained(&self, node: NodeId) -> bool {
+        self.flags
+            .get(node.0 as usize)
+            .is_some_and(|f| f & CHAINED != 0)
+    }
+
+    /// Whether the forest transformation ran on `node`'s children.
+    pub fn is_balanced(&self, node: NodeId) -> bool {
+        self.flags
+            .get(node.0 as usize)
+            .is_some_and(|f| f & BALANCED != 0)
+    }
+
+    /// The calls a node stands for: a call itself, the first and last call of a collapsed node,
+    /// the first and last recorded call below a projected node (its entry and exit state).
+    pub fn span(&self, node: NodeId) -> Option<(NodeId, NodeId)> {
+        match self.kind(node) {
+            NodeKind::Collapsed => Some((node, self.collapsed_last(node))),
+            NodeKind::Projected => {
+                let mut first = self.first_child(node)?;
+                while first.0 >= FOREST_BASE {
+                    first = self.first_child(first)?;
+                }
+                let mut last = self.last_child(node)?;
+                while last.0 >= FOREST_BASE {
+                    last = self.last_child(last)?;
+                }
+                Some((self.span(first)?.0, self.span(last)?.1))
+            }
+            _ => self.contains(node).then_some((node, node)),
+        }
+    }
+
+    fn collapsed_last(&self, node: NodeId) -> NodeId {
+        match self.collapsed_last.get(node.0 as usize) {
+            Some(l) if l != NONE => NodeId(l),
+            _ => node,
+        }
+    }
+
+    /// Whether `node` is code of its frame's method rather than a call: a loop, an iteration,
+    /// or a projected node over a run of them (a loop's iterations form a chain).
+    pub fn is_frame_fragment(&self, node: NodeId) -> bool {
+        match self.kind(node) {
+            NodeKind::Loop | NodeKind::Iteration => true,
+            NodeKind::Projected => self.children(node).all(|c| self.is_frame_fragment(c)),
+            _ => false,
+        }
+    }
+
+    /// The recorder's calls a node stands for, in call order: one for a call, the chain of a
+    /// collapsed node; none for other kinds.
+    pub fn calls_in(&self, node: NodeId) -> Vec<NodeId> {
+        match self.kind(node) {
+            NodeKind::Collapsed => {
+                let last = self.collapsed_last(node);
+                let mut calls = vec![node];
+                calls.extend(
+                    (node.0 + 1..=last.0)
+                        .map(NodeId)
+                        .filter(|&c| self.is_absorbed(c) && self.parent(c) == Some(node)),
+                );
+                calls
+            }
+            NodeKind::Routine | NodeKind::External if self.contains(node) => vec![node],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The kind the recorder gave (a collapsed node is its first call, a routine).
+    fn recorded_kind(&self, node: NodeId) -> NodeKind {
+        match self.kind(node) {
+            NodeKind::Collapsed => NodeKind::Routine,
+            k => k,
+        }
+    }
+
+    /// The parent the recorder gave: through collapsed and projected nodes.
+    pub fn recorded_parent(&self, node: NodeId) -> Option<NodeId> {
+        let mut x = if self.is_absorbed(node) {
+            self.parent(node)?
+        } else {
+            node
+        };
+        loop {
+            let p = self.parent(x)?;
+            if p.0 < FOREST_BASE {
+                return Some(p);
+            }
+            x = p;
+        }
     }
 
     /// The node's kind. The node must be in the tree (check ids from outside with `contains`);
@@ -363,6 +574,114 @@ impl ExecutionTree {
             .get(node.0 as usize)
             .filter(|&f| f != ABSENT)
             .map_or(NodeKind::External, code_kind)
+    }
+
+    // Forest primitives, used by `tree::forest`; each keeps sizes and the node count exact.
+
+    /// Marks the forest transformation as done on `node`'s children.
+    pub(crate) fn mark_balanced(&mut self, node: NodeId) {
+        self.flags.update(node.0 as usize, |f| *f |= BALANCED);
+    }
+
+    /// Collapses `calls` (consecutive siblings, in call order, at least two, whose children are
+    /// leaves the session never asks) into the first of them, which becomes a collapsed node;
+    /// the others leave the tree and their children hang below the collapsed node, in order.
+    pub(crate) fn collapse(&mut self, calls: &[NodeId]) {
+        let (Some(&first), Some(&last)) = (calls.first(), calls.last()) else {
+            return;
+        };
+        let below: Vec<NodeId> = calls.iter().flat_map(|&c| self.children(c)).collect();
+        if !below.is_empty() {
+            self.set_children(first, &below);
+            let size: u32 = below.iter().map(|&c| self.subtree_size(c)).sum();
+            self.size.set(first.0 as usize, size + 1);
+        }
+        let parent = self.parent(first);
+        let after = self.next_sibling.at(last.0 as usize);
+        self.next_sibling.set(first.0 as usize, after);
+        if let Some(p) = parent {
+            if self.last_child.at(p.0 as usize) == last.0 {
+                self.last_child.set(p.0 as usize, first.0);
+            }
+        }
+        self.flags.update(first.0 as usize, |f| {
+            *f = (*f & !KIND_BITS) | kind_code(NodeKind::Collapsed)
+        });
+        for &c in &calls[1..] {
+            self.flags.update(c.0 as usize, |f| *f |= ABSORBED);
+            self.parent.set(c.0 as usize, first.0);
+        }
+        if self.collapsed_last.len() <= first.0 as usize {
+            self.collapsed_last.grow(first.0 as usize + 1);
+        }
+        self.collapsed_last.set(first.0 as usize, last.0);
+        let gone = (calls.len() - 1) as u32;
+        self.absorbed += calls.len() - 1;
+        self.count -= calls.len() - 1;
+        let mut a = parent;
+        while let Some(x) = a {
+            self.size.update(x.0 as usize, |s| *s -= gone);
+            a = self.parent(x);
+        }
+    }
+
+    /// A new projected node, complete, not yet linked anywhere (see [`Self::set_children`]).
+    pub(crate) fn new_projected(&mut self, method: Option<MethodId>, chained: bool) -> NodeId {
+        let id = FOREST_BASE + self.projected;
+        self.projected += 1;
+        let n = self.projected as usize;
+        for c in [
+            &mut self.parent,
+            &mut self.first_child,
+            &mut self.last_child,
+            &mut self.next_sibling,
+            &mut self.method,
+        ] {
+            c.grow_forest(n);
+        }
+        self.flags.grow_forest(n);
+        self.size.grow_forest(n);
+        let i = id as usize;
+        self.flags.set(
+            i,
+            kind_code(NodeKind::Projected)
+                | COMPLETE
+                | BALANCED
+                | if chained { CHAINED } else { 0 },
+        );
+        self.method.set(i, method.map_or(NONE, |m| m.0));
+        self.size.set(i, 1);
+        self.count += 1;
+        NodeId(id)
+    }
+
+    /// Makes `children` (nodes of the tree, in call order) the children of `node`, replacing
+    /// its list. Sizes are the caller's (see [`Self::set_size`]).
+    pub(crate) fn set_children(&mut self, node: NodeId, children: &[NodeId]) {
+        let i = node.0 as usize;
+        self.first_child
+            .set(i, children.first().map_or(NONE, |c| c.0));
+        self.last_child
+            .set(i, children.last().map_or(NONE, |c| c.0));
+        for (k, &c) in children.iter().enumerate() {
+            self.parent.set(c.0 as usize, node.0);
+            self.next_sibling
+                .set(c.0 as usize, children.get(k + 1).map_or(NONE, |n| n.0));
+        }
+    }
+
+    pub(crate) fn set_size(&mut self, node: NodeId, size: u32) {
+        self.size.set(node.0 as usize, size);
+    }
+
+    /// Adds `delta` to the sizes of `node`'s ancestors (not its own).
+    pub(crate) fn add_size_above(&mut self, node: NodeId, delta: i64) {
+        let mut a = self.parent(node);
+        while let Some(x) = a {
+            self.size
+                .update(x.0 as usize, |s| *s = (i64::from(*s) + delta) as u32);
+            a = self.parent(x);
+        }
     }
 
     pub fn is_complete(&self, node: NodeId) -> bool {
@@ -434,10 +753,14 @@ impl ExecutionTree {
         self.size.get(node.0 as usize).unwrap_or(0)
     }
 
-    /// Every call of `method` recorded so far, in recording order.
+    /// Every call of `method` recorded so far, in recording order (calls absorbed into a
+    /// collapsed node included; the collapsed node is the chain's first call).
     pub fn calls_of(&self, method: MethodId) -> impl Iterator<Item = NodeId> + '_ {
         let first = self.by_method.get(&method).map(|&(first, _)| NodeId(first));
-        std::iter::successors(first, move |&c| link(&self.next_call, c))
+        std::iter::successors(first, move |&c| match self.next_call.get(c.0 as usize) {
+            Some(l) if l != NONE => Some(NodeId(l)),
+            _ => None,
+        })
     }
 
     /// Whether coverage of `kind` was given (for some node).
@@ -459,38 +782,54 @@ impl ExecutionTree {
         self.coverage[kind.index()] = None;
     }
 
-    /// The entities of `kind` that `node` covers itself (empty if none were set), sorted.
+    /// The entities of `kind` that `node` covers itself (empty if none were set), sorted. A
+    /// collapsed node covers what its calls covered (the union).
     pub fn coverage(&self, node: NodeId, kind: CoverageKind) -> Vec<u32> {
         self.coverage_iter(node, kind).collect()
     }
 
-    /// [`Self::coverage`] without collecting it.
-    pub fn coverage_iter(
-        &self,
-        node: NodeId,
-        kind: CoverageKind,
-    ) -> impl Iterator<Item = u32> + '_ {
-        self.coverage_store(kind)
-            .map(|s| s.entities(node))
+    /// [`Self::coverage`] without collecting it (except for a collapsed node's union).
+    pub fn coverage_iter(&self, node: NodeId, kind: CoverageKind) -> CoverageIter<'_> {
+        let Some(store) = self.coverage_store(kind) else {
+            return CoverageIter::Union(Vec::new().into_iter());
+        };
+        if self.kind(node) != NodeKind::Collapsed {
+            return CoverageIter::Own(Box::new(store.entities(node)));
+        }
+        let mut all: Vec<u32> = self
+            .calls_in(node)
             .into_iter()
-            .flatten()
+            .flat_map(|c| store.entities(c))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        CoverageIter::Union(all.into_iter())
     }
 
     /// How many entities of `kind` `node` covers itself.
     pub fn coverage_len(&self, node: NodeId, kind: CoverageKind) -> usize {
+        if self.kind(node) == NodeKind::Collapsed {
+            return self.coverage_iter(node, kind).count();
+        }
         self.coverage_store(kind).map_or(0, |s| s.count(node))
     }
 
-    /// The nodes that cover `entity` themselves, the latest to complete first.
-    pub fn nodes_covering(
-        &self,
-        kind: CoverageKind,
-        entity: u32,
-    ) -> impl Iterator<Item = NodeId> + '_ {
-        self.coverage_store(kind)
-            .map(|s| s.covering(entity))
-            .into_iter()
-            .flatten()
+    /// The nodes that cover `entity` themselves, the latest to complete first; a collapsed node
+    /// once for all its calls.
+    pub fn nodes_covering(&self, kind: CoverageKind, entity: u32) -> NodesCovering<'_> {
+        let Some(store) = self.coverage_store(kind) else {
+            return NodesCovering::Images(Vec::new().into_iter());
+        };
+        if self.absorbed == 0 {
+            return NodesCovering::Calls(store.covering(entity));
+        }
+        let mut seen = std::collections::HashSet::new();
+        let images: Vec<NodeId> = store
+            .covering(entity)
+            .filter_map(|b| self.image(b))
+            .filter(|&b| seen.insert(b))
+            .collect();
+        NodesCovering::Images(images.into_iter())
     }
 
     /// How many nodes cover `entity` themselves.
@@ -506,7 +845,9 @@ impl ExecutionTree {
             if x == a.0 {
                 return true;
             }
-            if x < a.0 {
+            // A recorded node's recorded ancestors have smaller ids; the forest's own nodes
+            // (ids from FOREST_BASE) may stand anywhere between.
+            if x < a.0 && a.0 < FOREST_BASE {
                 return false;
             }
             x = self.parent.at(x as usize);
@@ -544,6 +885,40 @@ impl ExecutionTree {
             y = self.parent(y)?;
         }
         None
+    }
+}
+
+/// The entities a node covers (see [`ExecutionTree::coverage_iter`]).
+pub enum CoverageIter<'a> {
+    Own(Box<dyn Iterator<Item = u32> + 'a>),
+    Union(std::vec::IntoIter<u32>),
+}
+
+impl Iterator for CoverageIter<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        match self {
+            CoverageIter::Own(i) => i.next(),
+            CoverageIter::Union(i) => i.next(),
+        }
+    }
+}
+
+/// The nodes covering an entity (see [`ExecutionTree::nodes_covering`]).
+pub enum NodesCovering<'a> {
+    Calls(super::coverage::Covering<'a>),
+    Images(std::vec::IntoIter<NodeId>),
+}
+
+impl Iterator for NodesCovering<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        match self {
+            NodesCovering::Calls(i) => i.next(),
+            NodesCovering::Images(i) => i.next(),
+        }
     }
 }
 

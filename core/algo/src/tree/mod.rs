@@ -4,6 +4,7 @@
 pub(crate) mod column;
 mod coverage;
 mod execution;
+pub mod forest;
 mod node;
 pub mod synthetic;
 mod weights;
@@ -11,7 +12,12 @@ mod weights;
 #[cfg(test)]
 mod tests;
 
-pub use column::{MemoryPages, PageStorage, PageStore, PersistenceBound, PAGE as PAGE_ENTRIES};
-pub use execution::{Change, CoverageKind, ExecutionTree, Preorder, TreeError};
+pub use column::{
+    MemoryPages, PageStorage, PageStore, PersistenceBound, FOREST_BASE, PAGE as PAGE_ENTRIES,
+};
+pub use execution::{
+    Change, CoverageIter, CoverageKind, ExecutionTree, ForestOptions, NodesCovering, Preorder,
+    TreeError,
+};
 pub use node::{NodeHeader, NodeKind};
 pub use weights::subtree_weights;

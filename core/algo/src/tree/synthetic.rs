@@ -71,9 +71,35 @@ impl TreeBuilder {
         self.add(parent, NodeKind::Routine, method, true)
     }
 
+    /// Adds a complete routine call that starts in the state its previous sibling left (a link
+    /// of a chain).
+    pub fn chained(&mut self, parent: NodeId, method: u32) -> NodeId {
+        let id = self.next;
+        self.next += 1;
+        let mut h = header(id, Some(parent), NodeKind::Routine, Some(method), true);
+        h.chained = true;
+        self.tree
+            .push(&h)
+            .expect("builder adds children of existing nodes in id order");
+        NodeId(id)
+    }
+
     /// Adds a complete call into uninstrumented code.
     pub fn external(&mut self, parent: NodeId, method: u32) -> NodeId {
         self.add(parent, NodeKind::External, method, true)
+    }
+
+    /// Adds a complete loop node of `parent`'s method (a call, or an iteration of an enclosing
+    /// loop) as its last child; add its iterations with [`Self::iteration`].
+    pub fn loop_node(&mut self, parent: NodeId) -> NodeId {
+        let method = self.tree.method(parent).map_or(0, |m| m.0);
+        self.add(parent, NodeKind::Loop, method, true)
+    }
+
+    /// Adds a complete iteration as the last child of `loop_node`.
+    pub fn iteration(&mut self, loop_node: NodeId) -> NodeId {
+        let method = self.tree.method(loop_node).map_or(0, |m| m.0);
+        self.add(loop_node, NodeKind::Iteration, method, true)
     }
 
     /// Adds a call that has not returned yet.
@@ -99,6 +125,11 @@ impl TreeBuilder {
     pub fn build(self) -> ExecutionTree {
         self.tree
     }
+
+    /// The tree built so far.
+    pub fn build_ref(&self) -> &ExecutionTree {
+        &self.tree
+    }
 }
 
 /// A header as the recorder would emit it (timestamps are the id, enough for the tree).
@@ -117,6 +148,7 @@ pub fn header(
         thread: (kind != NodeKind::Root).then_some(ThreadId(0)),
         entry: u64::from(id) * 2,
         exit: complete.then_some(u64::from(id) * 2 + 1),
+        chained: false,
     }
 }
 
@@ -142,6 +174,10 @@ pub struct Shape {
     pub coverage: bool,
     /// Number of threads, each with its own `main`, their events interleaved.
     pub threads: usize,
+    /// Chains: the probability that a routine call repeats its previous sibling's method as a
+    /// link of a chain (a loop over one object); calls of other methods link with half of it.
+    /// 0 draws no chains and leaves the trees of other shapes as they were.
+    pub chains: f64,
 }
 
 impl Default for Shape {
@@ -152,6 +188,7 @@ impl Default for Shape {
             external: 0.1,
             coverage: true,
             threads: 1,
+            chains: 0.0,
         }
     }
 }
@@ -166,8 +203,9 @@ pub fn random_recording(seed: u64, shape: &Shape, mut sink: impl FnMut(Event)) {
     let mut rng = Rng::new(seed);
     let threads = shape.threads.max(1) as u32;
     sink(Event::Header(header(0, None, NodeKind::Root, None, false)));
-    // Per thread: a stack of (node, kind, method) and whether it has called its `main`.
-    type Frame = (u32, NodeKind, Option<u32>);
+    // Per thread: a stack of (node, kind, method, last child's kind and method) and whether it
+    // has called its `main`.
+    type Frame = (u32, NodeKind, Option<u32>, Option<(NodeKind, Option<u32>)>);
     let mut stacks: Vec<(Vec<Frame>, bool)> = Vec::new();
     for t in 1..=threads {
         sink(Event::Header(header(
@@ -177,7 +215,7 @@ pub fn random_recording(seed: u64, shape: &Shape, mut sink: impl FnMut(Event)) {
             None,
             false,
         )));
-        stacks.push((vec![(t, NodeKind::Thread, None)], false));
+        stacks.push((vec![(t, NodeKind::Thread, None, None)], false));
     }
     let mut next = threads + 1;
     let total = shape.calls as u32 + threads + 1;
@@ -209,25 +247,36 @@ pub fn random_recording(seed: u64, shape: &Shape, mut sink: impl FnMut(Event)) {
         if want_call {
             *started = true;
             let parent = stack.last().map_or(1, |s| s.0);
+            let previous = stack.last().and_then(|s| s.3);
             // Skewed method choice: low ids are hot.
-            let m = (rng.below(u64::from(methods)) * rng.below(u64::from(methods))
+            let mut m = (rng.below(u64::from(methods)) * rng.below(u64::from(methods))
                 / u64::from(methods)) as u32;
             let kind = if stack.len() > 2 && rng.chance(shape.external) {
                 NodeKind::External
             } else {
                 NodeKind::Routine
             };
-            sink(Event::Header(header(
-                next,
-                Some(NodeId(parent)),
-                kind,
-                Some(m),
-                false,
-            )));
-            stack.push((next, kind, Some(m)));
+            let mut chained = false;
+            if shape.chains > 0.0 && kind == NodeKind::Routine {
+                if let Some((NodeKind::Routine, Some(pm))) = previous {
+                    if rng.chance(shape.chains) {
+                        m = pm;
+                        chained = true;
+                    } else {
+                        chained = rng.chance(shape.chains / 2.0);
+                    }
+                }
+            }
+            let mut h = header(next, Some(NodeId(parent)), kind, Some(m), false);
+            h.chained = chained;
+            sink(Event::Header(h));
+            if let Some(top) = stack.last_mut() {
+                top.3 = Some((kind, Some(m)));
+            }
+            stack.push((next, kind, Some(m), None));
             next += 1;
         } else {
-            let (id, kind, method) = stack.pop().expect("an active thread has a call open");
+            let (id, kind, method, _) = stack.pop().expect("an active thread has a call open");
             let parent = stack.last().map(|s| NodeId(s.0));
             sink(Event::Header(header(id, parent, kind, method, true)));
             if shape.coverage && kind == NodeKind::Routine {

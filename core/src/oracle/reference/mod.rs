@@ -13,6 +13,14 @@
 //!    when both exit states are completely known;
 //! 4. else don't know.
 //!
+//! Loops and iterations are judged by the same rules on their frame's state (`this`, the
+//! method's locals and what they reach, the statics they wrote; at exit also how they ended:
+//! a next iteration, the loop's end, an exception): rule 1 compares them with the executions
+//! of the same loop (the same header block of the same method) in the reference run, rule 2
+//! applies as to calls (the method's code unchanged, the children right). Rule 3 does not:
+//! the replayer runs whole methods, not a loop from a state in the middle of one, so a loop
+//! the first two rules cannot judge is "don't know".
+//!
 //! Rule 3 extends DESIGN.md's three rules: without it, every call after a mutant's divergence
 //! runs in a state the correct run never reached and is "don't know", which no person answering
 //! would say.
@@ -28,7 +36,8 @@
 
 use std::collections::HashMap;
 
-use super::recorded::{CallView, MethodKey, RecordedRun};
+use super::footprint::{FootprintIndex, Judgement};
+use super::recorded::{CallView, Fragment, MethodKey, RecordedRun};
 use super::replay::{self, ReplayStats, Replayer};
 use super::state::{entry_state, exit_state};
 use crate::ids::NodeId;
@@ -39,11 +48,26 @@ use crate::session::Answer;
 pub struct ReferenceOracle<'a, B, R> {
     buggy: &'a B,
     reference: &'a R,
-    answers: HashMap<NodeId, Answer>,
-    /// Reference calls of a method by their entry state, each with its exit states.
-    index: HashMap<MethodKey, HashMap<CanonicalState, Vec<NodeId>>>,
+    memory: OracleMemory,
     /// Rule 3, when the correct program can be run.
     replayer: Option<&'a mut dyn Replayer>,
+}
+
+/// What the oracle learnt and keeps from one answer to the next: the answers of the buggy run's
+/// calls (a complete call's answer never changes, even while the run goes on) and the index of
+/// the reference run. A front end that cannot keep the oracle itself (it borrows the runs,
+/// and a live buggy run is refreshed between questions) keeps this instead
+/// ([`ReferenceOracle::resume`], [`ReferenceOracle::into_memory`]).
+#[derive(Default)]
+pub struct OracleMemory {
+    answers: HashMap<NodeId, Answer>,
+    /// Reference calls of a method by their entry state, each with its exit states (runs
+    /// without events).
+    index: HashMap<MethodKey, HashMap<CanonicalState, Vec<NodeId>>>,
+    /// The same for the loops and iterations of a loop.
+    fragment_index: HashMap<(MethodKey, Fragment), HashMap<CanonicalState, Vec<NodeId>>>,
+    /// The reference calls' footprints.
+    footprints: FootprintIndex,
     replay_stats: ReplayStats,
 }
 
@@ -58,14 +82,22 @@ enum Partial {
 
 impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
     pub fn new(buggy: &'a B, reference: &'a R) -> Self {
+        Self::resume(buggy, reference, OracleMemory::default())
+    }
+
+    /// An oracle that goes on from what an earlier one over the same runs learnt.
+    pub fn resume(buggy: &'a B, reference: &'a R, memory: OracleMemory) -> Self {
         ReferenceOracle {
             buggy,
             reference,
-            answers: HashMap::new(),
-            index: HashMap::new(),
+            memory,
             replayer: None,
-            replay_stats: ReplayStats::default(),
         }
+    }
+
+    /// What this oracle learnt, to [`ReferenceOracle::resume`] later.
+    pub fn into_memory(self) -> OracleMemory {
+        self.memory
     }
 
     /// Adds rule 3: calls that rules 1 and 2 cannot judge are replayed by `replayer`, which
@@ -77,7 +109,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
 
     /// What rule 3 did so far.
     pub fn replay_stats(&self) -> &ReplayStats {
-        &self.replay_stats
+        &self.memory.replay_stats
     }
 
     /// The answer for `node` of the buggy run.
@@ -86,7 +118,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         // it needs, with an explicit stack, skipping what is already known.
         let mut stack = vec![(node, false)];
         while let Some((n, children_done)) = stack.pop() {
-            if self.answers.contains_key(&n) {
+            if self.memory.answers.contains_key(&n) {
                 continue;
             }
             let answer = if children_done {
@@ -98,7 +130,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                     Partial::NeedsChildren => {
                         stack.push((n, true));
                         for child in self.buggy.children(n)? {
-                            if !self.answers.contains_key(&child) {
+                            if !self.memory.answers.contains_key(&child) {
                                 stack.push((child, false));
                             }
                         }
@@ -106,9 +138,9 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                     }
                 }
             };
-            self.answers.insert(n, answer);
+            self.memory.answers.insert(n, answer);
         }
-        Ok(self.answers[&node])
+        Ok(self.memory.answers[&node])
     }
 
     /// Trusted and incomplete calls, rule 1, and whether rule 2 can apply.
@@ -123,10 +155,45 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         if call.outcome.is_none() {
             return Ok(Partial::Decided(Answer::DontKnow));
         }
-        let entry = entry_state(self.buggy, &call, &call.statics)?;
-        let candidates = self.reference_calls(&call.method, &call.statics, &entry)?;
+        // Loops and iterations are judged by their frame's states (footprints are calls').
+        let decided = match call.fragment {
+            Some(_) => self.rule_1_by_states(&call)?,
+            None => match self
+                .memory
+                .footprints
+                .judge(self.buggy, node, &call, self.reference)?
+            {
+                Judgement::Valid => Some(Partial::Decided(Answer::Valid)),
+                Judgement::Invalid => Some(Partial::Decided(Answer::Invalid)),
+                Judgement::NoEvents => self.rule_1_by_states(&call)?,
+                Judgement::Cut | Judgement::NoMatch | Judgement::Unprovable => None,
+            },
+        };
+        if let Some(decided) = decided {
+            return Ok(decided);
+        }
+        Ok(
+            if self.reference.code_hash(&call.method)? == Some(code_hash) {
+                Partial::NeedsChildren
+            } else if call.fragment.is_some() {
+                // A loop cannot be replayed: the replayer runs whole methods.
+                Partial::Decided(Answer::DontKnow)
+            } else {
+                Partial::Undecided(Box::new(call))
+            },
+        )
+    }
+
+    /// Rule 1 over whole states (runs without events, loops and iterations): `Some` when it
+    /// decides.
+    fn rule_1_by_states(&mut self, call: &CallView) -> HeapResult<Option<Partial>> {
+        let entry = entry_state(self.buggy, call, &call.statics)?;
+        let candidates = match call.fragment {
+            Some(f) => self.reference_fragments(&call.method, f, &call.statics, &entry)?,
+            None => self.reference_calls(&call.method, &call.statics, &entry)?,
+        };
         if !candidates.is_empty() {
-            let exit = exit_state(self.buggy, &call, &call.statics)?;
+            let exit = exit_state(self.buggy, call, &call.statics)?;
             // Differing canonical texts prove different states; equal texts prove equal states
             // only when both are complete (no unknown content, no cut).
             let mut unprovable = false;
@@ -139,36 +206,31 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                 let exit = if statics.len() == call.statics.len() {
                     exit.clone()
                 } else {
-                    exit_state(self.buggy, &call, &statics)?
+                    exit_state(self.buggy, call, &statics)?
                 };
                 let reference_exit = exit_state(self.reference, &reference_call, &statics)?;
                 if reference_exit.text == exit.text {
                     if exit.complete && reference_exit.complete {
-                        return Ok(Partial::Decided(Answer::Valid));
+                        return Ok(Some(Partial::Decided(Answer::Valid)));
                     }
                     unprovable = true;
                 }
             }
             if !unprovable {
-                return Ok(Partial::Decided(Answer::Invalid));
+                return Ok(Some(Partial::Decided(Answer::Invalid)));
             }
         }
-        Ok(
-            if self.reference.code_hash(&call.method)? == Some(code_hash) {
-                Partial::NeedsChildren
-            } else {
-                Partial::Undecided(Box::new(call))
-            },
-        )
+        Ok(None)
     }
 
     /// Rule 2, once the children are answered; rule 3 when it does not apply.
     fn rule_2(&mut self, node: NodeId) -> HeapResult<Answer> {
-        let children_ok = self
-            .buggy
-            .children(node)?
-            .iter()
-            .all(|c| matches!(self.answers.get(c), Some(Answer::Valid | Answer::Trusted)));
+        let children_ok = self.buggy.children(node)?.iter().all(|c| {
+            matches!(
+                self.memory.answers.get(c),
+                Some(Answer::Valid | Answer::Trusted)
+            )
+        });
         if children_ok {
             return Ok(Answer::Valid);
         }
@@ -176,6 +238,9 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             return Ok(Answer::DontKnow);
         }
         let call = self.buggy.call(node)?;
+        if call.fragment.is_some() {
+            return Ok(Answer::DontKnow);
+        }
         self.rule_3(&call)
     }
 
@@ -185,9 +250,51 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             return Ok(Answer::DontKnow);
         };
         Ok(
-            replay::judge(self.buggy, call, replayer, &mut self.replay_stats)?
+            replay::judge(self.buggy, call, replayer, &mut self.memory.replay_stats)?
                 .unwrap_or(Answer::DontKnow),
         )
+    }
+
+    /// The executions of loop `fragment` of `method` in the reference run (or its iterations)
+    /// whose entry state equals `entry`, as `reference_calls` finds calls.
+    fn reference_fragments(
+        &mut self,
+        method: &MethodKey,
+        fragment: Fragment,
+        statics: &[String],
+        entry: &CanonicalState,
+    ) -> HeapResult<Vec<NodeId>> {
+        if !entry.complete {
+            return Ok(Vec::new());
+        }
+        if statics.is_empty() {
+            let key = (method.clone(), fragment);
+            if !self.memory.fragment_index.contains_key(&key) {
+                let mut by_entry: HashMap<CanonicalState, Vec<NodeId>> = HashMap::new();
+                for r in self.reference.fragments_of(method, fragment)? {
+                    let view = self.reference.call(r)?;
+                    if view.outcome.is_some() {
+                        by_entry
+                            .entry(entry_state(self.reference, &view, &[])?)
+                            .or_default()
+                            .push(r);
+                    }
+                }
+                self.memory.fragment_index.insert(key.clone(), by_entry);
+            }
+            return Ok(self.memory.fragment_index[&key]
+                .get(entry)
+                .cloned()
+                .unwrap_or_default());
+        }
+        let mut found = Vec::new();
+        for r in self.reference.fragments_of(method, fragment)? {
+            let view = self.reference.call(r)?;
+            if view.outcome.is_some() && entry_state(self.reference, &view, statics)? == *entry {
+                found.push(r);
+            }
+        }
+        Ok(found)
     }
 
     /// The reference calls of `method` whose entry state equals `entry` (with the static fields
@@ -199,7 +306,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         entry: &CanonicalState,
     ) -> HeapResult<Vec<NodeId>> {
         if statics.is_empty() {
-            if !self.index.contains_key(method) {
+            if !self.memory.index.contains_key(method) {
                 let mut by_entry: HashMap<CanonicalState, Vec<NodeId>> = HashMap::new();
                 for r in self.reference.calls_of(method)? {
                     let call = self.reference.call(r)?;
@@ -210,9 +317,12 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                             .push(r);
                     }
                 }
-                self.index.insert(method.clone(), by_entry);
+                self.memory.index.insert(method.clone(), by_entry);
             }
-            let found = self.index[method].get(entry).cloned().unwrap_or_default();
+            let found = self.memory.index[method]
+                .get(entry)
+                .cloned()
+                .unwrap_or_default();
             return Ok(if entry.complete { found } else { Vec::new() });
         }
         // Calls that touch static fields are compared one by one: the index keys leave statics out.

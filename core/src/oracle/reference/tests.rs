@@ -51,6 +51,8 @@ impl FakeRun {
             outcome: Some(result),
             statics: Vec::new(),
             output: Vec::new(),
+            fragment: None,
+            exit_locals: Vec::new(),
         };
         self.calls.insert(NodeId(id), view);
         if let Some(p) = parent {

@@ -131,6 +131,8 @@ fn call(this: Option<Value>, args: &[Value]) -> crate::oracle::recorded::CallVie
         outcome: Some(Outcome::Returned(Value::Void)),
         statics: Vec::new(),
         output: Vec::new(),
+        fragment: None,
+        exit_locals: Vec::new(),
     }
 }
 

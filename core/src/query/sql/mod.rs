@@ -96,7 +96,7 @@ CREATE TEMP VIEW calls AS
         hs_args(n.id) AS args, hs_this(n.id) AS this, hs_result(n.id) AS result
     FROM nodes n LEFT JOIN main.methods m ON m.id = n.method
         LEFT JOIN main.classes c ON c.id = m.class LEFT JOIN main.threads t ON t.id = n.thread
-    WHERE n.kind >= 2;
+    WHERE n.kind IN (2, 3);
 CREATE TEMP VIEW objects AS
     SELECT o.id, c.name AS class, o.class AS class_id, o.length,
         CASE o.origin WHEN 0 THEN 'created' ELSE 'first-seen' END AS origin,

@@ -21,6 +21,7 @@ use crate::tree::NodeKind;
 /// The columns, in order (docs/trace-schema.md, "SQL relations").
 pub const COLUMNS: &[&str] = &[
     "id", "parent", "kind", "method", "thread", "depth", "entry_ts", "exit_ts", "outcome",
+    "chained",
 ];
 
 const ID: c_int = 0;
@@ -128,7 +129,10 @@ fn kind_code(kind: NodeKind) -> i64 {
         NodeKind::Root => 0,
         NodeKind::Thread => 1,
         NodeKind::Routine => 2,
-        NodeKind::External => 3,
+        NodeKind::Loop => 4,
+        NodeKind::Iteration => 5,
+        // The forest's nodes are the session's, never stored.
+        NodeKind::External | NodeKind::Collapsed | NodeKind::Projected => 3,
     }
 }
 
@@ -185,6 +189,7 @@ unsafe impl VTabCursor for NodesCursor<'_> {
                 Outcome::Returned => 0,
                 Outcome::Threw => 1,
             })),
+            9 => ctx.set_result(&h.chained),
             _ => ctx.set_result(&rusqlite::types::Null),
         }
     }

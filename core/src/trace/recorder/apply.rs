@@ -3,6 +3,7 @@
 //! the content of JDK objects. Every event but a call and a block is stored as it comes, then
 //! its family does the rest.
 
+use super::loops::FrameLoops;
 use super::{OpenCall, Recorder, ThreadState};
 use crate::coverage::HeapKey;
 use crate::ids::{FieldId, MethodId, NodeId, ObjectId, ThreadId, Timestamp};
@@ -17,6 +18,8 @@ use super::sink::NodeSink;
 pub(super) struct Here {
     thread: ThreadId,
     ts: Timestamp,
+    /// The thread's previous event.
+    prev: Timestamp,
     /// The node whose code runs (the thread node outside any call).
     top: NodeId,
     /// The code making this event's writes: the top node at its current line.
@@ -28,11 +31,12 @@ pub(super) struct Here {
 }
 
 impl Here {
-    fn of(thread: ThreadId, st: &ThreadState, ts: Timestamp) -> Here {
+    fn of(thread: ThreadId, st: &ThreadState, ts: Timestamp, prev: Timestamp) -> Here {
         let top = st.stack.last().map_or(st.header.id, |e| e.node);
         Here {
             thread,
             ts,
+            prev,
             top,
             by: st
                 .stack
@@ -48,6 +52,16 @@ impl Here {
     }
 }
 
+impl ThreadState {
+    /// The chain cursor of the frame on top: the open call's, or the thread node's.
+    fn children_of_top(&mut self) -> &mut super::chain::Cursor {
+        match self.open.last_mut() {
+            Some(call) => &mut call.children,
+            None => &mut self.children,
+        }
+    }
+}
+
 impl<S: NodeSink> Recorder<S> {
     pub(super) fn apply(
         &mut self,
@@ -55,8 +69,8 @@ impl<S: NodeSink> Recorder<S> {
         st: &mut ThreadState,
         ev: &Event,
     ) -> Result<(), StoreError> {
-        st.last_ts = ev.ts;
-        let here = Here::of(thread, st, ev.ts);
+        let prev = std::mem::replace(&mut st.last_ts, ev.ts);
+        let here = Here::of(thread, st, ev.ts, prev);
         if !ev.kind.is_call() && !ev.kind.is_exit() {
             match st.open.last_mut().and_then(|c| c.cov.as_mut()) {
                 Some(cov) if here.in_routine => cov.event(&ev.kind, &mut self.coverage),
@@ -86,7 +100,7 @@ impl<S: NodeSink> Recorder<S> {
             EventKind::Local { .. }
             | EventKind::FieldWrite { .. }
             | EventKind::StaticWrite { .. }
-            | EventKind::ArrayWrite { .. } => self.write(here, &ev.kind),
+            | EventKind::ArrayWrite { .. } => self.write(st, here, &ev.kind),
             EventKind::NewObject {
                 object,
                 class,
@@ -100,6 +114,7 @@ impl<S: NodeSink> Recorder<S> {
                 Ok(())
             }
             EventKind::FieldWriteUninit { field, value } => {
+                st.children_of_top().heap_write();
                 self.write_uninit(st, here, *field, *value)
             }
             EventKind::Content {
@@ -139,12 +154,27 @@ impl<S: NodeSink> Recorder<S> {
         args: &[Value],
         routine: bool,
     ) -> Result<(), StoreError> {
+        // A call inside a loop hangs below its iteration, which must exist first.
+        let mut parent = here.top;
+        if here.in_routine {
+            self.loops_before_call(st, here.thread)?;
+            if let Some(it) = st.open.last().and_then(super::loops::innermost_iteration) {
+                parent = it;
+            }
+        }
         let id = self.new_node();
         self.store
             .event(here.thread, &st.stack, here.depth + 1, ev, Some(id))?;
+        let context = match self.contexts.get(&method) {
+            Some(rule) if routine => rule.context(args),
+            _ => None,
+        };
+        let siblings = st.children_of_top();
+        let chained = siblings.links(context, parent);
+        siblings.child_started(parent);
         let header = NodeHeader {
             id,
-            parent: Some(here.top),
+            parent: Some(parent),
             kind: if routine {
                 NodeKind::Routine
             } else {
@@ -154,6 +184,7 @@ impl<S: NodeSink> Recorder<S> {
             thread: Some(here.thread),
             entry: here.ts,
             exit: None,
+            chained,
         };
         let shift = self.arg_shift.get(&method).copied().unwrap_or(0);
         if routine {
@@ -172,6 +203,10 @@ impl<S: NodeSink> Recorder<S> {
             }
             _ => None,
         };
+        let loops = match self.loop_tables.get(&method) {
+            Some(table) if routine => Some(FrameLoops::new(table.clone())),
+            _ => None,
+        };
         self.sink.node(&header);
         let row = NodeRow {
             header,
@@ -184,6 +219,9 @@ impl<S: NodeSink> Recorder<S> {
             row,
             uninit: Vec::new(),
             cov,
+            loops,
+            context,
+            children: Default::default(),
         });
         Ok(())
     }
@@ -207,6 +245,7 @@ impl<S: NodeSink> Recorder<S> {
             );
         };
         st.stack.pop();
+        st.children_of_top().child_ended(call.context);
         let external_exit = matches!(kind, EventKind::ExtReturn(_) | EventKind::ExtUnwind(_));
         if external_exit != (call.row.header.kind == NodeKind::External) {
             let msg = format!(
@@ -217,14 +256,14 @@ impl<S: NodeSink> Recorder<S> {
             );
             self.warn(Some(ts), &msg)?;
         }
+        let outcome = if matches!(kind, EventKind::Unwind(_) | EventKind::ExtUnwind(_)) {
+            Outcome::Threw
+        } else {
+            Outcome::Returned
+        };
+        self.loops_end(&mut call, here.prev, outcome)?;
         call.row.header.exit = Some(ts);
-        call.row.outcome = Some(
-            if matches!(kind, EventKind::Unwind(_) | EventKind::ExtUnwind(_)) {
-                Outcome::Threw
-            } else {
-                Outcome::Returned
-            },
-        );
+        call.row.outcome = Some(outcome);
         if let Some(cov) = call.cov.take() {
             let normally = matches!(kind, EventKind::Return(_));
             let c = cov.finish(normally, &mut self.coverage);
@@ -241,7 +280,16 @@ impl<S: NodeSink> Recorder<S> {
     }
 
     /// A write of a local, a field, a static field or an array element: indexed by variable.
-    fn write(&mut self, here: Here, kind: &EventKind) -> Result<(), StoreError> {
+    /// A write of the heap ends the chain of the writing frame's children (`chain`).
+    fn write(
+        &mut self,
+        st: &mut ThreadState,
+        here: Here,
+        kind: &EventKind,
+    ) -> Result<(), StoreError> {
+        if !matches!(kind, EventKind::Local { .. }) {
+            st.children_of_top().heap_write();
+        }
         let (variable, value) = match *kind {
             EventKind::Local { var, value } => {
                 if !here.in_routine {
@@ -366,6 +414,9 @@ impl<S: NodeSink> Recorder<S> {
             .event(here.thread, &st.stack, here.depth, &with_line, None)?;
         if let (true, Some(t)) = (line != 0, st.stack.last_mut()) {
             t.line = line;
+        }
+        if here.in_routine {
+            self.loop_block(st, here.thread, block, here.ts, here.prev)?;
         }
         Ok(())
     }

@@ -2,7 +2,9 @@
 //! stacks), sends node headers to a `NodeSink`, and writes everything to the trace store.
 
 mod apply;
+mod chain;
 mod content;
+mod loops;
 mod sink;
 mod stream;
 
@@ -10,6 +12,8 @@ mod stream;
 mod tests;
 #[cfg(test)]
 pub(crate) mod tests_content_coverage;
+#[cfg(test)]
+pub(crate) mod tests_loops;
 
 use rustc_hash::FxHashMap;
 use std::path::Path;
@@ -23,6 +27,7 @@ use std::collections::BTreeMap;
 
 use crate::coverage::{FrameCoverage, MethodTable, Shared};
 use crate::ids::{FieldId, MethodId, NodeId, ThreadId, Timestamp};
+use crate::loops::LoopTable;
 use crate::trace::store::{
     Ending, NodeRow, StackEntry, StoreError, TraceWriter, WriteCounts, WriterConfig,
 };
@@ -63,6 +68,12 @@ struct OpenCall {
     uninit: Vec<(FieldId, Timestamp, Value, StackEntry)>,
     /// Coverage of a call of a method with a block table.
     cov: Option<FrameCoverage>,
+    /// The loops of a call of a method that has some.
+    loops: Option<loops::FrameLoops>,
+    /// The call's context, which its next sibling may share (`chain`).
+    context: Option<chain::Context>,
+    /// What the call's last child left.
+    children: chain::Cursor,
 }
 
 struct ThreadState {
@@ -70,6 +81,8 @@ struct ThreadState {
     /// Entry 0 is the thread node; entry i + 1 is `open[i]`.
     stack: Vec<StackEntry>,
     open: Vec<OpenCall>,
+    /// What the thread node's last top-level call left.
+    children: chain::Cursor,
     last_ts: Timestamp,
 }
 
@@ -79,8 +92,12 @@ pub struct Recorder<S: NodeSink> {
     /// By method id: how many var ids the `CALL` values are shifted by (1 for a constructor,
     /// whose `this` comes with `THIS`).
     arg_shift: FxHashMap<MethodId, u32>,
+    /// By method id: what a call's context is (`chain`).
+    contexts: FxHashMap<MethodId, chain::Rule>,
     /// Block tables of the methods that have one.
     tables: FxHashMap<MethodId, Arc<MethodTable>>,
+    /// Loops of the methods that have some.
+    loop_tables: FxHashMap<MethodId, Arc<LoopTable>>,
     coverage: Shared,
     contents: Contents,
     /// Ordered so that `finish` completes threads in a stable order.
@@ -105,12 +122,15 @@ impl<S: NodeSink> Recorder<S> {
             thread: None,
             entry: 0,
             exit: None,
+            chained: false,
         };
         let r = Recorder {
             store,
             sink,
             arg_shift: FxHashMap::default(),
+            contexts: FxHashMap::default(),
             tables: FxHashMap::default(),
+            loop_tables: FxHashMap::default(),
             coverage: Shared::default(),
             contents: Contents::default(),
             threads: BTreeMap::new(),
@@ -182,7 +202,13 @@ impl<S: NodeSink> Recorder<S> {
             Frame::Class(c) => self.store.class(&c)?,
             Frame::Method(m) => {
                 self.arg_shift.insert(m.id, m.arg_var(0));
+                self.contexts.insert(m.id, chain::Rule::of(&m));
                 self.store.method(&m)?;
+                let succ: Vec<&[u32]> = m.blocks.iter().map(|b| b.succ.as_slice()).collect();
+                let loops = LoopTable::new(&succ);
+                if !loops.is_empty() {
+                    self.loop_tables.insert(m.id, Arc::new(loops));
+                }
                 if !m.blocks.is_empty() {
                     self.tables
                         .insert(m.id, Arc::new(MethodTable::new(m.blocks)));
@@ -226,6 +252,7 @@ impl<S: NodeSink> Recorder<S> {
             thread: Some(thread),
             entry: ts,
             exit: None,
+            chained: false,
         };
         self.sink.node(&header);
         self.store.node_started(NodeRow {
@@ -238,6 +265,7 @@ impl<S: NodeSink> Recorder<S> {
             header,
             stack: vec![StackEntry { node: id, line: 0 }],
             open: Vec::new(),
+            children: chain::Cursor::default(),
             last_ts: ts,
         })
     }

@@ -748,3 +748,97 @@ fn a_class_defined_again_keeps_its_last_definition() {
     assert!(class.is_instrumented(), "{class:?}");
     assert_eq!(class.source_file, "Main$Node.java");
 }
+
+/// The chain rule on the chess example: `t.right()` three times (links), then `k.left()` twice
+/// (another receiver: no link to the tower's moves, but a link between the two), a write of the
+/// parent between two calls on the same receiver (no link), local writes (links kept), a
+/// constructor (no context) and static calls of one class (links).
+#[test]
+fn chained_marks_calls_that_start_in_the_state_their_previous_sibling_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = trace_path(&dir);
+    let mut s = StreamBuilder::new();
+    let chess = s.class("Chess", true);
+    let pos = s.class("Position", true);
+    let x = s.field(pos, "x", "I", false);
+    let castling = s.method(
+        chess,
+        "castling",
+        "(LPosition;LPosition;)V",
+        false,
+        &["this", "t", "k"],
+    );
+    let right = s.method(pos, "right", "()V", false, &["this"]);
+    let left = s.method(pos, "left", "()V", false, &["this"]);
+    let init = s.method(pos, "<init>", "()V", false, &["this"]);
+    let util = s.method(chess, "log", "(I)V", true, &["i"]);
+    let th = s.thread("main");
+    let p = s.new_object(th, chess);
+    let t = s.new_object(th, pos);
+    let k = s.new_object(th, pos);
+    s.call(
+        th,
+        castling,
+        &[Value::Object(p), Value::Object(t), Value::Object(k)],
+    );
+    for i in 0..3 {
+        s.local(th, 3, Value::Int(i));
+        s.call(th, right, &[Value::Object(t)]);
+        s.field_write(th, t, x, Value::Int(9 + i));
+        s.ret(th, Value::Void);
+    }
+    for _ in 0..2 {
+        s.call(th, left, &[Value::Object(k)]);
+        s.ret(th, Value::Void);
+    }
+    s.field_write(th, k, x, Value::Int(0));
+    s.call(th, left, &[Value::Object(k)]);
+    s.ret(th, Value::Void);
+    s.call(th, init, &[]);
+    s.ret(th, Value::Void);
+    s.call(th, init, &[]);
+    s.ret(th, Value::Void);
+    s.call(th, util, &[Value::Int(1)]);
+    s.ret(th, Value::Void);
+    s.call(th, util, &[Value::Int(2)]);
+    s.ret(th, Value::Void);
+    s.ret(th, Value::Void);
+    let (_, headers) = record_bytes(&s.end(0), &path);
+    let started: Vec<(Option<MethodId>, bool)> = headers
+        .iter()
+        .filter(|h| h.exit.is_none() && h.kind == NodeKind::Routine)
+        .map(|h| (h.method, h.chained))
+        .collect();
+    assert_eq!(
+        started,
+        vec![
+            (Some(castling), false),
+            (Some(right), false),
+            (Some(right), true),
+            (Some(right), true),
+            (Some(left), false),
+            (Some(left), true),
+            (Some(left), false),
+            (Some(init), false),
+            (Some(init), false),
+            (Some(util), false),
+            (Some(util), true),
+        ]
+    );
+    // Completions carry the flag too, and the trace keeps it.
+    assert!(
+        headers
+            .iter()
+            .filter(|h| h.exit.is_some())
+            .filter(|h| h.chained)
+            .count()
+            == 4
+    );
+    let r = TraceReader::open(&path).unwrap();
+    let stored: Vec<bool> = headers
+        .iter()
+        .filter(|h| h.exit.is_none() && h.kind == NodeKind::Routine)
+        .map(|h| r.node(h.id).unwrap().unwrap().header.chained)
+        .collect();
+    assert_eq!(stored, started.iter().map(|s| s.1).collect::<Vec<_>>());
+}

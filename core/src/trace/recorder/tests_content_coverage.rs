@@ -358,8 +358,26 @@ fn the_debugger_gives_the_session_the_recorded_coverage() {
     let (bytes, [_, twice, never]) = loop_program();
     let (_dir, r) = record_stream(&bytes);
     let expected = r.coverage(twice, CoverageKind::Edge).unwrap();
+    let mut union = expected.clone();
+    union.extend(r.coverage(never, CoverageKind::Edge).unwrap());
+    union.sort_unstable();
+    union.dedup();
+    // On the execution forest the two calls of `count`, one after the other on the class's
+    // statics, are one collapsed node covering what both covered.
+    let on_forest = crate::debugger::DebugOptions {
+        strategy: crate::strategy::StrategyName::EdgeCoverage,
+        ..Default::default()
+    };
+    let (_dir2, r2) = record_stream(&bytes);
+    let d = crate::debugger::Debugger::new(r2, on_forest).unwrap();
+    let tree = d.session().tree();
+    assert_eq!(tree.kind(twice), crate::tree::NodeKind::Collapsed);
+    assert_eq!(tree.image(never), Some(twice));
+    assert_eq!(tree.coverage(twice, CoverageKind::Edge), union);
+    // The plain tree: each call its own.
     let options = crate::debugger::DebugOptions {
         strategy: crate::strategy::StrategyName::EdgeCoverage,
+        forest: crate::tree::ForestOptions::OFF,
         ..Default::default()
     };
     let mut d = crate::debugger::Debugger::new(r, options).unwrap();

@@ -22,28 +22,42 @@ const THREW: u8 = 1 << 3;
 const HAS_METHOD: u8 = 1 << 4;
 const HAS_THREAD: u8 = 1 << 5;
 const HAS_PARENT: u8 = 1 << 6;
+/// A second flags byte follows (`MORE_*` bits): rare attributes cost a byte only where set.
+const MORE: u8 = 1 << 7;
+/// Second byte: the node continues a chain of its previous sibling (`NodeHeader::chained`).
+const MORE_CHAINED: u8 = 1;
 
-fn kind_code(kind: NodeKind) -> u8 {
+/// Second byte, bits 1-2: a kind beyond the first byte's four (1 loop, 2 iteration).
+const MORE_KIND_SHIFT: u8 = 1;
+const MORE_KIND_MASK: u8 = 3 << MORE_KIND_SHIFT;
+
+/// The kind as the first byte's two bits and the second byte's kind bits.
+fn kind_code(kind: NodeKind) -> (u8, u8) {
     match kind {
-        NodeKind::Root => 0,
-        NodeKind::Thread => 1,
-        NodeKind::Routine => 2,
-        NodeKind::External => 3,
+        NodeKind::Root => (0, 0),
+        NodeKind::Thread => (1, 0),
+        NodeKind::Routine => (2, 0),
+        NodeKind::Loop => (0, 1 << MORE_KIND_SHIFT),
+        NodeKind::Iteration => (0, 2 << MORE_KIND_SHIFT),
+        // The forest's nodes are the session's, never stored: the recorder makes none.
+        NodeKind::External | NodeKind::Collapsed | NodeKind::Projected => (3, 0),
     }
 }
 
-fn kind_of(code: u8) -> NodeKind {
-    match code & 3 {
-        0 => NodeKind::Root,
-        1 => NodeKind::Thread,
-        2 => NodeKind::Routine,
+fn kind_of(code: u8, more: u8) -> NodeKind {
+    match ((more & MORE_KIND_MASK) >> MORE_KIND_SHIFT, code & 3) {
+        (1, _) => NodeKind::Loop,
+        (2, _) => NodeKind::Iteration,
+        (_, 0) => NodeKind::Root,
+        (_, 1) => NodeKind::Thread,
+        (_, 2) => NodeKind::Routine,
         _ => NodeKind::External,
     }
 }
 
 /// Encodes nodes in increasing id order, each with its children when it is complete (`None`
 /// for an open node, whose children go to `node_children`). Per node: `id delta:varint
-/// flags:u8 [parent delta:varint] [method:varint] [thread:varint] depth:varint entry:svarint`
+/// flags:u8 [more:u8] [parent delta:varint] [method:varint] [thread:varint] depth:varint entry:svarint`
 /// (from the previous node's entry), and when complete `exit - entry:varint n:varint` and `n`
 /// child ids as deltas (the first from the node's id).
 pub fn encode_page<'a>(
@@ -56,7 +70,7 @@ pub fn encode_page<'a>(
         put_varint(&mut out, u64::from(h.id.0.wrapping_sub(prev_id)));
         prev_id = h.id.0;
         let complete = h.exit.is_some() && children.is_some();
-        let mut flags = kind_code(h.kind);
+        let (mut flags, more_kind) = kind_code(h.kind);
         for (set, bit) in [
             (complete, COMPLETE),
             (complete && row.outcome == Some(Outcome::Threw), THREW),
@@ -68,7 +82,13 @@ pub fn encode_page<'a>(
                 flags |= bit;
             }
         }
-        out.push(flags);
+        let more = more_kind | if h.chained { MORE_CHAINED } else { 0 };
+        if more != 0 {
+            out.push(flags | MORE);
+            out.push(more);
+        } else {
+            out.push(flags);
+        }
         if let Some(p) = h.parent {
             put_varint(&mut out, u64::from(h.id.0.wrapping_sub(p.0)));
         }
@@ -204,6 +224,7 @@ fn parse(
     while !r.is_empty() {
         id = id.wrapping_add(r.varint32("node id delta")?);
         let flags = r.u8()?;
+        let more = if flags & MORE != 0 { r.u8()? } else { 0 };
         let parent = if flags & HAS_PARENT != 0 {
             Some(NodeId(id.wrapping_sub(r.varint32("parent delta")?)))
         } else {
@@ -221,15 +242,14 @@ fn parse(
         };
         let depth = r.varint32("depth")?;
         entry = entry.wrapping_add(r.svarint()? as u64);
-        let kind = kind_of(flags);
+        let kind = kind_of(flags, more);
         let (exit, outcome, children) = if flags & COMPLETE != 0 {
             let exit = entry.wrapping_add(r.varint()?);
+            // Calls, loops and iterations end by a return or an exception.
             let outcome = match kind {
-                NodeKind::Routine | NodeKind::External if flags & THREW != 0 => {
-                    Some(Outcome::Threw)
-                }
-                NodeKind::Routine | NodeKind::External => Some(Outcome::Returned),
-                _ => None,
+                NodeKind::Root | NodeKind::Thread => None,
+                _ if flags & THREW != 0 => Some(Outcome::Threw),
+                _ => Some(Outcome::Returned),
             };
             (Some(exit), outcome, Some(r.count("children", 1)?))
         } else {
@@ -244,6 +264,7 @@ fn parse(
                 thread,
                 entry,
                 exit,
+                chained: more & MORE_CHAINED != 0,
             },
             depth,
             outcome,
@@ -270,7 +291,10 @@ mod tests {
         exit: Option<u64>,
         threw: bool,
     ) -> NodeRow {
-        let call = matches!(kind, NodeKind::Routine | NodeKind::External);
+        let call = matches!(
+            kind,
+            NodeKind::Routine | NodeKind::External | NodeKind::Loop | NodeKind::Iteration
+        );
         NodeRow {
             header: NodeHeader {
                 id: NodeId(id),
@@ -280,6 +304,7 @@ mod tests {
                 thread: (kind != NodeKind::Root).then_some(ThreadId(1)),
                 entry: 1000 + u64::from(id) * 3,
                 exit,
+                chained: call && id.is_multiple_of(2),
             },
             depth: id % 5,
             outcome: (call && exit.is_some()).then_some(if threw {
@@ -300,14 +325,18 @@ mod tests {
             row(4, Some(2), NodeKind::Routine, Some(1090), true),
             // A gap in the ids (another writer's order) is kept.
             row(9, Some(1), NodeKind::Routine, None, false),
+            row(10, Some(9), NodeKind::Loop, Some(1200), false),
+            row(11, Some(10), NodeKind::Iteration, Some(1100), true),
         ];
-        let kids: [Option<Vec<NodeId>>; 6] = [
+        let kids: [Option<Vec<NodeId>>; 8] = [
             None,
             None,
             Some(vec![NodeId(3), NodeId(4)]),
             Some(vec![]),
             Some(vec![]),
             None,
+            Some(vec![NodeId(11)]),
+            Some(vec![]),
         ];
         let raw = encode_page(rows.iter().zip(kids.iter().map(|k| k.as_deref())));
         let page = decode_page(&compress(&raw)).unwrap();
@@ -327,7 +356,7 @@ mod tests {
             );
         }
         assert_eq!(find_in_page(&data, NodeId(5)).unwrap(), None);
-        assert_eq!(find_in_page(&data, NodeId(10)).unwrap(), None);
+        assert_eq!(find_in_page(&data, NodeId(12)).unwrap(), None);
         // A cut page is an error, not a panic.
         let cut = compress(&raw[..raw.len() - 2]);
         assert!(decode_page(&cut).is_err());

@@ -194,6 +194,7 @@ mod tests {
                 thread: Some(crate::ids::ThreadId(1)),
                 entry: u64::from(id) * 10,
                 exit: None,
+                chained: false,
             },
             depth: 1,
             outcome: None,

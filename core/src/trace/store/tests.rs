@@ -725,6 +725,8 @@ fn a_trace_is_readable_while_it_is_written() {
     }
     let r = TraceReader::open(&path).unwrap();
     assert_eq!(r.info().unwrap().status, "recording");
+    // A trace being written is read query by query, so that each sees the latest commit.
+    assert!(!r.is_held());
     assert_eq!(r.node(NodeId(2)).unwrap(), None);
     // Every value of the run is in the trace and its WAL: readable by the owner only.
     for suffix in ["", "-wal"] {
@@ -743,6 +745,18 @@ fn a_trace_is_readable_while_it_is_written() {
     rec.finish(Ending::End { exit_status: 0 }).unwrap();
     assert_eq!(r.info().unwrap().status, "complete");
     drop(r);
+    // A finished trace is read in one transaction, which batched reads do not nest in.
+    assert!(!TraceReader::open(&path).unwrap().is_held());
+    let held = TraceReader::open_finished(&path).unwrap();
+    assert!(held.is_held());
+    let rows = held.nodes(&[NodeId(2), NodeId(1_000_000)]).unwrap();
+    assert_eq!(rows[0].as_ref().map(|n| n.header.id), Some(NodeId(2)));
+    assert_eq!(rows[1], None);
+    assert_eq!(
+        held.nodes_after(Some(NodeId(1)), 1).unwrap()[0].header.id,
+        NodeId(2)
+    );
+    drop(held);
     annotate(&path, "peak_rss_bytes", 123_456_i64).unwrap();
     assert_eq!(
         TraceReader::open(&path)

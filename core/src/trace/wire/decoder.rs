@@ -12,7 +12,10 @@ use super::frame::{
 use crate::ids::{ClassId, FieldId, MethodId, ThreadId};
 
 pub const MAGIC: &[u8; 6] = b"HSWIRE";
-pub const VERSION: u16 = 2;
+/// The version written (by the agent and `Encoder`); 3 added the successor table of `METHOD`.
+pub const VERSION: u16 = 3;
+/// The oldest version still read (no successor table: no loops are found).
+pub const OLDEST_VERSION: u16 = 2;
 /// A frame longer than this is malformed.
 pub const MAX_FRAME_LEN: u32 = 64 << 20;
 
@@ -32,6 +35,7 @@ pub struct Decoder<R> {
     offset: u64,
     payload: Vec<u8>,
     state: State,
+    version: u16,
 }
 
 impl<R: Read> Decoder<R> {
@@ -57,7 +61,7 @@ impl<R: Read> Decoder<R> {
             });
         }
         let version = u16::from_le_bytes([header[6], header[7]]);
-        if version != VERSION {
+        if !(OLDEST_VERSION..=VERSION).contains(&version) {
             return Err(WireError::UnsupportedVersion {
                 found: version,
                 supported: VERSION,
@@ -68,7 +72,13 @@ impl<R: Read> Decoder<R> {
             offset: 8,
             payload: Vec::new(),
             state: State::Start,
+            version,
         })
+    }
+
+    /// The stream's version.
+    pub fn version(&self) -> u16 {
+        self.version
     }
 
     /// Bytes consumed so far.
@@ -154,7 +164,7 @@ impl<R: Read> Decoder<R> {
         }
         let payload_offset = frame_offset + 5;
         let mut r = ByteReader::new(&self.payload);
-        let parsed = parse_payload(ty, &mut r).and_then(|f| {
+        let parsed = parse_payload(ty, &mut r, self.version).and_then(|f| {
             if r.is_empty() {
                 Ok(f)
             } else {
@@ -196,7 +206,7 @@ fn read_full<R: Read>(input: &mut R, buf: &mut [u8], offset: u64) -> Result<usiz
     Ok(n)
 }
 
-fn parse_payload(ty: u8, r: &mut ByteReader<'_>) -> ParseResult<Frame> {
+fn parse_payload(ty: u8, r: &mut ByteReader<'_>, version: u16) -> ParseResult<Frame> {
     Ok(match ty {
         frame_type::HELLO => Frame::Hello(Hello {
             pid: r.varint()?,
@@ -230,7 +240,10 @@ fn parse_payload(ty: u8, r: &mut ByteReader<'_>) -> ParseResult<Frame> {
                     descriptor: r.string("var descriptor")?,
                 });
             }
-            let blocks = read_blocks(r)?;
+            let mut blocks = read_blocks(r)?;
+            if version >= 3 {
+                read_successors(r, &mut blocks)?;
+            }
             Frame::Method(MethodDef {
                 id,
                 class,
@@ -320,7 +333,27 @@ pub fn read_blocks(r: &mut ByteReader<'_>) -> ParseResult<Vec<BlockDef>> {
             start,
             line,
             effects,
+            succ: Vec::new(),
         });
     }
     Ok(blocks)
+}
+
+/// The successor table of a `METHOD` frame (version 3): for each block, `nsucc:varint
+/// succ:varint*`, block indices of the same table.
+pub fn read_successors(r: &mut ByteReader<'_>, blocks: &mut [BlockDef]) -> ParseResult<()> {
+    let n = blocks.len();
+    for b in blocks.iter_mut() {
+        let nsucc = r.count("nsucc", 1)?;
+        let mut succ = Vec::with_capacity(nsucc);
+        for _ in 0..nsucc {
+            let s = r.varint32("successor")?;
+            if s as usize >= n {
+                return r.error(format!("successor block {s} of a table of {n} blocks"));
+            }
+            succ.push(s);
+        }
+        b.succ = succ;
+    }
+    Ok(())
 }

@@ -107,6 +107,7 @@ impl<W: Write> Encoder<W> {
             put_str(b, &v.descriptor);
         }
         put_blocks(b, &m.blocks);
+        put_successors(b, &m.blocks);
         self.flush_frame(frame_type::METHOD)
     }
 
@@ -165,6 +166,16 @@ impl<W: Write> Encoder<W> {
 
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
+    }
+}
+
+/// The successor table of a `METHOD` frame, as `read_successors` reads it.
+pub fn put_successors(b: &mut Vec<u8>, blocks: &[BlockDef]) {
+    for k in blocks {
+        put_varint(b, k.succ.len() as u64);
+        for &s in &k.succ {
+            put_varint(b, u64::from(s));
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 pub enum WireError {
     #[error("not a Hindsight wire stream: it starts with {found:?} instead of \"HSWIRE\"; is the agent writing to this socket or file?")]
     BadMagic { found: String },
-    #[error("wire format version {found} is not supported (this Hindsight reads version {supported}); use the agent jar that comes with this hindsight binary")]
+    #[error("wire format version {found} is not supported (this Hindsight reads versions 2 to {supported}); use the agent jar that comes with this hindsight binary")]
     UnsupportedVersion { found: u16, supported: u16 },
     #[error(
         "malformed {frame} frame at byte {frame_offset} (problem at byte {offset}): {problem}"

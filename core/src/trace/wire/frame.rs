@@ -71,6 +71,11 @@ pub struct BlockDef {
     /// The source line it starts on, 0 when none.
     pub line: u32,
     pub effects: Vec<Effect>,
+    /// Its successors in the control flow graph (block indices: jump and switch targets, the
+    /// next block, the handlers of the try ranges it overlaps); empty before wire format 3 and
+    /// in the store's `methods.blocks`.
+    #[serde(default)]
+    pub succ: Vec<u32>,
 }
 
 /// What an instruction does to a variable; `target` is a var id for locals, a field id for

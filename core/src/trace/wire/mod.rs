@@ -20,8 +20,10 @@ pub(crate) fn tests_rng(seed: u64) -> tests::Rng {
 }
 
 pub use bytes::{put_str, put_svarint, put_varint, ByteReader, ParseError, ParseResult};
-pub use decoder::{read_blocks, Decoder, MAGIC, MAX_FRAME_LEN, VERSION};
-pub use encoder::{put_blocks, Encoder};
+pub use decoder::{
+    read_blocks, read_successors, Decoder, MAGIC, MAX_FRAME_LEN, OLDEST_VERSION, VERSION,
+};
+pub use encoder::{put_blocks, put_successors, Encoder};
 pub use error::WireError;
 pub use event::{
     op, op_name, put_event, put_event_ext, read_event, read_event_ext, ContentKind, Event,

@@ -50,6 +50,7 @@ fn sample_frames() -> Vec<Frame> {
                             target: 1,
                         },
                     ],
+                    succ: vec![1],
                 },
                 BlockDef {
                     start: 7,
@@ -58,6 +59,7 @@ fn sample_frames() -> Vec<Frame> {
                         kind: EffectKind::StaticRead,
                         target: 1,
                     }],
+                    succ: vec![0, 1],
                 },
             ],
         }),
@@ -307,7 +309,7 @@ fn wrong_magic_and_version_are_named() {
             err,
             WireError::UnsupportedVersion {
                 found: 1,
-                supported: 2
+                supported: 3
             }
         ),
         "{err}"
@@ -512,6 +514,7 @@ fn a_map_content_counts_entries_and_bad_kinds_are_malformed() {
             start: 0,
             line: 1,
             effects: vec![],
+            succ: vec![],
         }],
     );
     m.extend_from_slice(&[1, 0, 1, 8, 0]);
@@ -537,4 +540,58 @@ fn a_block_line_is_only_in_the_store_form() {
     let mut ts = 2;
     let from_store = read_event_ext(&mut ByteReader::new(&store), &mut ts, true, true).unwrap();
     assert_eq!(from_store, ev);
+}
+
+#[test]
+fn a_version_2_stream_has_no_successor_table() {
+    // Version 2 wrote the block table without successors: the same frames, read without them.
+    let mut frames = sample_frames();
+    for f in &mut frames {
+        if let Frame::Method(m) = f {
+            for b in &mut m.blocks {
+                b.succ.clear();
+            }
+        }
+    }
+    let mut bytes = encode(&frames);
+    assert_eq!(&bytes[6..8], &VERSION.to_le_bytes());
+    // Find the METHOD frame in the version 3 stream, then cut its successor table (one zero
+    // byte per block, now that they are empty) and fix its length.
+    let mut dec = Decoder::new(&bytes[..]).unwrap();
+    let mut offset = dec.offset() as usize;
+    let mut cut = None;
+    while let Some(f) = dec.next_frame().unwrap() {
+        if let Frame::Method(m) = f {
+            cut = Some((offset, m.blocks.len()));
+            break;
+        }
+        offset = dec.offset() as usize;
+    }
+    let (offset, n) = cut.unwrap();
+    let len = u32::from_le_bytes(bytes[offset..offset + 4].try_into().unwrap());
+    let end = offset + 4 + len as usize;
+    assert!(bytes[end - n..end].iter().all(|&b| b == 0));
+    bytes.drain(end - n..end);
+    bytes[offset..offset + 4].copy_from_slice(&(len - n as u32).to_le_bytes());
+    bytes[6] = 2;
+    let (decoded, err) = decode_all(&bytes);
+    assert!(err.is_none(), "{err:?}");
+    assert_eq!(decoded, frames);
+}
+
+#[test]
+fn a_successor_outside_the_table_is_malformed() {
+    let mut blocks = vec![BlockDef {
+        start: 0,
+        line: 1,
+        effects: vec![],
+        succ: vec![],
+    }];
+    let mut m = Vec::new();
+    put_blocks(&mut m, &blocks);
+    m.extend_from_slice(&[1, 1]);
+    let mut r = ByteReader::new(&m);
+    read_blocks(&mut r).unwrap();
+    let err = read_successors(&mut r, &mut blocks).unwrap_err();
+    assert!(err.problem.contains("successor block 1"), "{}", err.problem);
 }

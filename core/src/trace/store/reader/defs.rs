@@ -1,17 +1,56 @@
 //! Definitions: classes, methods (with their variables and bytecode hash), fields, threads,
 //! strings.
+//!
+//! A definition never changes once stored, so those read again and again (by the reference
+//! oracle's state walks and the question renderer: a class or field per object visited) are
+//! cached in [`DefCache`]; an id not stored yet is not cached (a live trace may store it later).
+
+use std::collections::HashMap;
 
 use rusqlite::OptionalExtension;
 
 use super::TraceReader;
-use crate::ids::{ClassId, FieldId, MethodId, NodeId, StringId, ThreadId};
+use crate::ids::{ClassId, FieldId, MethodId, NodeId, ObjectId, StringId, ThreadId};
 use crate::trace::store::error::StoreResult;
 use crate::trace::wire::{
     read_blocks, ByteReader, ClassDef, FieldDef, MethodDef, ThreadDef, VarDef,
 };
 
+/// Entries a cache keeps before it starts again empty (strings are the many ones).
+const CACHE_ENTRIES: usize = 1 << 16;
+
+/// Definitions already read (see the module documentation).
+#[derive(Default)]
+pub(super) struct DefCache {
+    classes: HashMap<ClassId, ClassDef>,
+    fields: HashMap<FieldId, FieldDef>,
+    fields_of: HashMap<ClassId, Vec<FieldDef>>,
+    strings: HashMap<StringId, String>,
+    /// Objects, only while the reader is held (a live object may get its content kind later).
+    pub(super) objects: HashMap<ObjectId, Option<super::ObjectInfo>>,
+}
+
+/// Inserts into a bounded cache: a full one is emptied first.
+pub(super) fn keep<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, V>, key: K, value: V) {
+    if map.len() >= CACHE_ENTRIES {
+        map.clear();
+    }
+    map.insert(key, value);
+}
+
 impl TraceReader {
     pub fn class(&self, id: ClassId) -> StoreResult<Option<ClassDef>> {
+        if let Some(c) = self.defs.borrow().classes.get(&id) {
+            return Ok(Some(c.clone()));
+        }
+        let found = self.read_class(id)?;
+        if let Some(c) = &found {
+            keep(&mut self.defs.borrow_mut().classes, id, c.clone());
+        }
+        Ok(found)
+    }
+
+    fn read_class(&self, id: ClassId) -> StoreResult<Option<ClassDef>> {
         self.conn
             .prepare_cached("SELECT name, source_file, flags FROM classes WHERE id = ?1")
             .and_then(|mut s| {
@@ -113,6 +152,17 @@ impl TraceReader {
     }
 
     pub fn field(&self, id: FieldId) -> StoreResult<Option<FieldDef>> {
+        if let Some(f) = self.defs.borrow().fields.get(&id) {
+            return Ok(Some(f.clone()));
+        }
+        let found = self.read_field(id)?;
+        if let Some(f) = &found {
+            keep(&mut self.defs.borrow_mut().fields, id, f.clone());
+        }
+        Ok(found)
+    }
+
+    fn read_field(&self, id: FieldId) -> StoreResult<Option<FieldDef>> {
         self.conn
             .prepare_cached("SELECT class, name, descriptor, flags FROM fields WHERE id = ?1")
             .and_then(|mut s| {
@@ -132,6 +182,18 @@ impl TraceReader {
 
     /// Fields whose owner (as the bytecode names it) is `class`.
     pub fn fields_of(&self, class: ClassId) -> StoreResult<Vec<FieldDef>> {
+        if let Some(f) = self.defs.borrow().fields_of.get(&class) {
+            return Ok(f.clone());
+        }
+        let found = self.read_fields_of(class)?;
+        // Fields are defined as bytecode names them, so a live trace may add some later.
+        if self.held {
+            keep(&mut self.defs.borrow_mut().fields_of, class, found.clone());
+        }
+        Ok(found)
+    }
+
+    fn read_fields_of(&self, class: ClassId) -> StoreResult<Vec<FieldDef>> {
         let mut st = self
             .conn
             .prepare_cached(
@@ -155,10 +217,18 @@ impl TraceReader {
 
     /// The text of a string id; `None` if its `STRING` event was never received.
     pub fn string(&self, id: StringId) -> StoreResult<Option<String>> {
-        self.conn
+        if let Some(t) = self.defs.borrow().strings.get(&id) {
+            return Ok(Some(t.clone()));
+        }
+        let found: Option<String> = self
+            .conn
             .prepare_cached("SELECT text FROM strings WHERE id = ?1")
             .and_then(|mut s| s.query_row([id.0 as i64], |r| r.get(0)).optional())
-            .map_err(self.err("reading a string"))
+            .map_err(self.err("reading a string"))?;
+        if let Some(t) = &found {
+            keep(&mut self.defs.borrow_mut().strings, id, t.clone());
+        }
+        Ok(found)
     }
 
     /// Every thread with its thread node (`None` for a thread defined but without events).

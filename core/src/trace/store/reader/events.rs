@@ -10,6 +10,7 @@ use crate::ids::{NodeId, ThreadId, Timestamp};
 use crate::trace::store::block::{decode_block, BlockEvent};
 use crate::trace::store::error::StoreResult;
 use crate::trace::wire::{Event, EventKind};
+use crate::tree::NodeKind;
 
 /// An event of a node's event list.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,24 +43,20 @@ impl TraceReader {
         stack: &[u8],
         data: &[u8],
     ) -> StoreResult<Arc<Vec<BlockEvent>>> {
-        if let Some((cached, events)) = &*self.block_cache.borrow() {
-            if *cached == id {
-                return Ok(events.clone());
-            }
+        if let Some(events) = self.block_cache.borrow_mut().get(&id) {
+            return Ok(events);
         }
         let events = Arc::new(
             decode_block(stack, data, first_ts)
                 .map_err(|e| self.corrupt(&format!("event block {id}"), e.problem))?,
         );
-        *self.block_cache.borrow_mut() = Some((id, events.clone()));
+        self.block_cache.borrow_mut().put(id, events.clone());
         Ok(events)
     }
 
     fn load_block(&self, id: i64) -> StoreResult<Arc<Vec<BlockEvent>>> {
-        if let Some((cached, events)) = &*self.block_cache.borrow() {
-            if *cached == id {
-                return Ok(events.clone());
-            }
+        if let Some(events) = self.block_cache.borrow_mut().get(&id) {
+            return Ok(events);
         }
         let (first_ts, stack, data): (i64, Vec<u8>, Vec<u8>) = self
             .conn
@@ -203,6 +200,12 @@ impl TraceReader {
         let start = from.max(row.header.entry);
         let end = row.header.exit.unwrap_or(u64::MAX);
         let d = row.depth;
+        // A loop or an iteration runs in its call's frame: the frame's events are its own.
+        let frame = if row.header.kind.is_loop() {
+            self.frame_of(id)?.map_or(id, |f| f.header.id)
+        } else {
+            id
+        };
         // Blocks entirely below the children's level hold nothing a node list shows.
         let max_min_depth = if subtree { i64::MAX } else { i64::from(d) + 1 };
         let mut blocks: Vec<(i64, u64)> = Vec::new();
@@ -247,7 +250,7 @@ impl TraceReader {
                     if ts > end {
                         return Ok(());
                     }
-                    let own = e.depth == d && e.node == id;
+                    let own = e.depth == d && e.node == frame;
                     let marker = if subtree {
                         e.depth > d
                     } else {
@@ -264,6 +267,16 @@ impl TraceReader {
             }
             after = last + 1;
         }
+    }
+
+    /// Visits every event of node `id` and of the nodes below it in timestamp order (the reads
+    /// and `BLOCK` events included) until `visit` returns false.
+    pub fn visit_subtree(
+        &self,
+        id: NodeId,
+        mut visit: impl FnMut(&Event) -> bool,
+    ) -> StoreResult<()> {
+        self.scan_node(id, 0, true, |e, _| visit(&e.event))
     }
 
     /// Up to `limit` events of node `id` with timestamp `>= from` (pass the last timestamp of
@@ -344,17 +357,45 @@ impl TraceReader {
         Ok(out)
     }
 
-    /// The source lines node `id` executed itself (not in its callees), sorted.
+    /// The source lines node `id` executed itself, sorted: its own `LINE` events (and blocks
+    /// that start a line), not its callees' and not those inside its loops and iterations
+    /// (the buggy code of Lemma 1 of the generalized-AD paper: the node's code minus its
+    /// children's). A loop has none of its own (its iterations run all of it); an iteration
+    /// that starts on a block without a line of its own (a loop's test) also has the line the
+    /// frame was on then.
     pub fn node_lines(&self, id: NodeId) -> StoreResult<Vec<u32>> {
         let mut lines = std::collections::BTreeSet::new();
+        let Some(row) = self.node(id)? else {
+            return Ok(Vec::new());
+        };
+        if row.header.kind == NodeKind::Loop {
+            return Ok(Vec::new());
+        }
+        let inner: Vec<(Timestamp, Timestamp)> = self
+            .loop_children(id)?
+            .iter()
+            .map(|c| (c.header.entry, c.header.exit.unwrap_or(Timestamp::MAX)))
+            .collect();
+        let mut first = row.header.kind == NodeKind::Iteration;
         self.scan_node(id, 0, false, |e, own| {
+            if !own {
+                return true;
+            }
+            let ts = e.event.ts;
+            if inner.iter().any(|&(a, b)| a <= ts && ts <= b) {
+                return true;
+            }
             // A block that starts a line stands for its `LINE` event (wire format 2).
-            match (own, &e.event.kind) {
-                (true, EventKind::Line(l)) | (true, EventKind::Block { line: l @ 1.., .. }) => {
+            match &e.event.kind {
+                EventKind::Line(l) | EventKind::Block { line: l @ 1.., .. } => {
                     lines.insert(*l);
+                }
+                _ if first && e.line != 0 => {
+                    lines.insert(e.line);
                 }
                 _ => {}
             }
+            first = false;
             true
         })?;
         Ok(lines.into_iter().collect())

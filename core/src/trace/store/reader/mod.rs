@@ -11,6 +11,7 @@ mod values;
 use std::cell::RefCell;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use serde::{Deserialize, Serialize};
@@ -73,8 +74,16 @@ pub struct TraceReader {
     path: PathBuf,
     /// Index segments, newest `last_ts` first; reloaded when new ones were committed.
     segments: RefCell<(i64, Vec<Segment>)>,
-    /// The last decoded block (paging through events decodes each block once).
-    block_cache: RefCell<Option<(i64, std::sync::Arc<Vec<super::block::BlockEvent>>)>>,
+    /// Decoded event blocks, by id (paging through events decodes each block once; the oracle
+    /// walks the subtree of calls near each other).
+    block_cache: RefCell<Lru<i64, Arc<Vec<super::block::BlockEvent>>>>,
+    /// Whether the connection holds one read transaction for its whole life (a finished
+    /// trace, see [`TraceReader::open`]).
+    held: bool,
+    /// Definitions read again and again (see `defs`).
+    defs: RefCell<defs::DefCache>,
+    /// Decoded pages of the change index, by segment and page start.
+    page_cache: RefCell<Lru<PageKey, Arc<Vec<super::index::IndexEntry>>>>,
     /// The last node pages decoded, by their id range.
     node_pages: RefCell<
         Vec<(
@@ -84,7 +93,57 @@ pub struct TraceReader {
     >,
 }
 
+/// A change index page: its segment and its start key.
+type PageKey = (i64, Vec<u8>);
+
+/// A small cache that forgets the entry used least recently.
+pub(crate) struct Lru<K, V> {
+    entries: std::collections::HashMap<K, (V, u64)>,
+    tick: u64,
+    capacity: usize,
+}
+
+impl<K: std::hash::Hash + Eq + Clone, V: Clone> Lru<K, V> {
+    pub(crate) fn new(capacity: usize) -> Self {
+        Lru {
+            entries: std::collections::HashMap::new(),
+            tick: 0,
+            capacity,
+        }
+    }
+
+    pub(crate) fn get(&mut self, key: &K) -> Option<V> {
+        self.tick += 1;
+        let tick = self.tick;
+        self.entries.get_mut(key).map(|(v, t)| {
+            *t = tick;
+            v.clone()
+        })
+    }
+
+    pub(crate) fn put(&mut self, key: K, value: V) {
+        if self.entries.len() >= self.capacity {
+            // A scan: the capacity is small.
+            if let Some(old) = self
+                .entries
+                .iter()
+                .min_by_key(|(_, (_, t))| *t)
+                .map(|(k, _)| k.clone())
+            {
+                self.entries.remove(&old);
+            }
+        }
+        self.tick += 1;
+        self.entries.insert(key, (value, self.tick));
+    }
+}
+
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
+
+/// Decoded change index pages kept (a page is a few KiB decoded).
+const PAGE_CACHE: usize = 256;
+/// Decoded event blocks kept.
+const BLOCK_CACHE: usize = 16;
 
 impl TraceReader {
     /// Opens a trace read-only, checking that it is a trace of this format version.
@@ -182,9 +241,48 @@ impl TraceReader {
             version,
             path: path.into(),
             segments: RefCell::new((-1, Vec::new())),
-            block_cache: RefCell::new(None),
+            held: false,
+            defs: RefCell::new(defs::DefCache::default()),
+            page_cache: RefCell::new(Lru::new(PAGE_CACHE)),
+            block_cache: RefCell::new(Lru::new(BLOCK_CACHE)),
             node_pages: RefCell::new(Vec::new()),
         })
+    }
+
+    /// [`TraceReader::open`] for a session over a trace that nothing will write any more (a
+    /// reference run, a finished trace being debugged): when the trace is finished, the
+    /// connection takes SQLite's shared lock once and keeps it in one read transaction, instead
+    /// of taking and dropping it (file locks, a check of the file's change counter) around each
+    /// of the oracle's and renderer's many small queries. A trace still being written
+    /// (`recording`) is read query by query, so that each query sees the recorder's latest
+    /// commit. The lock keeps writers out as long as the reader lives: this process must not
+    /// write the trace meanwhile (`annotate` after a recording), which is why plain `open`
+    /// does not hold.
+    pub fn open_finished(path: &Path) -> Result<TraceReader, StoreError> {
+        let mut reader = Self::open(path)?;
+        reader.hold_if_finished()?;
+        Ok(reader)
+    }
+
+    fn hold_if_finished(&mut self) -> Result<(), StoreError> {
+        if self.meta("status")?.is_none_or(|s| s == "recording") {
+            return Ok(());
+        }
+        self.conn
+            .execute_batch("BEGIN DEFERRED")
+            .and_then(|_| {
+                self.conn
+                    .query_row("SELECT count(*) FROM meta", [], |r| r.get::<_, i64>(0))
+            })
+            .map_err(|e| StoreError::sqlite(&self.path, "starting a read transaction", e))?;
+        self.held = true;
+        Ok(())
+    }
+
+    /// Whether the reader holds its read transaction: the trace is finished and every value
+    /// read from it may be cached.
+    pub fn is_held(&self) -> bool {
+        self.held
     }
 
     pub fn path(&self) -> &Path {

@@ -159,9 +159,36 @@ impl TraceReader {
         }
     }
 
+    /// The call whose frame `id` runs in: the node itself, or for a loop or an iteration the
+    /// nearest call above it.
+    pub fn frame_of(&self, id: NodeId) -> StoreResult<Option<NodeRow>> {
+        let mut row = self.node(id)?;
+        while let Some(r) = &row {
+            if !r.header.kind.is_loop() {
+                break;
+            }
+            row = match r.header.parent {
+                Some(p) => self.node(p)?,
+                None => None,
+            };
+        }
+        Ok(row)
+    }
+
+    /// The loops and iterations directly below `id` (they run in its frame), in order.
+    pub fn loop_children(&self, id: NodeId) -> StoreResult<Vec<NodeRow>> {
+        let mut out = self.children(id, 0, u64::MAX)?;
+        out.retain(|c| c.header.kind.is_loop());
+        Ok(out)
+    }
+
     /// Several nodes read in one transaction, so that they come from one consistent state of a
     /// trace being written (`None` for an id not stored yet).
     pub fn nodes(&self, ids: &[NodeId]) -> StoreResult<Vec<Option<NodeRow>>> {
+        if !self.conn.is_autocommit() {
+            // Already in the reader's one read transaction (a finished trace).
+            return ids.iter().map(|&id| self.node(id)).collect();
+        }
         self.conn
             .execute_batch("BEGIN")
             .map_err(self.err("reading nodes"))?;
@@ -235,6 +262,21 @@ impl TraceReader {
             }
         }
         Ok(out)
+    }
+
+    /// The position of child `child` among `parent`'s children, from 0 (the number of
+    /// children when it is none of them).
+    pub fn child_index(&self, parent: NodeId, child: NodeId) -> StoreResult<u64> {
+        // Children are in call order, which is id order: bisect the ids.
+        let (mut lo, mut hi) = (0, self.child_count(parent)?);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.child_ids(parent, mid, 1)?.first() {
+                Some(c) if *c < child => lo = mid + 1,
+                _ => hi = mid,
+            }
+        }
+        Ok(lo)
     }
 
     pub fn child_count(&self, id: NodeId) -> StoreResult<u64> {
@@ -358,6 +400,11 @@ impl TraceReader {
             return Ok(Some(detail));
         };
         let method = self.method(method_id)?;
+        if h.kind.is_loop() {
+            // A fragment of its frame: no arguments, no result of its own.
+            detail.method = method;
+            return Ok(Some(detail));
+        }
         if let Some(call) = self.thread_event_at(thread, h.entry)? {
             detail.call_line = call.parent_line;
             if let EventKind::Call { args, .. } | EventKind::ExtCall { args, .. } = call.event.kind

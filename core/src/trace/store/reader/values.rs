@@ -1,6 +1,8 @@
 //! Values of variables at any timestamp, from the change index: one page lookup per index
 //! segment, newest first, never a replay from the start.
 
+use std::sync::Arc;
+
 use rusqlite::OptionalExtension;
 use serde::{Deserialize, Serialize};
 
@@ -68,49 +70,68 @@ impl TraceReader {
             .collect())
     }
 
-    /// The page of `segment` that holds the entry at `probe` (a page start key), if any.
-    fn page_at(
-        &self,
-        segment: i64,
-        probe: &[u8],
-    ) -> StoreResult<Option<(Vec<u8>, Vec<IndexEntry>)>> {
-        let row: Option<(Vec<u8>, Vec<u8>)> = self
+    /// The page of `segment` that holds the entry at `probe` (a page start key), if any,
+    /// decoded. In a finished trace nothing changes, so decoded pages are kept (`page_cache`):
+    /// the reference oracle and the question renderer look up values near each other. (A live
+    /// trace's merges replace segments, so its pages are decoded each time.)
+    fn page_at(&self, segment: i64, probe: &[u8]) -> StoreResult<Option<Arc<Vec<IndexEntry>>>> {
+        let start: Option<Vec<u8>> = self
             .conn
             .prepare_cached(
-                "SELECT start, data FROM index_pages WHERE segment = ?1 AND start <= ?2 ORDER BY start DESC LIMIT 1",
+                "SELECT start FROM index_pages WHERE segment = ?1 AND start <= ?2 ORDER BY start DESC LIMIT 1",
             )
-            .and_then(|mut s| s.query_row(rusqlite::params![segment, probe], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+            .and_then(|mut s| s.query_row(rusqlite::params![segment, probe], |r| r.get(0)).optional())
             .map_err(self.err("reading the change index"))?;
-        match row {
-            None => Ok(None),
-            Some((start, data)) => {
-                let entries =
-                    decode_page(&data).map_err(|e| self.corrupt("change index page", e.problem))?;
-                Ok(Some((start, entries)))
-            }
+        let Some(start) = start else { return Ok(None) };
+        self.decoded_page(segment, start).map(Some)
+    }
+
+    /// The page of `segment` starting at `start`, decoded, from the cache when it is there.
+    fn decoded_page(&self, segment: i64, start: Vec<u8>) -> StoreResult<Arc<Vec<IndexEntry>>> {
+        let key = (segment, start);
+        if !self.held {
+            return self.read_page(&key);
         }
+        if let Some(entries) = self.page_cache.borrow_mut().get(&key) {
+            return Ok(entries);
+        }
+        let entries = self.read_page(&key)?;
+        self.page_cache.borrow_mut().put(key, entries.clone());
+        Ok(entries)
+    }
+
+    fn read_page(&self, key: &(i64, Vec<u8>)) -> StoreResult<Arc<Vec<IndexEntry>>> {
+        let data: Vec<u8> = self
+            .conn
+            .prepare_cached("SELECT data FROM index_pages WHERE segment = ?1 AND start = ?2")
+            .and_then(|mut s| s.query_row(rusqlite::params![key.0, &key.1], |r| r.get(0)))
+            .map_err(self.err("reading the change index"))?;
+        Ok(Arc::new(decode_page(&data).map_err(|e| {
+            self.corrupt("change index page", e.problem)
+        })?))
     }
 
     /// Pages of `segment` overlapping keys `[lo, hi]` (page start keys), decoded, in order.
     fn pages_between(&self, segment: i64, lo: &[u8], hi: &[u8]) -> StoreResult<Vec<IndexEntry>> {
         let mut out = Vec::new();
-        if let Some((_, entries)) = self.page_at(segment, lo)? {
-            out.extend(entries);
+        if let Some(entries) = self.page_at(segment, lo)? {
+            out.extend(entries.iter().cloned());
         }
-        let mut st = self
-            .conn
-            .prepare_cached("SELECT data FROM index_pages WHERE segment = ?1 AND start > ?2 AND start <= ?3 ORDER BY start")
-            .map_err(self.err("reading the change index"))?;
-        let rows = st
-            .query_map(rusqlite::params![segment, lo, hi], |r| {
-                r.get::<_, Vec<u8>>(0)
-            })
-            .map_err(self.err("reading the change index"))?;
-        for data in rows {
-            let data = data.map_err(self.err("reading the change index"))?;
-            out.extend(
-                decode_page(&data).map_err(|e| self.corrupt("change index page", e.problem))?,
-            );
+        let starts: Vec<Vec<u8>> = {
+            let mut st = self
+                .conn
+                .prepare_cached("SELECT start FROM index_pages WHERE segment = ?1 AND start > ?2 AND start <= ?3 ORDER BY start")
+                .map_err(self.err("reading the change index"))?;
+            let rows = st
+                .query_map(rusqlite::params![segment, lo, hi], |r| {
+                    r.get::<_, Vec<u8>>(0)
+                })
+                .map_err(self.err("reading the change index"))?;
+            rows.collect::<Result<_, _>>()
+                .map_err(self.err("reading the change index"))?
+        };
+        for start in starts {
+            out.extend(self.decoded_page(segment, start)?.iter().cloned());
         }
         Ok(out)
     }
@@ -130,7 +151,7 @@ impl TraceReader {
             if seg.last_ts < since || best.is_some_and(|b| seg.last_ts <= b.ts) {
                 break;
             }
-            let Some((_, entries)) = self.page_at(seg.id, &probe)? else {
+            let Some(entries) = self.page_at(seg.id, &probe)? else {
                 continue;
             };
             let found = entries.iter().rev().find(|e| e.key == key && e.ts <= t);
@@ -181,6 +202,18 @@ impl TraceReader {
     }
 
     pub fn object(&self, id: ObjectId) -> StoreResult<Option<ObjectInfo>> {
+        if !self.held {
+            return self.read_object(id);
+        }
+        if let Some(o) = self.defs.borrow().objects.get(&id) {
+            return Ok(o.clone());
+        }
+        let found = self.read_object(id)?;
+        super::defs::keep(&mut self.defs.borrow_mut().objects, id, found.clone());
+        Ok(found)
+    }
+
+    fn read_object(&self, id: ObjectId) -> StoreResult<Option<ObjectInfo>> {
         self.conn
             .prepare_cached(
                 "SELECT o.class, o.length, o.origin, o.created_ts, o.node, c.kind FROM objects o

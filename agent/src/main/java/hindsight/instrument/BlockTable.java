@@ -24,7 +24,9 @@ import org.objectweb.asm.tree.VarInsnNode;
  * basic blocks, each with the line of a line label on its first instruction (else 0) and the
  * variable effects of its instructions in order. A block starts at the first instruction, at
  * every jump or switch target, after every jump, switch, return and athrow, and at every
- * exception handler.
+ * exception handler. Each block also has its successors in the control flow graph (wire format
+ * 3): where its last instruction may go, and the handlers of the try ranges it overlaps, from
+ * which the recorder finds the method's loops.
  */
 final class BlockTable implements Opcodes {
     /** Effect kinds (the wire format's {@code effect.kind}). */
@@ -37,6 +39,8 @@ final class BlockTable implements Opcodes {
     final int[] starts;
     final int[] lines;
     final int[] effectCounts;
+    /** By block: its successors (block indices), distinct, in the order found. */
+    final int[][] successors;
     private final List<Integer> effectKinds = new ArrayList<>();
     private final List<Integer> effectTargets = new ArrayList<>();
 
@@ -69,6 +73,74 @@ final class BlockTable implements Opcodes {
                 effectsOf(x, vars);
                 effectCounts[block] += effectKinds.size() - before;
             }
+        }
+        successors = successors(m, orig, ordinals);
+    }
+
+    /**
+     * The control flow successors of each block: the jump or switch targets of its last
+     * instruction, the next block unless that instruction is a goto, switch, return, athrow or
+     * ret (whose targets are unknown here), and every handler whose try range overlaps the block.
+     */
+    private int[][] successors(MethodNode m, AbstractInsnNode[] orig, Ordinals ordinals) {
+        int n = starts.length;
+        AbstractInsnNode[] last = new AbstractInsnNode[n];
+        int block = -1;
+        for (AbstractInsnNode x : orig) {
+            if (x.getOpcode() < 0) {
+                continue;
+            }
+            int b = startingAt(x);
+            if (b >= 0) {
+                block = b;
+            }
+            if (block >= 0) {
+                last[block] = x;
+            }
+        }
+        int[][] out = new int[n][];
+        for (int i = 0; i < n; i++) {
+            List<Integer> succ = new ArrayList<>();
+            AbstractInsnNode x = last[i];
+            int op = x == null ? -1 : x.getOpcode();
+            boolean fallsThrough = op != GOTO && !(op >= IRETURN && op <= RETURN) && op != ATHROW
+                    && op != RET && !(x instanceof TableSwitchInsnNode)
+                    && !(x instanceof LookupSwitchInsnNode);
+            if (x instanceof JumpInsnNode) {
+                add(succ, startingAt(((JumpInsnNode) x).label));
+            } else if (x instanceof TableSwitchInsnNode) {
+                TableSwitchInsnNode s = (TableSwitchInsnNode) x;
+                add(succ, startingAt(s.dflt));
+                for (LabelNode l : s.labels) {
+                    add(succ, startingAt(l));
+                }
+            } else if (x instanceof LookupSwitchInsnNode) {
+                LookupSwitchInsnNode s = (LookupSwitchInsnNode) x;
+                add(succ, startingAt(s.dflt));
+                for (LabelNode l : s.labels) {
+                    add(succ, startingAt(l));
+                }
+            }
+            if (fallsThrough && i + 1 < n) {
+                add(succ, i + 1);
+            }
+            int from = starts[i];
+            int to = i + 1 < n ? starts[i + 1] : ordinals.count;
+            for (TryCatchBlockNode t : m.tryCatchBlocks) {
+                int tryStart = ordinals.of(t.start);
+                int tryEnd = ordinals.of(t.end);
+                if (tryStart < to && from < tryEnd) {
+                    add(succ, startingAt(t.handler));
+                }
+            }
+            out[i] = succ.stream().mapToInt(Integer::intValue).toArray();
+        }
+        return out;
+    }
+
+    private static void add(List<Integer> succ, int block) {
+        if (block >= 0 && !succ.contains(block)) {
+            succ.add(block);
         }
     }
 

@@ -8,7 +8,7 @@ import org.objectweb.asm.tree.MethodInsnNode;
 /**
  * What the agent sends after a call into the JDK about objects the JDK may have changed
  * (docs/wire-format.md, "Content of JDK objects"): array elements written by
- * {@code System.arraycopy} and {@code Arrays}, and the content of collections, maps and string
+ * {@code System.arraycopy}, {@code Arrays}, readers' {@code read} and {@code getChars}, and the content of collections, maps and string
  * builders. Decided from the call site's names and types; the runtime checks the objects.
  */
 final class JdkHooks implements Opcodes {
@@ -38,11 +38,27 @@ final class JdkHooks implements Opcodes {
         boolean arraycopy = x.owner.equals("java/lang/System") && x.name.equals("arraycopy");
         boolean arrays = x.owner.equals("java/util/Arrays") && args.length > 0
                 && args[0].getSort() == Type.ARRAY && ARRAY_WRITERS.contains(x.name);
-        if (!arraycopy && !arrays) {
+        // A Reader or InputStream reading into the caller's buffer, String.getChars copying into
+        // one: without these the trace would keep the buffer's old content.
+        boolean reads = x.owner.startsWith("java/") && READERS.contains(x.name) && args.length > 0
+                && args[0].getSort() == Type.ARRAY;
+        boolean getChars = x.owner.startsWith("java/lang/") && x.name.equals("getChars")
+                && args.length == 4 && args[2].getSort() == Type.ARRAY;
+        if (!arraycopy && !arrays && !reads && !getChars) {
             return;
         }
         c.buf();
-        if (arraycopy) {
+        if (getChars) {
+            c.load(OBJECT, s.slots[3]).push(0).push(Integer.MAX_VALUE);
+        } else if (reads) {
+            c.load(OBJECT, s.slots[1]);
+            if (args.length >= 3 && args[1].getSort() == Type.INT && args[2].getSort() == Type.INT) {
+                c.load(Type.INT_TYPE, s.slots[2]).load(Type.INT_TYPE, s.slots[2])
+                        .load(Type.INT_TYPE, s.slots[3]).op(IADD);
+            } else {
+                c.push(0).push(Integer.MAX_VALUE);
+            }
+        } else if (arraycopy) {
             c.load(OBJECT, s.slots[3]).load(Type.INT_TYPE, s.slots[4])
                     .load(Type.INT_TYPE, s.slots[4]).load(Type.INT_TYPE, s.slots[5]).op(IADD);
         } else {
@@ -62,6 +78,9 @@ final class JdkHooks implements Opcodes {
 
     private static final Set<String> ARRAY_WRITERS = Set.of("sort", "parallelSort", "fill",
             "setAll", "parallelSetAll", "parallelPrefix");
+
+    /** JDK methods that read into the array they are given first. */
+    private static final Set<String> READERS = Set.of("read", "readFully", "readNBytes");
 
     /** Whether a call is System.exit, Runtime.exit or Runtime.halt (the exit status to note). */
     static boolean isExit(MethodInsnNode x) {

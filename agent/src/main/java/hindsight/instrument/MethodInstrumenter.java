@@ -99,7 +99,7 @@ final class MethodInstrumenter implements Opcodes {
         }
         int methodId = Defs.instrumentedMethod(classId, m.name, m.desc, m.access, hash, firstLine,
                 lastLine, vars.slots(), vars.names(), vars.descs(), blocks.starts, blocks.lines,
-                blocks.effectCounts, blocks.effectKinds(), blocks.effectTargets());
+                blocks.effectCounts, blocks.effectKinds(), blocks.effectTargets(), blocks.successors);
         LabelNode start = new LabelNode();
         LabelNode end = new LabelNode();
         in.insert(prologue(methodId, start));

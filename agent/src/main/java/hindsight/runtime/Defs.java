@@ -101,7 +101,8 @@ public final class Defs {
     public static synchronized int instrumentedMethod(int classId, String name, String desc,
             int access, byte[] hash, int firstLine, int lastLine, int[] varSlots,
             String[] varNames, String[] varDescs, int[] blockStarts, int[] blockLines,
-            int[] blockEffectCounts, int[] effectKinds, int[] effectTargets) {
+            int[] blockEffectCounts, int[] effectKinds, int[] effectTargets,
+            int[][] successors) {
         int id = ++methods;
         Bytes b = new Bytes(128);
         b.varint(id);
@@ -128,6 +129,13 @@ public final class Defs {
             for (int k = 0; k < blockEffectCounts[i]; k++, e++) {
                 b.u8(effectKinds[e]);
                 b.varint(effectTargets[e]);
+            }
+        }
+        // Wire format 3: the successor table, one list per block.
+        for (int[] succ : successors) {
+            b.varint(succ.length);
+            for (int s : succ) {
+                b.varint(s);
             }
         }
         Out.PENDING.add(Out.frame(Out.METHOD, b));

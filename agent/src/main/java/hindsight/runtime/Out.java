@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class Out {
     static final Object LOCK = new Object();
     /** The wire format's version (docs/wire-format.md), after the magic. */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     /** Frame types. */
     static final int HELLO = 1, CLASS = 2, METHOD = 3, FIELD = 4, THREAD = 5, EVENTS = 6, END = 7,
             WARNING = 8;

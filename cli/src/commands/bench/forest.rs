@@ -1,0 +1,197 @@
+//! `hindsight bench forest`: the balanced-ET paper's Table 1 for recorded traces: the execution
+//! tree, what balancing it into an execution forest inserted, how long that took, and the
+//! average questions before and after (every call taken as the buggy one, sampled with a fixed
+//! seed above `SAMPLE` calls).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use hindsight_core::debugger::{DebugOptions, Debugger};
+use hindsight_core::ids::NodeId;
+use hindsight_core::session::{Session, TrustPolicy};
+use hindsight_core::strategy::{create, eval, StrategyName};
+use hindsight_core::tree::synthetic::Rng;
+use hindsight_core::tree::{forest, ExecutionTree, ForestOptions, NodeKind};
+use serde::Serialize;
+
+use crate::output;
+
+/// Experiments per trace at most: above, a sample drawn with a fixed seed.
+const SAMPLE: usize = 10_000;
+
+/// Balance each trace's execution tree into an execution forest and compare the questions
+/// (the balanced-ET paper's Table 1).
+#[derive(clap::Args)]
+pub struct ForestArgs {
+    /// Traces written by `hindsight record`
+    #[arg(value_name = "TRACE", required = true)]
+    pub traces: Vec<PathBuf>,
+    /// The strategies compared, separated by commas
+    #[arg(long, value_name = "NAMES", value_delimiter = ',',
+          default_values_t = [StrategyName::TopDown, StrategyName::DivideAndQuery])]
+    pub strategies: Vec<StrategyName>,
+    /// The most calls one collapsed or projected node may stand for
+    #[arg(long, value_name = "N")]
+    pub max_chain: Option<u32>,
+    /// Experiments per trace at most (a sample with a fixed seed above it)
+    #[arg(long, value_name = "N", default_value_t = SAMPLE)]
+    pub sample: usize,
+    /// Print one JSON object: {"traces": [{"trace", "nodes", "inserted": {"projected",
+    /// "collapsed"}, "balance_ms", "questions": {STRATEGY: {"tree", "forest"}}}]}
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct Inserted {
+    projected: usize,
+    collapsed: usize,
+}
+
+#[derive(Serialize)]
+struct Questions {
+    tree: f64,
+    forest: f64,
+    /// Experiments: every call for top-down (counted in one pass), a sample for the others.
+    experiments: usize,
+    /// Experiments whose session on the forest named the buggy call's node.
+    found: usize,
+}
+
+#[derive(Serialize)]
+struct TraceRow {
+    trace: String,
+    /// Nodes of the execution tree (calls, root and thread nodes excluded).
+    nodes: usize,
+    inserted: Inserted,
+    /// Calls placed under a projected node, and calls absorbed into collapsed nodes (with
+    /// each collapsed node's first call).
+    placed: Inserted,
+    balance_ms: f64,
+    questions: BTreeMap<String, Questions>,
+}
+
+pub fn run(args: ForestArgs) -> Result<u8> {
+    let mut rows = Vec::new();
+    for trace in &args.traces {
+        let options = DebugOptions {
+            forest: ForestOptions::OFF,
+            resident_nodes: None,
+            ..Default::default()
+        };
+        let debugger = Debugger::open(trace, options)
+            .with_context(|| format!("reading {}", trace.display()))?;
+        let plain = debugger.session().tree().clone();
+        drop(debugger);
+        rows.push(measure(trace, &plain, &args)?);
+        if !args.json {
+            print_row(rows.last().expect("just pushed"));
+        }
+    }
+    if args.json {
+        output::print_json(&serde_json::json!({ "traces": rows }))?;
+    }
+    Ok(0)
+}
+
+fn measure(trace: &std::path::Path, plain: &ExecutionTree, args: &ForestArgs) -> Result<TraceRow> {
+    let mut forest_tree = plain.clone();
+    forest_tree.set_forest_options(ForestOptions {
+        balance: true,
+        max_chain: args.max_chain.unwrap_or(u32::MAX),
+        loops: true,
+    });
+    let t = Instant::now();
+    forest::balance_all(&mut forest_tree);
+    let balance_ms = t.elapsed().as_secs_f64() * 1e3;
+    let mut inserted = Inserted {
+        projected: forest_tree.forest_bound(),
+        collapsed: 0,
+    };
+    let mut placed = Inserted {
+        projected: 0,
+        collapsed: 0,
+    };
+    for x in forest_tree.iter() {
+        match forest_tree.kind(x) {
+            NodeKind::Collapsed => {
+                inserted.collapsed += 1;
+                placed.collapsed += forest_tree.calls_in(x).len();
+            }
+            NodeKind::Projected => placed.projected += forest_tree.children(x).count(),
+            _ => {}
+        }
+    }
+    let nodes = plain.iter().filter(|&x| plain.kind(x).is_call()).count();
+    // The experiments: every call the plain session can ask, each taken as the buggy one.
+    let mut probe = plain.clone();
+    probe.seal();
+    let session = Session::new(
+        probe,
+        create(StrategyName::TopDown, None)?,
+        TrustPolicy::none(),
+    );
+    let all: Vec<NodeId> = eval::askable_nodes(&session);
+    drop(session);
+    let mut buggy = all.clone();
+    if buggy.len() > args.sample {
+        let mut rng = Rng::new(13);
+        for i in 0..args.sample {
+            let j = i + rng.below((buggy.len() - i) as u64) as usize;
+            buggy.swap(i, j);
+        }
+        buggy.truncate(args.sample);
+    }
+    let mut questions = BTreeMap::new();
+    for &s in &args.strategies {
+        let experiments = if s == StrategyName::TopDown {
+            &all
+        } else {
+            &buggy
+        };
+        let (tree, forest, found) = eval::forest_questions(plain, &forest_tree, s, experiments)?;
+        questions.insert(
+            s.as_str().to_string(),
+            Questions {
+                tree,
+                forest,
+                experiments: experiments.len(),
+                found,
+            },
+        );
+    }
+    Ok(TraceRow {
+        trace: trace.display().to_string(),
+        nodes,
+        inserted,
+        placed,
+        balance_ms,
+        questions,
+    })
+}
+
+fn print_row(r: &TraceRow) {
+    println!(
+        "{}: {} nodes, inserted {} projected / {} collapsed, placed {} / {} calls, balanced in {:.1} ms",
+        r.trace,
+        r.nodes,
+        r.inserted.projected,
+        r.inserted.collapsed,
+        r.placed.projected,
+        r.placed.collapsed,
+        r.balance_ms
+    );
+    for (name, q) in &r.questions {
+        let change = if q.tree > 0.0 {
+            100.0 * (q.tree - q.forest) / q.tree
+        } else {
+            0.0
+        };
+        println!(
+            "  {name:<18} {:>8.2} questions on the tree, {:>8.2} on the forest ({change:+.1} % fewer; {} experiments, {} found)",
+            q.tree, q.forest, q.experiments, q.found
+        );
+    }
+}

@@ -1,0 +1,86 @@
+//! Loop and iteration nodes on real javac output: `tests/java17/Loops.java` recorded with the
+//! agent, its tree read with `tree --json`.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::{hindsight_json, javac, record, repo};
+use serde_json::Value;
+
+/// For each method of `Loops`: each of its loop nodes (in order) as the iteration count, with
+/// nested loops after their parent's.
+fn loops_by_method(nodes: &[Value]) -> BTreeMap<String, Vec<usize>> {
+    let kind = |n: &Value| n["kind"].as_str().unwrap().to_string();
+    let by_id: BTreeMap<u64, &Value> = nodes
+        .iter()
+        .map(|n| (n["id"].as_u64().unwrap(), n))
+        .collect();
+    let mut out: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for n in nodes.iter().filter(|n| kind(n) == "loop") {
+        let id = n["id"].as_u64().unwrap();
+        let iterations: Vec<&Value> = nodes
+            .iter()
+            .filter(|c| c["parent"].as_u64() == Some(id))
+            .collect();
+        assert!(iterations.iter().all(|c| kind(c) == "iteration"), "{n}");
+        // The loop's parent is its call or an iteration of an enclosing loop of the same call.
+        let parent = by_id[&n["parent"].as_u64().unwrap()];
+        assert!(
+            ["routine", "iteration"].contains(&kind(parent).as_str()),
+            "{parent}"
+        );
+        assert_eq!(parent["method"], n["method"]);
+        let method = n["method"].as_str().unwrap().to_string();
+        out.entry(method).or_default().push(iterations.len());
+    }
+    out
+}
+
+#[test]
+fn javac_loops_become_loop_and_iteration_nodes() {
+    let work = tempfile::tempdir().unwrap();
+    let src = work.path().join("src");
+    std::fs::create_dir(&src).unwrap();
+    std::fs::copy(
+        repo().join("tests/java17/Loops.java"),
+        src.join("Loops.java"),
+    )
+    .unwrap();
+    let classes = work.path().join("classes");
+    javac(&src, &classes);
+    let trace = work.path().join("loops.htrace");
+    record(&classes, "Loops", &trace);
+    let tree = hindsight_json(&["tree", "--json", trace.to_str().unwrap()]);
+    let nodes = tree["nodes"].as_array().unwrap();
+    let loops = loops_by_method(nodes);
+    let expected: BTreeMap<String, Vec<usize>> = [
+        ("Loops.forLoop", vec![4]),
+        ("Loops.whileLoop", vec![9]),
+        ("Loops.doWhile", vec![3]),
+        // The outer loop, then the inner one at i = 1 and i = 2 (at i = 0 its test fails at
+        // once and it calls nothing: no node).
+        ("Loops.nested", vec![4, 2, 3]),
+        ("Loops.breakContinue", vec![4]),
+        // Found at the second element, then at the third.
+        ("Loops.returnInside", vec![2, 3]),
+        ("Loops.catchInside", vec![4]),
+        ("Loops.throwsOut", vec![2]),
+        ("Loops.overList", vec![3]),
+    ]
+    .into_iter()
+    .map(|(m, v)| (m.to_string(), v))
+    .collect();
+    assert_eq!(loops, expected);
+    // Calls made in an iteration hang below it: every call of twice, check and parseInt.
+    for callee in ["Loops.twice", "Loops.check", "java.lang.Integer.parseInt"] {
+        let calls: Vec<&Value> = nodes.iter().filter(|n| n["method"] == callee).collect();
+        assert!(!calls.is_empty(), "{callee}");
+        for c in calls {
+            let parent = nodes.iter().find(|n| n["id"] == c["parent"]).unwrap();
+            assert_eq!(parent["kind"], "iteration", "{callee}: {c}");
+        }
+    }
+    // Everything completed, the iteration the exception ended included.
+    assert!(nodes.iter().all(|n| n["complete"] == true));
+}
