@@ -14,7 +14,7 @@ pub const AGENT_JAR: &[u8] = include_bytes!(env!("HINDSIGHT_AGENT_JAR_PATH"));
 /// instrumented method compiles to calls instead of a copy of the encoder per event (a third of
 /// the recorded program's time on the workloads, docs/benchmarks.md). `quiet` keeps HotSpot from
 /// printing the command on the program's stdout. The Eclipse launcher passes the same options
-/// (`HindsightLaunchDelegate.JIT_OPTIONS`).
+/// (`HindsightModeDelegate.JIT_OPTIONS`).
 pub const JIT_OPTIONS: &[&str] = &[
     "-XX:CompileCommand=quiet",
     "-XX:CompileCommand=dontinline,hindsight.runtime.Buf::*",
@@ -37,12 +37,12 @@ mod tests {
     #[test]
     fn the_eclipse_launcher_passes_the_same_jit_options() {
         let delegate = include_str!(
-            "../../eclipse-plugin/src/hindsight/eclipse/launch/HindsightLaunchDelegate.java"
+            "../../eclipse-plugin/src/hindsight/eclipse/launch/HindsightModeDelegate.java"
         );
         for option in JIT_OPTIONS {
             assert!(
                 delegate.contains(&format!("\"{option}\"")),
-                "HindsightLaunchDelegate.java lacks {option}"
+                "HindsightModeDelegate.java lacks {option}"
             );
         }
     }

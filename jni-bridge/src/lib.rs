@@ -184,15 +184,21 @@ pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nNodeState<'l>(
     expand: JObjectArray<'l>,
 ) -> jstring {
     guard(&mut env, std::ptr::null_mut(), |env| {
-        let mut paths = Vec::new();
-        if !expand.is_null() {
-            for i in 0..env.get_array_length(&expand)? {
-                let element = JString::from(env.get_object_array_element(&expand, i)?);
-                paths.push(string(env, &element)?);
-            }
-        }
+        let paths = strings(env, &expand)?;
         query(env, handle, |s| s.node_state(node, at, &paths))
     })
+}
+
+/// The strings of a `String[]` (none for null).
+fn strings(env: &mut JNIEnv, array: &JObjectArray) -> Res<Vec<String>> {
+    let mut out = Vec::new();
+    if !array.is_null() {
+        for i in 0..env.get_array_length(array)? {
+            let element = JString::from(env.get_object_array_element(array, i)?);
+            out.push(string(env, &element)?);
+        }
+    }
+    Ok(out)
 }
 
 #[no_mangle]
@@ -202,10 +208,12 @@ pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nEvents<'l>(
     handle: jlong,
     node: jlong,
     var: JString<'l>,
+    from: jlong,
+    limit: jint,
 ) -> jstring {
     guard(&mut env, std::ptr::null_mut(), |env| {
         let var = optional_string(env, &var)?;
-        query(env, handle, |s| s.events(node, var.as_deref()))
+        query(env, handle, |s| s.events(node, var.as_deref(), from, limit))
     })
 }
 
@@ -215,10 +223,49 @@ pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nHistory<'l>(
     _class: JClass<'l>,
     handle: jlong,
     path: JString<'l>,
+    offset: jint,
+    limit: jint,
 ) -> jstring {
     guard(&mut env, std::ptr::null_mut(), |env| {
         let path = string(env, &path)?;
-        query(env, handle, |s| s.history(&path))
+        query(env, handle, |s| s.history(&path, offset, limit))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nStatus<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        query(env, handle, |s| s.status())
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nJvms<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        query(env, handle, |s| Ok(s.jvms()))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nFrameNode<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    java_thread: jlong,
+    frames: JObjectArray<'l>,
+    index: jint,
+) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let frames = strings(env, &frames)?;
+        query(env, handle, |s| s.frame_node(java_thread, &frames, index))
     })
 }
 

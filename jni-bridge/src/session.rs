@@ -7,9 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use hindsight_core::capture::{self, LiveRecording};
+use hindsight_core::capture::{self, JvmTrace, LiveRecording};
 use hindsight_core::debugger::{
-    ChildPage, DebugError, DebugOptions, Debugger, NextQuestion, PathStep,
+    ChildPage, DebugError, DebugOptions, Debugger, FrameNode, NextQuestion, PathStep,
+    RecordingStatus,
 };
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
@@ -186,21 +187,57 @@ impl BridgeSession {
         Ok(id)
     }
 
-    /// Every event of `node`, marked for `var` when given.
-    pub fn events(&mut self, node: i64, var: Option<&str>) -> BridgeResult<EventPage> {
+    /// Up to `limit` events of `node` from timestamp `from`, marked for `var` when given; the
+    /// page's `next` is the `from` of the next page.
+    pub fn events(
+        &mut self,
+        node: i64,
+        var: Option<&str>,
+        from: i64,
+        limit: i32,
+    ) -> BridgeResult<EventPage> {
         let id = self.known_node(node)?;
         let var = var.map(parse_path).transpose()?;
+        let (from, limit) = (from.max(0) as u64, limit.max(0) as usize);
         let reader = self.reader()?;
-        let mut page = node_events(reader, id, 0, usize::MAX, var.as_ref())?;
-        page.next = None;
-        Ok(page)
+        Ok(node_events(reader, id, from, limit, var.as_ref())?)
     }
 
-    /// Every change of the variable at `path`.
-    pub fn history(&mut self, path: &str) -> BridgeResult<History> {
+    /// Changes `offset..offset + limit` of the variable at `path` (all of them when `limit`
+    /// is negative), with the count of all.
+    pub fn history(&mut self, path: &str, offset: i32, limit: i32) -> BridgeResult<History> {
         let path = parse_path(path)?;
         let limits = self.limits;
-        Ok(history(self.reader()?, &path, None, 0, None, limits)?)
+        let limit = usize::try_from(limit).ok();
+        let offset = offset.max(0) as usize;
+        Ok(history(self.reader()?, &path, None, offset, limit, limits)?)
+    }
+
+    /// Where the recording stands: recording with its counts, then the trace's ending.
+    pub fn status(&mut self) -> BridgeResult<RecordingStatus> {
+        Ok(self.debugger.status()?)
+    }
+
+    /// Every JVM the launch's recording took so far (none over a finished trace).
+    pub fn jvms(&self) -> Vec<JvmTrace> {
+        self.recording
+            .as_ref()
+            .map(LiveRecording::jvms)
+            .unwrap_or_default()
+    }
+
+    /// The running call behind frame `index` of a suspended thread's stack (innermost first).
+    pub fn frame_node(
+        &mut self,
+        java_thread: i64,
+        frames: &[String],
+        index: i32,
+    ) -> BridgeResult<Option<FrameNode>> {
+        let index = usize::try_from(index)
+            .map_err(|_| BridgeError::Invalid(format!("frame index {index} is negative")))?;
+        Ok(self
+            .debugger
+            .frame_node(java_thread.max(0) as u64, frames, index)?)
     }
 
     /// Where the value of `path` at `at` came from.

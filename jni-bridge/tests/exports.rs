@@ -38,21 +38,21 @@ fn library() -> PathBuf {
     lib
 }
 
-/// The header `javac -h` writes for NativeSession.java.
+/// The header `javac -h` writes for NativeSession.java. Only NativeSession.java is named: javac
+/// takes the classes it uses from the source path, and the package's other classes (which use
+/// the Eclipse platform, not on this classpath) are left out.
 fn header() -> String {
     let out = tempfile::tempdir().unwrap();
-    let core = workspace().join("eclipse-plugin/src/hindsight/eclipse/core");
-    let sources: Vec<PathBuf> = std::fs::read_dir(&core)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "java"))
-        .collect();
+    let src = workspace().join("eclipse-plugin/src");
+    let core = src.join("hindsight/eclipse/core");
     let status = Command::new("javac")
         .arg("-h")
         .arg(out.path())
         .arg("-d")
         .arg(out.path().join("classes"))
-        .args(&sources)
+        .arg("-sourcepath")
+        .arg(&src)
+        .arg(core.join("NativeSession.java"))
         .status()
         .expect("running javac (JDK 17) to generate the JNI header");
     assert!(status.success(), "javac -h failed on {}", core.display());

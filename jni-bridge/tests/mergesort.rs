@@ -80,7 +80,20 @@ fn live_mergesort_session_finds_the_bug_in_merge() {
                 asked.push(format!("{method} {answer}"));
                 session.answer(node.id as i64, answer).unwrap();
             }
-            "buggy" => break q.node.unwrap(),
+            "buggy" => {
+                // The end carries the report the editor's annotation and marker show.
+                assert_eq!(q.answers, asked.len(), "answers counted");
+                let report = q.report.expect("a report with the verdict");
+                let bug = report.buggy_node.expect("the buggy node in the report");
+                assert_eq!(bug.method, "MergeSort.merge");
+                assert_eq!(bug.file.as_deref(), Some("MergeSort.java"));
+                assert!(
+                    bug.lines.contains(&12),
+                    "merge ran line 12: {:?}",
+                    bug.lines
+                );
+                break q.node.unwrap();
+            }
             // The recording has ended, but its last headers may still be on their way.
             _ => std::thread::sleep(std::time::Duration::from_millis(10)),
         }
@@ -107,17 +120,52 @@ fn live_mergesort_session_finds_the_bug_in_merge() {
         .iter()
         .find(|v| v.name == "[2]")
         .expect("c[2] among c's elements");
-    let history = session.history(&c2.path).unwrap();
+    let history = session.history(&c2.path, 0, -1).unwrap();
     let values: Vec<&str> = history.entries.iter().map(|e| e.value.as_str()).collect();
     assert_eq!(values, ["1", "1", "7", "9"], "history of {}", c2.path);
     let last = history.entries.last().unwrap();
     assert_eq!(last.line, Some(12), "the last write is c[lb++] = a[la++]");
 
-    let events = session.events(buggy.id as i64, Some(&c2.path)).unwrap();
+    let paged = session.history(&c2.path, 1, 2).unwrap();
+    let values: Vec<&str> = paged.entries.iter().map(|e| e.value.as_str()).collect();
+    assert_eq!((paged.total, paged.offset, values), (4, 1, vec!["1", "7"]));
+
+    let events = session
+        .events(buggy.id as i64, Some(&c2.path), 0, 100_000)
+        .unwrap();
     assert!(
         events.events.iter().any(|e| e.mark.is_some()),
         "the write of c[2] is marked"
     );
+    // In pages: the second page starts where the first said.
+    let first = session.events(buggy.id as i64, None, 0, 3).unwrap();
+    assert_eq!(first.events.len(), 3);
+    let next = first.next.expect("more than 3 events in merge");
+    let second = session
+        .events(buggy.id as i64, None, next as i64, 3)
+        .unwrap();
+    assert_eq!(
+        second.events[0].timestamp, events.events[3].timestamp,
+        "the pages follow each other"
+    );
+
+    // The recording ended complete (once its last headers are taken in), its one JVM too; the
+    // thread is named as in Java.
+    let mut status = session.status().unwrap();
+    for _ in 0..1000 {
+        if status.state != "recording" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        status = session.status().unwrap();
+    }
+    assert_eq!(status.state, "complete", "{status:?}");
+    assert!(status.events > 0 && status.nodes > 3, "{status:?}");
+    let jvms = session.jvms();
+    assert_eq!(jvms.len(), 1, "{jvms:?}");
+    assert_eq!(jvms[0].state, "complete", "{jvms:?}");
+    let thread = session.children(0, 0, 10).unwrap().nodes.remove(0);
+    assert_eq!(thread.label, "Thread [main]");
     assert!(session.undo().is_ok());
     let page = session.children(0, 0, 10).unwrap();
     assert!(page.total >= 1);
@@ -145,7 +193,9 @@ fn a_live_session_before_its_first_event_has_an_empty_root() {
     let mut session = BridgeSession::start_live(&dir.path().join("run.htrace"), "").unwrap();
     let page = session.children(0, 0, 10).unwrap();
     assert_eq!((page.total, page.nodes.len()), (0, 0));
-    assert_eq!(session.next_question().unwrap().kind, "none");
+    assert_eq!(session.next_question().unwrap().kind, "waiting");
+    assert_eq!(session.status().unwrap().state, "recording");
+    assert!(session.jvms().is_empty(), "no JVM connected yet");
     assert!(
         session.children(5, 0, 10).is_err(),
         "node 5 does not exist yet"
@@ -305,5 +355,81 @@ fn methods_matching_the_trust_patterns_are_never_asked() {
             "MergeSort.merge invalid"
         ]
     );
+    session.close();
+}
+
+/// A program held inside a call (reading its standard input): the Java debugger's stack of its
+/// main thread, with frames of the JDK around and inside, leads to the running calls.
+#[test]
+fn a_suspended_stack_frame_leads_to_its_running_call() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let jar = java(dir.path());
+    let src = dir.path().join("Hold.java");
+    std::fs::write(
+        &src,
+        "public class Hold {\n  static int hold(int x) throws Exception {\n    int y = x + 1;\n    \
+         return y + System.in.read();\n  }\n  public static void main(String[] a) throws Exception {\n    \
+         System.out.println(hold(41));\n  }\n}\n",
+    )
+    .unwrap();
+    let javac = Command::new("javac")
+        .arg("-g")
+        .arg("-d")
+        .arg(dir.path())
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(javac.success());
+    let mut session = BridgeSession::start_live(&dir.path().join("hold.htrace"), "").unwrap();
+    let socket = session.socket_path().unwrap().to_path_buf();
+    let mut child = Command::new("java")
+        .arg(format!(
+            "-javaagent:{}=socket={}",
+            jar.display(),
+            socket.display()
+        ))
+        .arg("-cp")
+        .arg(dir.path())
+        .arg("Hold")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let frames: Vec<String> = [
+        "java.io.FileInputStream.read",
+        "java.io.BufferedInputStream.read",
+        "Hold.hold",
+        "Hold.main",
+    ]
+    .map(String::from)
+    .to_vec();
+    // The main thread's Java id is 1; its buffer is sent once it waits in the JDK.
+    let mut found = None;
+    for _ in 0..1000 {
+        found = session.frame_node(1, &frames, 2).unwrap();
+        if found.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let hold = found.expect("the frame of Hold.hold is the running call of hold");
+    assert_eq!(hold.node.method.as_deref(), Some("Hold.hold"));
+    assert!(!hold.node.complete);
+    assert!(hold.at >= hold.node.entry, "{hold:?}");
+    let main = session.frame_node(1, &frames, 3).unwrap().expect("main");
+    assert_eq!(main.node.method.as_deref(), Some("Hold.main"));
+    assert!(
+        session.frame_node(1, &frames, 0).unwrap().is_none(),
+        "a JDK frame is not recorded"
+    );
+    // hold's local y, as the Variables view names it, has its history up to now.
+    let history = session
+        .history(&format!("{}:y", hold.node.id), 0, -1)
+        .unwrap();
+    let values: Vec<&str> = history.entries.iter().map(|e| e.value.as_str()).collect();
+    assert_eq!(values, ["42"]);
+    child.stdin.take().unwrap().write_all(b"\n").unwrap();
+    assert!(child.wait().unwrap().success());
     session.close();
 }

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-/// A bundle's sources: `META-INF/MANIFEST.MF`, `plugin.xml` and `src/` below `dir`.
+/// A bundle's sources: `META-INF/MANIFEST.MF`, `plugin.xml`, `src/` and the resource folders
+/// (`icons/`, `help/`) below `dir`.
 pub struct BundleSource<'a> {
     pub dir: &'a Path,
     /// Files to carry besides classes: (name in the jar, file on disk).
@@ -92,12 +93,22 @@ pub fn build(
         w.add_file("plugin.xml", &plugin_xml)?;
     }
     w.add_dir(&classes, "")?;
+    // Resources the bundle's plugin.xml and code name (icons, help pages).
+    for dir in RESOURCE_DIRS {
+        let d = src.dir.join(dir);
+        if d.is_dir() {
+            w.add_dir(&d, &format!("{dir}/"))?;
+        }
+    }
     for (name, file) in &src.extra {
         w.add_file(name, file)?;
     }
     w.finish()?;
     Ok(Built { bsn, version, jar })
 }
+
+/// Folders of a bundle's sources copied into its jar as they are.
+const RESOURCE_DIRS: &[&str] = &["icons", "help"];
 
 /// The jars of an Eclipse installation's `plugins/` directory.
 pub fn plugin_jars(eclipse: &Path) -> Result<Vec<PathBuf>> {

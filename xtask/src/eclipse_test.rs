@@ -96,6 +96,12 @@ pub fn run(layout: &Layout, artifacts: &Artifacts, limit: Duration) -> Result<()
     let mut cmd = Command::new("java");
     cmd.env("DISPLAY", &xvfb.display)
         .arg("-Xmx1g")
+        // Every safepoint (a pause of all Java threads) with its duration: a long UI-thread
+        // wait that the latency probe's own thread also sat through shows here.
+        .arg(format!(
+            "-Xlog:safepoint=info:file={}:uptime",
+            std::path::absolute(out.join("safepoints.log"))?.display()
+        ))
         .arg(format!(
             "-Dhindsight.uitest.out={}",
             std::path::absolute(&out)?.display()
@@ -103,6 +109,10 @@ pub fn run(layout: &Layout, artifacts: &Artifacts, limit: Duration) -> Result<()
         .arg(format!(
             "-Dhindsight.uitest.trace={}",
             std::path::absolute(&trace)?.display()
+        ))
+        .arg(format!(
+            "-Dhindsight.uitest.repo={}",
+            std::path::absolute(&layout.root)?.display()
         ))
         .arg("-jar")
         .arg(p2::launcher(&eclipse)?)

@@ -44,7 +44,7 @@ enum Task {
         #[arg(long, conflicts_with_all = ["native_lib", "agent_jar"])]
         probe_artifacts: bool,
         /// Kill the workbench after this many seconds
-        #[arg(long, default_value_t = 300)]
+        #[arg(long, default_value_t = 1800)]
         timeout: u64,
     },
 }

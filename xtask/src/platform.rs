@@ -22,7 +22,7 @@ use std::process::Command;
 use std::time::Instant;
 
 /// Bumped whenever the assembly changes, so that an existing platform is rebuilt.
-const FORMAT: &str = "hindsight-eclipse-platform 2";
+const FORMAT: &str = "hindsight-eclipse-platform 3";
 
 /// The product id of the platform in the base repository.
 pub const PRODUCT: &str = "hindsight.eclipse.platform";
@@ -40,6 +40,8 @@ const ROOTS: &[&str] = &[
     "org.eclipse.jdt.ui",
     "org.eclipse.jdt.launching",
     "org.eclipse.jdt.debug.ui",
+    "org.eclipse.jdt.junit.core",
+    "org.eclipse.jdt.junit4.runtime",
     "org.eclipse.debug.ui",
     "org.apache.felix.scr",
     "org.eclipse.equinox.event",
@@ -61,6 +63,22 @@ const ROOTS: &[&str] = &[
 
 /// Debian's jar directories, searched in this order.
 const DEBIAN_DIRS: &[&str] = &["/usr/lib/eclipse/plugins", "/usr/share/java"];
+
+/// The JUnit 4 of Debian 12's `junit4` package.
+const JUNIT_VERSION: &str = "4.13.2";
+
+/// Debian's junit4.jar manifest with its version and its broken import version fixed.
+fn junit_manifest(m: &Manifest) -> Manifest {
+    let mut m = m.clone();
+    m.set("Bundle-Version", JUNIT_VERSION);
+    if let Some(fixed) = m
+        .get("Import-Package")
+        .map(|i| i.replace("\"1. 3\"", "\"1.3\""))
+    {
+        m.set("Import-Package", &fixed);
+    }
+    m
+}
 
 /// Debian's SWT manifest says 3.114.100 although the code is SWT 4956 (Eclipse 4.26), and
 /// org.eclipse.jface.text requires SWT [3.117,4).
@@ -320,6 +338,12 @@ fn assemble_tool(dir: &Path, bundles: &[&Bundle]) -> Result<Vec<Entry>> {
             }
             // Debian's jxpath imports javax.servlet mandatorily; nothing provides it here.
             "org.apache.commons.jxpath" => Some(optional_imports(&b.manifest, "javax.servlet")),
+            // Debian's junit4.jar is JUnit 4.13.2 whose manifest says 4.12 (JDT's JUnit 4
+            // container wants [4.13,5)) and wraps a version as `"1.\n  3"`, read `1. 3`.
+            "org.junit" => {
+                version = JUNIT_VERSION.to_string();
+                Some(junit_manifest(&b.manifest))
+            }
             _ => flattened_class_path(b)?,
         };
         let file = format!("plugins/{}_{version}.jar", b.bsn);
@@ -471,6 +495,20 @@ fn product_xml(entries: &[Entry]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixes_debian_junit_manifest() {
+        let m = Manifest::parse(
+            b"Bundle-SymbolicName: org.junit\nBundle-Version: 4.12\nImport-Package: org.hamcrest;version=\"1.3\",org.hamcrest.core;version=\"1.\n  3\"\n",
+        )
+        .unwrap();
+        let fixed = junit_manifest(&m);
+        assert_eq!(fixed.get("Bundle-Version"), Some("4.13.2"));
+        assert_eq!(
+            fixed.get("Import-Package"),
+            Some("org.hamcrest;version=\"1.3\",org.hamcrest.core;version=\"1.3\"")
+        );
+    }
 
     #[test]
     fn makes_servlet_imports_optional_only() {

@@ -67,8 +67,24 @@ pub struct RecordedTrace {
 pub struct LiveRecording {
     socket_path: PathBuf,
     accepting: Accepting,
+    /// The JVMs connected so far: connection number and trace.
+    started: Arc<Mutex<Vec<(usize, PathBuf)>>>,
     done: Arc<Mutex<Vec<(usize, RecordedTrace)>>>,
     spooled: Arc<SpoolStats>,
+}
+
+/// One JVM of a recording as a front end lists it (every JVM is shown, recorded or not).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct JvmTrace {
+    /// Connection order, from 0.
+    pub index: usize,
+    pub path: PathBuf,
+    /// `recording`, then `complete`, `truncated` (no end: the JVM died or was killed, what it
+    /// sent is kept), `malformed`, or `failed` (no trace: `detail` says why).
+    pub state: &'static str,
+    pub detail: Option<String>,
+    pub events: u64,
+    pub nodes: u64,
 }
 
 impl LiveRecording {
@@ -86,6 +102,8 @@ impl LiveRecording {
     {
         let listener = Listener::bind()?;
         let socket_path = listener.socket_path();
+        let started = Arc::new(Mutex::new(Vec::new()));
+        let connected = Arc::clone(&started);
         let done = Arc::new(Mutex::new(Vec::new()));
         let results = Arc::clone(&done);
         let base = trace.to_path_buf();
@@ -93,6 +111,10 @@ impl LiveRecording {
         let stats = Arc::clone(&spooled);
         let accepting = listener.accept(move |stream, n| {
             let path = trace_path_for(&base, n);
+            connected
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((n, path.clone()));
             let dir = match path.parent() {
                 Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
                 _ => PathBuf::from("."),
@@ -115,6 +137,7 @@ impl LiveRecording {
         Ok(LiveRecording {
             socket_path,
             accepting,
+            started,
             done,
             spooled,
         })
@@ -130,6 +153,34 @@ impl LiveRecording {
         &self.socket_path
     }
 
+    /// Every JVM connected so far, in connection order, with its state.
+    pub fn jvms(&self) -> Vec<JvmTrace> {
+        let started = self
+            .started
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let done = self.done.lock().unwrap_or_else(|p| p.into_inner());
+        let mut out: Vec<JvmTrace> = started
+            .into_iter()
+            .map(
+                |(index, path)| match done.iter().find(|(n, _)| *n == index) {
+                    None => JvmTrace {
+                        index,
+                        path,
+                        state: "recording",
+                        detail: None,
+                        events: 0,
+                        nodes: 0,
+                    },
+                    Some((_, t)) => JvmTrace::ended(index, t),
+                },
+            )
+            .collect();
+        out.sort_by_key(|j| j.index);
+        out
+    }
+
     /// Stops accepting new JVMs, waits for the connected ones to end, and returns their traces in
     /// connection order.
     pub fn finish(self) -> std::io::Result<Vec<RecordedTrace>> {
@@ -137,6 +188,32 @@ impl LiveRecording {
         let mut done = std::mem::take(&mut *self.done.lock().unwrap_or_else(|p| p.into_inner()));
         done.sort_by_key(|(n, _)| *n);
         Ok(done.into_iter().map(|(_, t)| t).collect())
+    }
+}
+
+impl JvmTrace {
+    fn ended(index: usize, t: &RecordedTrace) -> JvmTrace {
+        use crate::trace::store::Ending;
+        let (state, detail, events, nodes) = match &t.result {
+            Ok(s) => match &s.ending {
+                Ending::End { .. } => ("complete", None, s.events, s.nodes),
+                Ending::Truncated { detail } => {
+                    ("truncated", Some(detail.clone()), s.events, s.nodes)
+                }
+                Ending::Malformed { detail } => {
+                    ("malformed", Some(detail.clone()), s.events, s.nodes)
+                }
+            },
+            Err(e) => ("failed", Some(e.to_string()), 0, 0),
+        };
+        JvmTrace {
+            index,
+            path: t.path.clone(),
+            state,
+            detail,
+            events,
+            nodes,
+        }
     }
 }
 
@@ -179,11 +256,47 @@ mod tests {
         let mut client = UnixStream::connect(live.socket_path()).unwrap();
         client.write_all(&bytes).unwrap();
         drop(client);
+        // The JVM is listed from its connection on, and complete once its stream ended.
+        let mut jvms = live.jvms();
+        for _ in 0..1000 {
+            if jvms.first().is_some_and(|j| j.state != "recording") {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            jvms = live.jvms();
+        }
+        assert_eq!(jvms.len(), 1, "{jvms:?}");
+        assert_eq!((jvms[0].state, jvms[0].nodes), ("complete", 3), "{jvms:?}");
         let traces = live.finish().unwrap();
         assert_eq!(traces.len(), 1);
         let summary = traces[0].result.as_ref().unwrap();
         assert_eq!(summary.nodes, 3, "root, thread, main: {summary:?}");
         let reader = TraceReader::open(&trace).unwrap();
         assert_eq!(reader.info().unwrap().nodes, summary.nodes);
+    }
+
+    #[test]
+    fn a_jvm_that_dies_leaves_a_trace_listed_as_truncated() {
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("run.htrace");
+        let live = LiveRecording::start(&trace, WriterConfig::default(), |_| NullSink).unwrap();
+        assert!(live.jvms().is_empty(), "no JVM before one connects");
+        let mut b = synthetic::StreamBuilder::new();
+        let class = b.class("p.Main", true);
+        let main = b.method(class, "main", "([Ljava/lang/String;)V", true, &["args"]);
+        let t = b.thread("main");
+        b.call(t, main, &[Value::Null]);
+        b.line(t, 3);
+        let bytes = b.killed();
+        let mut client = UnixStream::connect(live.socket_path()).unwrap();
+        client.write_all(&bytes).unwrap();
+        drop(client);
+        let traces = live.finish().unwrap();
+        let listed = JvmTrace::ended(0, &traces[0]);
+        assert_eq!(listed.state, "truncated", "{listed:?}");
+        assert!(listed.detail.is_some(), "{listed:?}");
+        assert_eq!(listed.path, trace);
+        let reader = TraceReader::open(&trace).unwrap();
+        assert_eq!(reader.info().unwrap().status, "truncated");
     }
 }

@@ -11,10 +11,12 @@
 mod cache;
 mod forest;
 mod fragment;
+mod frames;
 mod live;
 mod options;
 mod question;
 mod report;
+mod status;
 #[cfg(test)]
 mod tests_loops;
 mod view;
@@ -23,9 +25,11 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+pub use frames::{match_frames, FrameNode};
 pub use options::{DebugOptions, DEFAULT_RESIDENT_NODES};
 pub use question::{Question, QuestionError, Shown};
 pub use report::{BuggyNode, Report};
+pub use status::RecordingStatus;
 pub use view::{ChildPage, NextQuestion, PathStep, TreeNode};
 
 use cache::QuestionCache;

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{DebugError, Debugger};
+use super::{DebugError, Debugger, Report};
 use crate::ids::NodeId;
 use crate::session::{Answer, Step, Verdict};
 use crate::tree::NodeKind;
@@ -15,7 +15,8 @@ use crate::tree::NodeKind;
 pub struct TreeNode {
     pub id: u32,
     /// The question for a complete call, `pkg.Class.method (running)` for a running one, `run`
-    /// for the root, `thread #id` for a thread.
+    /// for the root, `Thread [name]` for a thread (the Java thread's name; `thread #id` when the
+    /// trace does not know it).
     pub label: String,
     pub method: Option<String>,
     pub child_count: u32,
@@ -44,12 +45,21 @@ pub struct PathStep {
     pub index: u32,
 }
 
-/// What to ask next: `kind` is `ask` (about `node`), `buggy` (`node` is the buggy node) or
-/// `none` (nothing to ask now: the session waits for the recording, or ended without a bug).
+/// What to ask next, or how the session ended. `kind` is `ask` (about `node`), `buggy` (`node`
+/// is the buggy node), `undecided` (don't-know answers left `candidates`, any of which may be
+/// buggy), `no-bug` (every suspicious call was answered valid: the run holds no bug the
+/// answers can show), or `waiting` (nothing to ask yet: the recording goes on).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NextQuestion {
     pub kind: &'static str,
     pub node: Option<TreeNode>,
+    /// For `undecided`: the calls that may hold the bug, the region's root first.
+    pub candidates: Vec<TreeNode>,
+    /// Answers given so far (trust included).
+    pub answers: usize,
+    /// For an end (`buggy`, `undecided`, `no-bug`): the verdict with the buggy code's file and
+    /// lines, as `hindsight debug --json` reports it.
+    pub report: Option<Report>,
 }
 
 impl Debugger {
@@ -78,7 +88,7 @@ impl Debugger {
         };
         let label = match kind {
             NodeKind::Root => "run".to_string(),
-            NodeKind::Thread => format!("thread #{id}"),
+            NodeKind::Thread => self.thread_label(id),
             _ if complete => match self.question(id) {
                 Ok(q) => q.text,
                 Err(_) => method.clone().unwrap_or_else(|| format!("#{id}")),
@@ -205,14 +215,52 @@ impl Debugger {
         out
     }
 
-    /// The node to ask about, the buggy node, or nothing (yet), without waiting.
+    /// `Thread [name]` for a thread node, by the Java thread's name the trace keeps.
+    fn thread_label(&mut self, id: NodeId) -> String {
+        let name = self
+            .reader
+            .as_ref()
+            .and_then(|r| r.threads().ok())
+            .and_then(|threads| {
+                threads
+                    .into_iter()
+                    .find(|(_, node)| *node == Some(id))
+                    .map(|(def, _)| def.name)
+            })
+            .filter(|n| !n.is_empty());
+        match name {
+            Some(n) => format!("Thread [{n}]"),
+            None => format!("thread #{id}"),
+        }
+    }
+
+    /// The node to ask about, the buggy node, how the session ended, or nothing (yet), without
+    /// waiting.
     pub fn next_question(&mut self) -> Result<NextQuestion, DebugError> {
-        let (kind, node) = match self.step()? {
-            Step::Ask(n) => ("ask", Some(n)),
-            Step::Done(Verdict::Bug { node }) => ("buggy", Some(node)),
-            Step::Done(_) | Step::Waiting => ("none", None),
+        let step = self.step()?;
+        let (kind, node, candidates, verdict) = match step {
+            Step::Ask(n) => ("ask", Some(n), Vec::new(), None),
+            Step::Waiting => ("waiting", None, Vec::new(), None),
+            Step::Done(v) => match &v {
+                Verdict::Bug { node } => ("buggy", Some(*node), Vec::new(), Some(v.clone())),
+                Verdict::NoBug => ("no-bug", None, Vec::new(), Some(v.clone())),
+                Verdict::Undecided { candidates } => {
+                    ("undecided", None, candidates.clone(), Some(v.clone()))
+                }
+            },
         };
         let node = node.map(|n| self.tree_node(n)).transpose()?;
-        Ok(NextQuestion { kind, node })
+        let candidates = candidates
+            .into_iter()
+            .map(|n| self.tree_node(n))
+            .collect::<Result<Vec<_>, _>>()?;
+        let report = verdict.map(|v| self.report(&v)).transpose()?;
+        Ok(NextQuestion {
+            kind,
+            node,
+            candidates,
+            answers: self.session.answers().len(),
+            report,
+        })
     }
 }

@@ -56,8 +56,13 @@ public final class Harness {
         for (Step step : steps) {
             String line;
             boolean[] overran = {false};
-            Runnable watchdog = () -> overran[0] = closeDialogs();
-            display.timerExec(STEP_LIMIT_MILLIS, watchdog);
+            // Closes what a stuck step left open, and looks again a minute later.
+            Runnable[] watchdog = new Runnable[1];
+            watchdog[0] = () -> {
+                overran[0] |= closeDialogs();
+                display.timerExec(STEP_LIMIT_MILLIS, watchdog[0]);
+            };
+            display.timerExec(STEP_LIMIT_MILLIS, watchdog[0]);
             try {
                 step.body().run(this);
                 if (overran[0]) {
@@ -70,7 +75,7 @@ public final class Harness {
                 failed++;
                 line = "FAIL " + step.name() + ": " + describe(t);
             } finally {
-                display.timerExec(-1, watchdog);
+                display.timerExec(-1, watchdog[0]);
             }
             settle(300);
             screenshot(step.name());

@@ -2,7 +2,10 @@ package hindsight.eclipse.tests;
 
 import hindsight.eclipse.core.Answer;
 import hindsight.eclipse.core.TreeNode;
+import hindsight.eclipse.core.BugReport;
 import hindsight.eclipse.core.ChildPage;
+import hindsight.eclipse.core.EventPage;
+import hindsight.eclipse.core.HistoryPage;
 import hindsight.eclipse.core.HindsightException;
 import hindsight.eclipse.core.HistoryEntry;
 import hindsight.eclipse.core.NodeState;
@@ -39,7 +42,12 @@ final class MergeSortSession implements TraceSession {
     private final Deque<Long> answerOrder = new ArrayDeque<>();
     /** Children handed out by {@link #children}, summed over all requests. */
     int childrenServed;
-    final List<String> log = new ArrayList<>();
+    final List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The rows of the wide node's events and of the variable {@link #MILLION}'s history. */
+    static final int MANY = 1_000_000;
+    static final String MILLION = "million";
+    /** When set, the session's end: {@code UNDECIDED} or {@code NO_BUG}. */
+    volatile Question.Kind ending;
     boolean closed;
 
     MergeSortSession() {
@@ -105,7 +113,8 @@ final class MergeSortSession implements TraceSession {
         open();
         log.add("nodeState " + id + " " + at);
         if (id != LAST_MERGE) {
-            return new NodeState(id, id * 100, at, List.of());
+            return new NodeState(id, id * 100, at,
+                    List.of(new VariableValue("x", "x", "0", "1", Change.CHANGED, List.of())));
         }
         List<VariableValue> elements = List.of(
                 new VariableValue("c[0]", "[0]", "1", "1", Change.NONE, List.of()),
@@ -168,28 +177,48 @@ final class MergeSortSession implements TraceSession {
     }
 
     @Override
-    public List<TraceEvent> events(long id, String variable) throws HindsightException {
+    public EventPage eventPage(long id, String variable, long from, int limit) throws HindsightException {
         open();
-        log.add("events " + id + " " + variable);
+        if (from == 0) {
+            log.add("events " + id + " " + variable);
+        }
+        if (id == WIDE) {
+            // A call with a million events: the cursor is the row's index.
+            List<TraceEvent> out = new ArrayList<>();
+            for (long i = from; i < Math.min(MANY, from + limit); i++) {
+                out.add(new TraceEvent(i, "step(" + i + ")", 7, TraceEvent.Mark.NONE));
+            }
+            return new EventPage(out, from + limit < MANY ? from + limit : -1);
+        }
         String[][] events = {{"la = 0", "9"}, {"c[0] = 1", "10"}, {"c[1] = 4", "10"}, {"c[2] = 7", "12"},
             {"c[2] = 9", "12"}, {"return", "15"}};
         List<TraceEvent> out = new ArrayList<>();
-        for (int i = 0; i < events.length; i++) {
+        for (int i = (int) from; i < Math.min(events.length, from + limit); i++) {
             boolean changes = variable != null && events[i][0].startsWith(variable + " =");
             out.add(new TraceEvent(id * 100 + i, events[i][0], Integer.parseInt(events[i][1]),
                     changes ? TraceEvent.Mark.CHANGES : TraceEvent.Mark.NONE));
         }
-        return out;
+        return new EventPage(out, from + limit < events.length ? from + limit : -1);
     }
 
     @Override
-    public List<HistoryEntry> history(String path) throws HindsightException {
+    public HistoryPage historyPage(String path, int offset, int limit) throws HindsightException {
         open();
-        log.add("history " + path);
-        return List.of(new HistoryEntry(110, "1", 11, "MergeSort.merge", 10),
+        log.add("history " + path + " " + offset);
+        List<HistoryEntry> all = new ArrayList<>();
+        if (MILLION.equals(path)) {
+            int to = limit < 0 ? MANY : Math.min(MANY, offset + limit);
+            for (int i = offset; i < to; i++) {
+                all.add(new HistoryEntry(i, Integer.toString(i), 1000 + i % WIDE_CHILDREN, "Work.step", 7));
+            }
+            return new HistoryPage(MANY, offset, all);
+        }
+        List<HistoryEntry> c2 = List.of(new HistoryEntry(1101, "1", 11, "MergeSort.merge", 10),
                 new HistoryEntry(1201, "1", 12, "MergeSort.merge", 10),
                 new HistoryEntry(1403, "7", LAST_MERGE, "MergeSort.merge", 12),
                 new HistoryEntry(1404, "9", LAST_MERGE, "MergeSort.merge", 12));
+        int to = limit < 0 ? c2.size() : Math.min(c2.size(), offset + limit);
+        return new HistoryPage(c2.size(), offset, offset < to ? c2.subList(offset, to) : List.of());
     }
 
     @Override
@@ -210,17 +239,24 @@ final class MergeSortSession implements TraceSession {
     @Override
     public void undo() throws HindsightException {
         open();
-        if (answerOrder.isEmpty()) {
-            throw new HindsightException("nothing to undo");
+        log.add("undo");
+        if (!answerOrder.isEmpty()) {
+            answers.remove(answerOrder.pop());
         }
-        answers.remove(answerOrder.pop());
     }
 
     @Override
     public Question nextQuestion() throws HindsightException {
         open();
+        if (ending == Question.Kind.UNDECIDED) {
+            return new Question(ending, null, List.of(node(13L), node(LAST_MERGE)), answers.size(), null);
+        }
+        if (ending == Question.Kind.NO_BUG) {
+            return new Question(ending, null, List.of(), answers.size(), null);
+        }
         if (answers.get(LAST_MERGE) == Answer.INVALID) {
-            return new Question(Question.Kind.BUGGY, node(LAST_MERGE));
+            return new Question(Question.Kind.BUGGY, node(LAST_MERGE), List.of(), answers.size(),
+                    new BugReport(LAST_MERGE, "MergeSort.merge", "MergeSort.java", List.of(9, 10, 12)));
         }
         return new Question(Question.Kind.ASK, node(LAST_MERGE));
     }

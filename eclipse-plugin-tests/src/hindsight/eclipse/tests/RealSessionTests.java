@@ -6,7 +6,8 @@ import hindsight.eclipse.core.NativeSession;
 import hindsight.eclipse.core.Question;
 import hindsight.eclipse.core.Sessions;
 import hindsight.eclipse.core.TraceSession;
-import hindsight.eclipse.launch.HindsightLaunchShortcut;
+import hindsight.eclipse.launch.JavaApplicationShortcut;
+import hindsight.eclipse.launch.LaunchAttributes;
 import hindsight.eclipse.views.ComputationTreeView;
 import hindsight.eclipse.views.NodeView;
 import hindsight.eclipse.views.VariableHistoryView;
@@ -79,6 +80,16 @@ public class RealSessionTests {
         throw new Check.Failure("no action " + id + " in the Computation Tree");
     }
 
+    /** The commands of the Computation Tree's toolbar, by their old action names. */
+    private static String command(String actionId) {
+        return switch (actionId) {
+            case "hindsight.eclipse.answer.valid" -> Commands.VALID;
+            case "hindsight.eclipse.answer.invalid" -> Commands.INVALID;
+            case "hindsight.eclipse.answer.trusted" -> Commands.TRUSTED;
+            default -> throw new Check.Failure("no command for " + actionId);
+        };
+    }
+
     /** The node selected in the Computation Tree, or -1. */
     private long selectedId() {
         return tree.viewer().getStructuredSelection().getFirstElement() instanceof TreeNode n ? n.id() : -1;
@@ -88,7 +99,7 @@ public class RealSessionTests {
     private Question askedAndSelected(Harness h, TraceSession s) throws Exception {
         Question q = s.nextQuestion();
         Check.notNull(q.node(), "a question or a verdict: " + q.kind());
-        h.waitUntil(() -> selectedId() == q.node().id(), 2000);
+        h.waitUntil(() -> selectedId() == q.node().id(), 10_000);
         Check.equal(q.node().id(), selectedId(), "the question " + q.node().label() + " is selected in the tree");
         return q;
     }
@@ -134,7 +145,8 @@ public class RealSessionTests {
         var manager = DebugPlugin.getDefault().getLaunchManager();
         // Eclipse removes terminated launches when a new one starts: look for a new one by identity.
         var before = java.util.Set.of(manager.getLaunches());
-        new HindsightLaunchShortcut().launch(new StructuredSelection(JavaCore.createCompilationUnitFrom(file)), "run");
+        new JavaApplicationShortcut().launch(new StructuredSelection(JavaCore.createCompilationUnitFrom(file)),
+                LaunchAttributes.MODE);
         Check.isTrue(h.waitUntil(() -> java.util.Arrays.stream(manager.getLaunches())
                 .anyMatch(l -> !before.contains(l) && l.isTerminated()), 60_000),
                 "the launch terminated within 60 s");
@@ -180,8 +192,9 @@ public class RealSessionTests {
                 "the view says where the bug is: " + tree.getContentDescription());
     }
 
-    private void run(String actionId) {
-        action(actionId).run();
+    private void run(String actionId) throws Exception {
+        page().activate(tree);
+        Commands.run(command(actionId));
     }
 
     /** The tree item of node {@code id}, expanding the branches on the way as a user would. */
@@ -196,13 +209,13 @@ public class RealSessionTests {
     }
 
     private TreeItem find(Harness h, TreeItem item, long id) {
-        item.getText();
-        if (!(item.getData() instanceof TreeNode n)) {
-            h.settle(100);
+        // A row shows once its page arrived from the core.
+        h.waitUntil(() -> {
             item.getText();
-            if (!(item.getData() instanceof TreeNode)) {
-                return null;
-            }
+            return item.getData() instanceof TreeNode;
+        }, 5000);
+        if (!(item.getData() instanceof TreeNode)) {
+            return null;
         }
         TreeNode n = (TreeNode) item.getData();
         if (n.id() == id) {
@@ -254,12 +267,14 @@ public class RealSessionTests {
         c2.getParent().setSelection(c2);
         c2.getParent().notifyListeners(SWT.Selection, e);
         h.settle(300);
-        Check.notNull(nodeView.action(NodeView.SHOW_IN_HISTORY), "Show in History View action").run();
-        h.settle(500);
+        page().activate(nodeView);
+        Commands.run(Commands.SHOW_IN_HISTORY);
         VariableHistoryView view = (VariableHistoryView) Check.notNull(page().findView(VariableHistoryView.ID),
                 "Variable History view");
         List<String> values = new ArrayList<>();
-        for (TableItem i : view.viewer().getTable().getItems()) {
+        Table table = view.viewer().getTable();
+        h.waitUntil(() -> table.getItemCount() == 4 && !table.getItem(3).getText(0).isEmpty(), 10_000);
+        for (TableItem i : table.getItems()) {
             values.add(i.getText(0));
         }
         Check.equal(List.of("1", "1", "7", "9"), values, "history of c[2]");
@@ -272,9 +287,9 @@ public class RealSessionTests {
         Check.isTrue(commands.getCommand(OpenTraceHandler.COMMAND_ID).isDefined(), "the Open Trace command");
         page().showView(ComputationTreeView.ID);
         TraceSession live = Sessions.current();
-        // What the command does once its file dialog returns the path.
-        Check.isTrue(OpenTraceHandler.open(page().getWorkbenchWindow().getShell(), Path.of(trace)),
-                "Open Trace opened " + trace);
+        // What the command does once its file dialog returns the path: a Job, then the views.
+        OpenTraceHandler.open(page().getWorkbenchWindow().getShell(), Path.of(trace));
+        Check.isTrue(h.waitUntil(() -> Sessions.current() != live, 30_000), "Open Trace opened " + trace);
         TraceSession s = Sessions.current();
         Check.isTrue(s instanceof NativeSession && s != live, "a new native session: " + s);
         Check.equal("mergesort.htrace", s.name(), "the session's name");
@@ -335,7 +350,11 @@ public class RealSessionTests {
                 "Variable History view");
         Table t = view.viewer().getTable();
         Check.isTrue(t.getItemCount() > 0, "history entries");
-        view.viewer().setSelection(new StructuredSelection(t.getItem(t.getItemCount() - 1).getData()), true);
+        TableItem lastChange = t.getItem(t.getItemCount() - 1);
+        lastChange.getText();
+        // Double-click (not a single click) opens the line.
+        view.viewer().setSelection(new StructuredSelection(lastChange.getData()), true);
+        t.notifyListeners(SWT.DefaultSelection, new Event());
         h.settle(800);
         IEditorPart part = Check.notNull(page().getActiveEditor(), "an editor");
         ITextEditor editor = Check.notNull(part instanceof ITextEditor te ? te : null, "a text editor");

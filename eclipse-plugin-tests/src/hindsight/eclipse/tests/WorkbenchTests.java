@@ -1,8 +1,10 @@
 package hindsight.eclipse.tests;
 
 import hindsight.eclipse.launch.AgentJar;
-import hindsight.eclipse.launch.HindsightLaunchDelegate;
-import hindsight.eclipse.launch.HindsightLaunchShortcut;
+import hindsight.eclipse.launch.HindsightModeDelegate;
+import hindsight.eclipse.launch.HindsightTab;
+import hindsight.eclipse.launch.JavaApplicationShortcut;
+import hindsight.eclipse.launch.LaunchAttributes;
 import hindsight.eclipse.preferences.HindsightPreferencePage;
 import hindsight.eclipse.preferences.PreferenceConstants;
 import hindsight.eclipse.views.SessionView;
@@ -60,7 +62,9 @@ public class WorkbenchTests {
     static final String DEBUG_PERSPECTIVE = "org.eclipse.debug.ui.DebugPerspective";
     static final String[] VIEWS = {"hindsight.eclipse.views.tree", "hindsight.eclipse.views.node",
         "hindsight.eclipse.views.events", "hindsight.eclipse.views.history"};
-    static final String SHORTCUT = "hindsight.eclipse.launch.shortcut";
+    static final String SHORTCUT = "hindsight.eclipse.shortcut.javaApplication";
+    static final String JUNIT_SHORTCUT = "hindsight.eclipse.shortcut.junit";
+    static final String JAVA_APPLICATION = "org.eclipse.jdt.launching.localJavaApplication";
 
     private ICompilationUnit mergeSort;
     private IJavaProject project;
@@ -70,11 +74,11 @@ public class WorkbenchTests {
                 new Harness.Step("plugin bundle carries native library and agent", this::packaging),
                 new Harness.Step("debug perspective opens", this::debugPerspective),
                 new Harness.Step("four views in the debug perspective", this::views),
-                new Harness.Step("launch configuration type with java tabs", this::launchType),
+                new Harness.Step("hindsight mode wraps java launches, with a hindsight tab", this::launchType),
                 new Harness.Step("preference page with defaults", this::preferences),
                 new Harness.Step("java project with MergeSort", this::javaProject),
-                new Harness.Step("shortcut offered for MergeSort", this::shortcut),
-                new Harness.Step("shortcut runs MergeSort with the agent", this::launchWithAgent));
+                new Harness.Step("hindsight as offered for MergeSort", this::shortcut),
+                new Harness.Step("hindsight as runs MergeSort with the agent", this::launchWithAgent));
     }
 
     private static IWorkbenchPage page() {
@@ -88,8 +92,10 @@ public class WorkbenchTests {
                 "Bundle-NativeCode names Linux");
         File agent = AgentJar.file();
         Check.isTrue(agent.isFile() && agent.length() > 0, "agent jar extracted to " + agent);
-        String arg = HindsightLaunchDelegate.agentArgument(agent, Path.of("/tmp/x.sock"));
-        Check.equal("-javaagent:" + agent.getAbsolutePath() + "=socket=/tmp/x.sock", arg, "agent argument");
+        String arg = HindsightModeDelegate.agentOptions(Path.of("/tmp/x.sock"), "p.*, q.Main");
+        Check.equal(String.join(" ", HindsightModeDelegate.JIT_OPTIONS) + " -javaagent:" + agent.getAbsolutePath()
+                + "=socket=/tmp/x.sock,include=p.*,q.Main,exclude=" + LaunchAttributes.RUNNER_EXCLUDES, arg,
+                "agent argument");
         Check.isTrue(!b.getVersion().getQualifier().equals("qualifier"), "qualifier replaced: " + b.getVersion());
     }
 
@@ -117,12 +123,15 @@ public class WorkbenchTests {
     }
 
     private void launchType(Harness h) throws Exception {
-        ILaunchConfigurationType type = Check.notNull(DebugPlugin.getDefault().getLaunchManager()
-                .getLaunchConfigurationType(HindsightLaunchDelegate.TYPE_ID), "launch configuration type");
-        Check.equal("Hindsight Java Application", type.getName(), "type name");
-        Check.isTrue(type.supportsMode("run") && type.supportsMode("debug"), "run and debug modes");
-        Check.isTrue(type.getDelegates(java.util.Set.of("debug"))[0].getDelegate() instanceof HindsightLaunchDelegate,
-                "the delegate is HindsightLaunchDelegate");
+        var manager = DebugPlugin.getDefault().getLaunchManager();
+        Check.notNull(manager.getLaunchMode(LaunchAttributes.MODE), "the Hindsight launch mode");
+        for (String typeId : new String[] {JAVA_APPLICATION, "org.eclipse.jdt.junit.launchconfig"}) {
+            ILaunchConfigurationType type = Check.notNull(manager.getLaunchConfigurationType(typeId), typeId);
+            Check.isTrue(type.supportsMode(LaunchAttributes.MODE), typeId + " supports the Hindsight mode");
+            Check.isTrue(type.getDelegates(java.util.Set.of(LaunchAttributes.MODE))[0].getDelegate()
+                    instanceof HindsightModeDelegate, "the delegate of " + typeId + " in the Hindsight mode");
+        }
+        ILaunchConfigurationType type = manager.getLaunchConfigurationType(JAVA_APPLICATION);
         ILaunchConfiguration config = type.newInstance(null, "Hindsight MergeSort").doSave();
         Shell shell = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getShell();
         List<String> tabs = new ArrayList<>();
@@ -144,14 +153,32 @@ public class WorkbenchTests {
             if (dialog != null) {
                 h.settle(1000);
                 collectTabs(dialog, tabs);
-                h.screenshot("launch configuration dialog");
+                selectTab(dialog, HindsightTab.NAME);
+                h.settle(500);
+                h.screenshot("hindsight launch dialog with its hindsight tab");
                 dialog.close();
             }
         };
         h.display().timerExec(500, inspect[0]);
-        DebugUITools.openLaunchConfigurationDialog(shell, config, IDebugUIConstants.ID_DEBUG_LAUNCH_GROUP, null);
+        DebugUITools.openLaunchConfigurationDialog(shell, config, LaunchAttributes.GROUP, null);
         config.delete();
-        Check.equal(List.of("Main", "Arguments", "JRE", "Classpath", "Source", "Common"), tabs, "tabs");
+        Check.isTrue(tabs.contains("Main") && tabs.contains(HindsightTab.NAME),
+                "the Java Application tabs and the Hindsight tab: " + tabs);
+    }
+
+    private static void selectTab(Control c, String name) {
+        if (c instanceof CTabFolder f) {
+            for (CTabItem i : f.getItems()) {
+                if (i.getText().replace("&", "").equals(name)) {
+                    f.setSelection(i);
+                    f.notifyListeners(org.eclipse.swt.SWT.Selection, new org.eclipse.swt.widgets.Event());
+                }
+            }
+        } else if (c instanceof Composite comp) {
+            for (Control child : comp.getChildren()) {
+                selectTab(child, name);
+            }
+        }
     }
 
     private static void collectTabs(Control c, List<String> out) {
@@ -216,15 +243,32 @@ public class WorkbenchTests {
 
     private void shortcut(Harness h) throws Exception {
         Check.notNull(mergeSort, "MergeSort.java from the previous step");
-        Expression enablement = shortcutEnablement();
-        Check.isTrue(offered(enablement, mergeSort), "shortcut offered for MergeSort.java");
-        Check.isTrue(offered(enablement, project), "shortcut offered for the Java project");
+        Expression enablement = shortcutEnablement(SHORTCUT);
+        Check.isTrue(offered(enablement, mergeSort), "Hindsight As > Java Application offered for MergeSort.java");
+        Check.isTrue(offered(enablement, project), "Hindsight As > Java Application offered for the Java project");
         IFile notJava = project.getProject().getFile(".project");
-        Check.isTrue(!offered(enablement, notJava), "shortcut not offered for .project");
-        IType main = Check.notNull(HindsightLaunchShortcut.mainType(mergeSort), "main type of MergeSort.java");
-        Check.equal("MergeSort", main.getFullyQualifiedName(), "main type");
-        Check.equal("MergeSort", HindsightLaunchShortcut.mainType(project).getFullyQualifiedName(),
-                "main type of the project");
+        Check.isTrue(!offered(enablement, notJava), "not offered for .project");
+        Check.notNull(shortcutEnablement(JUNIT_SHORTCUT), "Hindsight As > JUnit Test is registered");
+        // Run As and Debug As offer the same launches.
+        Check.isTrue(offered(shortcutEnablement(SHORTCUT + ".runDebug", "run"), mergeSort),
+                "Run As > Java Application with Hindsight offered for MergeSort.java");
+        Check.notNull(shortcutEnablement(JUNIT_SHORTCUT + ".runDebug", "debug"), "Debug As > JUnit Test with Hindsight");
+    }
+
+    /** The newest launch not in {@code before}, once it terminated. */
+    static ILaunch launchAfter(Harness h, java.util.Set<ILaunch> before, long millis) {
+        var manager = DebugPlugin.getDefault().getLaunchManager();
+        ILaunch[] found = {null};
+        h.waitUntil(() -> {
+            for (ILaunch l : manager.getLaunches()) {
+                if (!before.contains(l) && l.isTerminated()) {
+                    found[0] = l;
+                    return true;
+                }
+            }
+            return false;
+        }, millis);
+        return found[0];
     }
 
     private void launchWithAgent(Harness h) throws Exception {
@@ -232,14 +276,13 @@ public class WorkbenchTests {
         IFile classFile = project.getProject().getFile("bin/MergeSort.class");
         Check.isTrue(h.waitUntil(classFile::exists, 60_000), "JDT built bin/MergeSort.class within 60 s");
         var manager = DebugPlugin.getDefault().getLaunchManager();
-        int before = manager.getLaunches().length;
-        new HindsightLaunchShortcut().launch(new StructuredSelection(mergeSort), "run");
-        Check.isTrue(h.waitUntil(() -> manager.getLaunches().length > before
-                && manager.getLaunches()[manager.getLaunches().length - 1].isTerminated(), 60_000),
-                "the launch terminated within 60 s");
-        ILaunch launch = manager.getLaunches()[manager.getLaunches().length - 1];
-        Check.equal(HindsightLaunchDelegate.TYPE_ID, launch.getLaunchConfiguration().getType().getIdentifier(),
-                "launch configuration type");
+        var before = java.util.Set.of(manager.getLaunches());
+        new JavaApplicationShortcut().launch(new StructuredSelection(mergeSort), LaunchAttributes.MODE);
+        ILaunch launch = Check.notNull(launchAfter(h, before, 60_000), "a launch that terminated within 60 s");
+        Check.equal(LaunchAttributes.MODE, launch.getLaunchMode(), "launch mode");
+        Check.equal(JAVA_APPLICATION, launch.getLaunchConfiguration().getType().getIdentifier(),
+                "JDT's Java Application configuration");
+        Check.isTrue(launch.getDebugTarget() != null, "the program ran under the Java debugger");
         IProcess process = Check.notNull(launch.getProcesses().length == 1 ? launch.getProcesses()[0] : null,
                 "the launched process");
         // The runner sets the command line after starting the process, which may end first.
@@ -247,13 +290,12 @@ public class WorkbenchTests {
         String cmdline = String.valueOf(process.getAttribute(IProcess.ATTR_CMDLINE));
         String agent = "-javaagent:" + AgentJar.file().getAbsolutePath() + "=socket=";
         Check.isTrue(cmdline.contains(agent), "command line has " + agent + ": " + cmdline);
-        for (String option : HindsightLaunchDelegate.JIT_OPTIONS) {
+        for (String option : HindsightModeDelegate.JIT_OPTIONS) {
             Check.isTrue(cmdline.contains(option), "command line has " + option + ": " + cmdline);
         }
-        String socket = cmdline.substring(cmdline.indexOf(agent) + agent.length()).split(" ")[0];
-        // The core's recorder binds it (agent.sock); the delegate's fallback names it recorder.sock.
-        Check.isTrue(socket.endsWith(".sock") && socket.length() <= HindsightLaunchDelegate.MAX_SOCKET_PATH,
-                "socket path fits a Unix socket address: " + socket);
+        Check.isTrue(!launch.getLaunchConfiguration().getAttribute(
+                org.eclipse.jdt.launching.IJavaLaunchConfigurationConstants.ATTR_VM_ARGUMENTS, "").contains("javaagent"),
+                "the user's configuration is unchanged");
         page().showView("org.eclipse.ui.console.ConsoleView");
         // The Console fills its document asynchronously.
         h.waitUntil(() -> {
@@ -280,17 +322,20 @@ public class WorkbenchTests {
         throw new Check.Failure("no Console page for the launched process");
     }
 
-    private static Expression shortcutEnablement() throws Exception {
+    private static Expression shortcutEnablement(String id) throws Exception {
+        return shortcutEnablement(id, LaunchAttributes.MODE);
+    }
+
+    private static Expression shortcutEnablement(String id, String mode) throws Exception {
         for (IConfigurationElement e : Platform.getExtensionRegistry()
                 .getConfigurationElementsFor("org.eclipse.debug.ui.launchShortcuts")) {
-            if (SHORTCUT.equals(e.getAttribute("id"))) {
-                Check.isTrue(e.getAttribute("modes").contains("debug") && e.getAttribute("modes").contains("run"),
-                        "shortcut for Run As and Debug As");
+            if (id.equals(e.getAttribute("id"))) {
+                Check.isTrue(e.getAttribute("modes").contains(mode), "shortcut " + id + " for mode " + mode);
                 IConfigurationElement ctx = e.getChildren("contextualLaunch")[0];
                 return ExpressionConverter.getDefault().perform(ctx.getChildren("enablement")[0]);
             }
         }
-        throw new Check.Failure("launch shortcut " + SHORTCUT + " is not registered");
+        throw new Check.Failure("launch shortcut " + id + " is not registered");
     }
 
     /** Evaluates the enablement as the Run As / Debug As menus do, with the selection {@code element}. */

@@ -7,13 +7,16 @@ import hindsight.eclipse.preferences.PreferenceConstants;
 import java.nio.file.Path;
 import org.eclipse.core.commands.AbstractHandler;
 import org.eclipse.core.commands.ExecutionEvent;
+import org.eclipse.core.runtime.IStatus;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.jobs.Job;
 import org.eclipse.jface.dialogs.MessageDialog;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.widgets.FileDialog;
 import org.eclipse.swt.widgets.Shell;
 import org.eclipse.ui.handlers.HandlerUtil;
 
-/** "Open Trace...": opens a trace written by {@code hindsight record} as the session the views show. */
+/** "Open Hindsight Trace...": opens a recorded trace as the session the views show, in a Job. */
 public class OpenTraceHandler extends AbstractHandler {
     public static final String COMMAND_ID = "hindsight.eclipse.commands.openTrace";
 
@@ -30,22 +33,43 @@ public class OpenTraceHandler extends AbstractHandler {
         return null;
     }
 
-    /** Opens {@code trace}, telling the user in a dialog when it cannot be read. */
-    public static boolean open(Shell shell, Path trace) {
-        try {
-            NativeSession session = NativeSession.open(trace,
-                    PreferenceConstants.store().getString(PreferenceConstants.TRUSTED_PACKAGES),
-                    PreferenceConstants.bounds());
-            try {
-                PreferenceConstants.applyStrategy(session);
-            } catch (HindsightException e) {
-                hindsight.eclipse.Activator.log("applying the preferences' strategy", e);
+    /**
+     * Opens {@code trace} in a Job (reading a large trace's tree takes a while; the Progress view
+     * shows it and can cancel it), then shows it; tells the user in a dialog when it cannot be
+     * read. Returns the Job, scheduled.
+     */
+    public static Job open(Shell shell, Path trace) {
+        Job job = new Job("Opening Hindsight trace " + trace.getFileName()) {
+            @Override
+            protected IStatus run(org.eclipse.core.runtime.IProgressMonitor monitor) {
+                monitor.beginTask(getName(), IProgressMonitor_UNKNOWN);
+                try {
+                    NativeSession session = NativeSession.open(trace,
+                            PreferenceConstants.store().getString(PreferenceConstants.TRUSTED_PACKAGES),
+                            PreferenceConstants.bounds());
+                    if (monitor.isCanceled()) {
+                        session.close();
+                        return Status.CANCEL_STATUS;
+                    }
+                    try {
+                        PreferenceConstants.applyStrategy(session);
+                    } catch (HindsightException e) {
+                        hindsight.eclipse.Activator.log("applying the preferences' strategy", e);
+                    }
+                    shell.getDisplay().asyncExec(() -> Sessions.open(session));
+                } catch (HindsightException e) {
+                    shell.getDisplay().asyncExec(() -> MessageDialog.openError(shell, "Hindsight",
+                            "Cannot open " + trace + ":\n" + e.getMessage()));
+                } finally {
+                    monitor.done();
+                }
+                return Status.OK_STATUS;
             }
-            Sessions.open(session);
-            return true;
-        } catch (HindsightException e) {
-            MessageDialog.openError(shell, "Hindsight", "Cannot open " + trace + ": " + e.getMessage());
-            return false;
-        }
+        };
+        job.setUser(true);
+        job.schedule();
+        return job;
     }
+
+    private static final int IProgressMonitor_UNKNOWN = org.eclipse.core.runtime.IProgressMonitor.UNKNOWN;
 }

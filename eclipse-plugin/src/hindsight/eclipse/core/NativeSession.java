@@ -3,7 +3,6 @@ package hindsight.eclipse.core;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -22,29 +21,38 @@ public final class NativeSession implements TraceSession {
     private static volatile boolean loaded;
 
     private final String name;
+    private final Path trace;
     private volatile long handle;
 
-    private NativeSession(long handle, String name) {
+    private NativeSession(long handle, String name, Path trace) {
         this.handle = handle;
         this.name = name;
+        this.trace = trace;
     }
+
+    /** The library's name; {@code -Dhindsight.jni.library=NAME} loads another build of the bridge. */
+    static final String LIBRARY = "hindsight_jni";
 
     /** Loads {@code libhindsight_jni.so} (once); the bundle's {@code Bundle-NativeCode} provides it. */
     public static synchronized void load() throws HindsightException {
-        if (loaded) {
+        String library = System.getProperty("hindsight.jni.library", LIBRARY);
+        if (loaded && library.equals(LIBRARY)) {
             return;
         }
-        if (loadError != null) {
+        if (loadError != null && library.equals(LIBRARY)) {
             throw new HindsightException("the Hindsight native library could not be loaded: " + loadError.getMessage(),
                     loadError);
         }
         try {
-            System.loadLibrary("hindsight_jni");
-            loaded = true;
+            System.loadLibrary(library);
+            loaded = library.equals(LIBRARY);
         } catch (UnsatisfiedLinkError | SecurityException e) {
-            loadError = e;
-            throw new HindsightException("the Hindsight native library (libhindsight_jni.so) could not be loaded: "
-                    + e.getMessage() + "; reinstall the plugin from the update site", e);
+            if (library.equals(LIBRARY)) {
+                loadError = e;
+            }
+            throw new HindsightException("the Hindsight native library (lib" + library + ".so) could not be loaded: "
+                    + e.getMessage() + ". Hindsight cannot record or open traces without it; reinstall the plugin "
+                    + "from the update site (its jar carries native/linux-x86_64/libhindsight_jni.so)", e);
         }
     }
 
@@ -66,7 +74,7 @@ public final class NativeSession implements TraceSession {
         load();
         try {
             return new NativeSession(nOpenTrace(trace.toAbsolutePath().toString(), trust,
-                    bounds.residentNodes(), bounds.questionCache()), trace.getFileName().toString());
+                    bounds.residentNodes(), bounds.questionCache()), trace.getFileName().toString(), trace);
         } catch (UnsatisfiedLinkError e) {
             throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
         }
@@ -91,7 +99,7 @@ public final class NativeSession implements TraceSession {
         load();
         try {
             return new NativeSession(nStartLive(trace.toAbsolutePath().toString(), trust,
-                    bounds.residentNodes(), bounds.questionCache()), name);
+                    bounds.residentNodes(), bounds.questionCache()), name, trace);
         } catch (UnsatisfiedLinkError e) {
             throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
         }
@@ -114,6 +122,11 @@ public final class NativeSession implements TraceSession {
     @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public Path tracePath() {
+        return trace;
     }
 
     @Override
@@ -200,8 +213,8 @@ public final class NativeSession implements TraceSession {
     }
 
     @Override
-    public List<TraceEvent> events(long node, String variable) throws HindsightException {
-        Map<String, Object> m = Json.obj(parse(nEvents(handle, node, variable)));
+    public EventPage eventPage(long node, String variable, long from, int limit) throws HindsightException {
+        Map<String, Object> m = Json.obj(parse(nEvents(handle, node, variable, from, limit)));
         List<TraceEvent> out = new ArrayList<>();
         for (Object o : Json.list(m, "events")) {
             Map<String, Object> e = Json.obj(o);
@@ -210,19 +223,47 @@ public final class NativeSession implements TraceSession {
                     : "contains-change".equals(mark) ? TraceEvent.Mark.CONTAINS_CHANGE : TraceEvent.Mark.NONE;
             out.add(new TraceEvent(Json.num(e, "timestamp", 0), Json.str(e, "text"), (int) Json.num(e, "line", 0), k));
         }
-        return out;
+        return new EventPage(out, m.get("next") == null ? -1 : Json.num(m, "next", -1));
     }
 
     @Override
-    public List<HistoryEntry> history(String path) throws HindsightException {
-        Map<String, Object> m = Json.obj(parse(nHistory(handle, path)));
+    public HistoryPage historyPage(String path, int offset, int limit) throws HindsightException {
+        Map<String, Object> m = Json.obj(parse(nHistory(handle, path, offset, limit)));
         List<HistoryEntry> out = new ArrayList<>();
         for (Object o : Json.list(m, "entries")) {
             Map<String, Object> e = Json.obj(o);
             out.add(new HistoryEntry(Json.num(e, "timestamp", 0), Json.str(e, "value"), Json.num(e, "node", -1),
                     Json.str(e, "method"), (int) Json.num(e, "line", 0)));
         }
+        return new HistoryPage((int) Json.num(m, "total", out.size()), (int) Json.num(m, "offset", offset), out);
+    }
+
+    @Override
+    public RecordingStatus status() throws HindsightException {
+        Map<String, Object> m = Json.obj(parse(nStatus(handle)));
+        return new RecordingStatus(Json.str(m, "state"), Json.str(m, "detail"), Json.num(m, "events", 0),
+                Json.num(m, "nodes", 0), Json.num(m, "complete_nodes", 0));
+    }
+
+    @Override
+    public List<JvmTrace> jvms() throws HindsightException {
+        List<JvmTrace> out = new ArrayList<>();
+        for (Object o : Json.array(parse(nJvms(handle)))) {
+            Map<String, Object> j = Json.obj(o);
+            out.add(new JvmTrace((int) Json.num(j, "index", 0), Json.str(j, "path"), Json.str(j, "state"),
+                    Json.str(j, "detail"), Json.num(j, "events", 0), Json.num(j, "nodes", 0)));
+        }
         return out;
+    }
+
+    @Override
+    public FrameNode frameNode(long javaThread, String[] frames, int index) throws HindsightException {
+        Object o = parse(nFrameNode(handle, javaThread, frames, index));
+        if (o == null) {
+            return null;
+        }
+        Map<String, Object> m = Json.obj(o);
+        return new FrameNode(treeNode(Json.obj(m.get("node"))), Json.num(m, "at", 0));
     }
 
     @Override
@@ -256,9 +297,26 @@ public final class NativeSession implements TraceSession {
     @Override
     public Question nextQuestion() throws HindsightException {
         Map<String, Object> m = Json.obj(parse(nNextQuestion(handle)));
-        Question.Kind kind = Question.Kind.valueOf(Json.str(m, "kind").toUpperCase(Locale.ROOT));
+        Question.Kind kind = Question.Kind.of(Json.str(m, "kind"));
         Object node = m.get("node");
-        return new Question(kind, node == null ? null : treeNode(Json.obj(node)));
+        List<TreeNode> candidates = new ArrayList<>();
+        for (Object o : Json.list(m, "candidates")) {
+            candidates.add(treeNode(Json.obj(o)));
+        }
+        BugReport report = null;
+        if (m.get("report") != null) {
+            Object buggy = Json.obj(m.get("report")).get("buggy_node");
+            if (buggy != null) {
+                Map<String, Object> b = Json.obj(buggy);
+                List<Integer> lines = new ArrayList<>();
+                for (Object l : Json.list(b, "lines")) {
+                    lines.add(((Number) l).intValue());
+                }
+                report = new BugReport(Json.num(b, "id", -1), Json.str(b, "method"), Json.str(b, "file"), lines);
+            }
+        }
+        return new Question(kind, node == null ? null : treeNode(Json.obj(node)), candidates,
+                (int) Json.num(m, "answers", 0), report);
     }
 
     @Override
@@ -300,9 +358,17 @@ public final class NativeSession implements TraceSession {
     private static native String nNodeState(long handle, long node, long at, String[] expand)
             throws HindsightException;
 
-    private static native String nEvents(long handle, long node, String variable) throws HindsightException;
+    private static native String nEvents(long handle, long node, String variable, long from, int limit)
+            throws HindsightException;
 
-    private static native String nHistory(long handle, String path) throws HindsightException;
+    private static native String nHistory(long handle, String path, int offset, int limit) throws HindsightException;
+
+    private static native String nStatus(long handle) throws HindsightException;
+
+    private static native String nJvms(long handle) throws HindsightException;
+
+    private static native String nFrameNode(long handle, long javaThread, String[] frames, int index)
+            throws HindsightException;
 
     private static native String nOrigin(long handle, String path, long at) throws HindsightException;
 

@@ -19,11 +19,55 @@ public interface TraceSession extends AutoCloseable {
     /** The variables of {@code node}, old values at its entry and new values at timestamp {@code at}. */
     NodeState nodeState(long node, long at) throws HindsightException;
 
-    /** The events of {@code node}, marked by whether they change {@code variable} (may be null). */
-    List<TraceEvent> events(long node, String variable) throws HindsightException;
+    /**
+     * Up to {@code limit} events of {@code node} from timestamp {@code from}, marked by whether
+     * they change {@code variable} (may be null).
+     */
+    EventPage eventPage(long node, String variable, long from, int limit) throws HindsightException;
+
+    /** Every event of {@code node} (all pages), marked for {@code variable} (may be null). */
+    default List<TraceEvent> events(long node, String variable) throws HindsightException {
+        List<TraceEvent> all = new java.util.ArrayList<>();
+        long from = 0;
+        do {
+            EventPage page = eventPage(node, variable, from, 10_000);
+            all.addAll(page.events());
+            from = page.next();
+        } while (from >= 0);
+        return all;
+    }
+
+    /** Changes {@code offset .. offset + limit} of the variable at {@code path} ({@code limit < 0}: all). */
+    HistoryPage historyPage(String path, int offset, int limit) throws HindsightException;
 
     /** Every change of the variable at {@code path} over the run, in timestamp order. */
-    List<HistoryEntry> history(String path) throws HindsightException;
+    default List<HistoryEntry> history(String path) throws HindsightException {
+        return historyPage(path, 0, -1).entries();
+    }
+
+    /** Where the recording stands (a finished trace: its ending). */
+    default RecordingStatus status() throws HindsightException {
+        return RecordingStatus.COMPLETE;
+    }
+
+    /** Every JVM the launch started, recorded or not (none for a trace opened from a file). */
+    default List<JvmTrace> jvms() throws HindsightException {
+        return List.of();
+    }
+
+    /**
+     * The running call behind frame {@code index} of a suspended thread's stack {@code frames}
+     * (innermost first, {@code pkg.Class.method} each) on the thread whose Java id is
+     * {@code javaThread}; null when that frame is not recorded.
+     */
+    default FrameNode frameNode(long javaThread, String[] frames, int index) throws HindsightException {
+        return null;
+    }
+
+    /** The trace file, or null when the session has none (test doubles). */
+    default java.nio.file.Path tracePath() {
+        return null;
+    }
 
     /** Where the value of the variable at {@code path} seen at {@code at} came from. */
     Origin origin(String path, long at) throws HindsightException;

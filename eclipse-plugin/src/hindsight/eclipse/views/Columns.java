@@ -12,9 +12,6 @@ import org.eclipse.swt.graphics.Color;
 
 /** Adds text columns to table and tree viewers. */
 final class Columns {
-    static final Color RED = new Color(200, 0, 0);
-    static final Color YELLOW = new Color(250, 240, 150);
-
     private Columns() {
     }
 

@@ -1,75 +1,127 @@
 package hindsight.eclipse.views;
 
 import hindsight.eclipse.core.Answer;
-import hindsight.eclipse.core.TreeNode;
 import hindsight.eclipse.core.HindsightException;
+import hindsight.eclipse.core.JvmTrace;
 import hindsight.eclipse.core.PathStep;
 import hindsight.eclipse.core.Question;
+import hindsight.eclipse.core.RecordingStatus;
+import hindsight.eclipse.core.Sessions;
 import hindsight.eclipse.core.Strategies;
 import hindsight.eclipse.core.TraceSession;
+import hindsight.eclipse.core.TreeNode;
 import hindsight.eclipse.preferences.PreferenceConstants;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.debug.core.ILaunch;
+import org.eclipse.debug.core.model.IProcess;
 import org.eclipse.jface.action.Action;
+import org.eclipse.jface.action.GroupMarker;
 import org.eclipse.jface.action.IAction;
 import org.eclipse.jface.action.IMenuManager;
-import org.eclipse.jface.action.IToolBarManager;
+import org.eclipse.jface.action.MenuManager;
+import org.eclipse.jface.layout.GridDataFactory;
+import org.eclipse.jface.layout.GridLayoutFactory;
+import org.eclipse.jface.resource.JFaceResources;
 import org.eclipse.jface.util.IPropertyChangeListener;
 import org.eclipse.jface.viewers.IColorProvider;
+import org.eclipse.jface.viewers.IFontProvider;
 import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.viewers.LabelProvider;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.jface.viewers.TreeViewer;
 import org.eclipse.swt.SWT;
+import org.eclipse.swt.custom.CLabel;
 import org.eclipse.swt.graphics.Color;
+import org.eclipse.swt.graphics.Font;
+import org.eclipse.swt.graphics.Image;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Control;
+import org.eclipse.swt.widgets.Table;
+import org.eclipse.swt.widgets.TableItem;
 import org.eclipse.swt.widgets.Tree;
+import org.eclipse.swt.widgets.TreeColumn;
 import org.eclipse.swt.widgets.TreeItem;
+import org.eclipse.ui.IWorkbenchActionConstants;
+import org.eclipse.ui.contexts.IContextService;
 
-/** The execution tree, with the answer and undo actions and the strategy menu. */
+/**
+ * The execution tree with the session's state above it: the recording's progress, the question
+ * or how the session ended, and what to do next. Answers come from the commands (toolbar,
+ * context menu, keys); the session's calls run as Jobs, the view shows their results.
+ */
 public class ComputationTreeView extends SessionView {
     public static final String ID = "hindsight.eclipse.views.tree";
+    /** The key binding context active while the view is. */
+    public static final String CONTEXT = "hindsight.eclipse.contexts.tree";
 
     private TreeViewer viewer;
     private CallTreeContentProvider provider;
-    private final List<IAction> sessionActions = new ArrayList<>();
+    private CLabel status;
+    private CLabel verdict;
+    private Table candidates;
+    private Composite top;
+    private final List<IAction> strategyActions = new ArrayList<>();
+    /** The JVMs of the launch, as last read by a Job (the UI thread never calls the core). */
+    private volatile List<JvmTrace> jvms = List.of();
+    /** The buggy node once found, -1 before. */
+    private volatile long buggy = -1;
+    private volatile boolean stopped;
+    private Question last;
+    /** The question (or buggy node) last revealed. */
+    private long revealed = -1;
+    private Question.Kind revealedKind;
 
     @Override
     protected Control createContent(Composite parent) {
-        viewer = new TreeViewer(parent, SWT.VIRTUAL | SWT.SINGLE | SWT.FULL_SELECTION);
+        top = new Composite(parent, SWT.NONE);
+        GridLayoutFactory.fillDefaults().spacing(0, 2).applyTo(top);
+        status = new CLabel(top, SWT.NONE);
+        GridDataFactory.fillDefaults().grab(true, false).applyTo(status);
+        verdict = new CLabel(top, SWT.NONE);
+        GridDataFactory.fillDefaults().grab(true, false).applyTo(verdict);
+        candidates = new Table(top, SWT.SINGLE | SWT.FULL_SELECTION | SWT.BORDER);
+        GridDataFactory.fillDefaults().grab(true, false).hint(SWT.DEFAULT, 80).exclude(true).applyTo(candidates);
+        candidates.setVisible(false);
+        candidates.setToolTipText("Candidates: any of these calls may hold the bug; select one to see it in the tree");
+        candidates.addListener(SWT.Selection, e -> {
+            if (e.item instanceof TableItem i && i.getData() instanceof TreeNode n) {
+                reveal(n.id());
+            }
+        });
+        viewer = new TreeViewer(top, SWT.VIRTUAL | SWT.SINGLE | SWT.FULL_SELECTION);
+        GridDataFactory.fillDefaults().grab(true, true).applyTo(viewer.getControl());
         viewer.setUseHashlookup(true);
+        viewer.setComparer(CallTreeContentProvider.SAME_CALL);
+        oneColumn(viewer.getTree());
         provider = new CallTreeContentProvider(viewer);
         viewer.setContentProvider(provider);
         viewer.setLabelProvider(new CallLabelProvider());
+        viewer.addDoubleClickListener(e -> {
+            if (e.getSelection() instanceof IStructuredSelection s && s.getFirstElement() instanceof TreeNode n) {
+                String why = SourceLines.openMethod(getSite().getPage(), n.method());
+                if (why != null) {
+                    status.setText(why);
+                }
+            }
+        });
         getSite().setSelectionProvider(viewer);
-        contributeActions();
-        return viewer.getControl();
+        MenuManager menu = new MenuManager("#PopupMenu");
+        menu.add(new GroupMarker(IWorkbenchActionConstants.MB_ADDITIONS));
+        // Show In (Alt+Shift+W): the Node view and the Event List, as IShowInTargetList says.
+        MenuManager showIn = new MenuManager("Show In", "hindsight.eclipse.showIn");
+        showIn.add(org.eclipse.ui.actions.ContributionItemFactory.VIEWS_SHOW_IN.create(getSite().getWorkbenchWindow()));
+        menu.add(showIn);
+        viewer.getControl().setMenu(menu.createContextMenu(viewer.getControl()));
+        getSite().registerContextMenu(menu, viewer);
+        getSite().getService(IContextService.class).activateContext(CONTEXT);
+        strategyMenu();
+        return top;
     }
 
-    private void contributeActions() {
-        IToolBarManager bar = getViewSite().getActionBars().getToolBarManager();
-        for (Answer a : Answer.values()) {
-            IAction action = new Action(capitalised(a.label())) {
-                @Override
-                public void run() {
-                    answer(a);
-                }
-            };
-            action.setId("hindsight.eclipse.answer." + a.name().toLowerCase(java.util.Locale.ROOT));
-            action.setToolTipText("Answer " + a.label() + " about the selected call");
-            sessionActions.add(action);
-            bar.add(action);
-        }
-        IAction undo = new Action("Undo") {
-            @Override
-            public void run() {
-                withSession("undo", TraceSession::undo);
-            }
-        };
-        undo.setId("hindsight.eclipse.undo");
-        sessionActions.add(undo);
-        bar.add(undo);
+    private void strategyMenu() {
         IMenuManager menu = getViewSite().getActionBars().getMenuManager();
         for (String[] s : Strategies.ALL) {
             IAction choose = new Action(s[1], IAction.AS_RADIO_BUTTON) {
@@ -78,13 +130,11 @@ public class ComputationTreeView extends SessionView {
                     if (isChecked()) {
                         // Live sessions too: the core keeps the answers and asks the next
                         // question with the new strategy.
-                        withSession("choosing the strategy",
-                                t -> t.setStrategy(s[0], PreferenceConstants.p(s[0])));
+                        afterCall("choosing the strategy", t -> t.setStrategy(s[0], PreferenceConstants.p(s[0])));
                     }
                 }
             };
             choose.setId(STRATEGY_ACTION + s[0]);
-            sessionActions.add(choose);
             strategyActions.add(choose);
             menu.add(choose);
         }
@@ -95,8 +145,6 @@ public class ComputationTreeView extends SessionView {
     /** The prefix of the strategy actions' ids; the strategy's name follows. */
     public static final String STRATEGY_ACTION = "hindsight.eclipse.strategy.";
 
-    private final List<IAction> strategyActions = new ArrayList<>();
-
     /** A new strategy in the preferences applies to the open session at once. */
     private final IPropertyChangeListener preferences = event -> {
         if (!PreferenceConstants.STRATEGY.equals(event.getProperty()) || viewer.getControl().isDisposed()) {
@@ -104,11 +152,10 @@ public class ComputationTreeView extends SessionView {
         }
         String strategy = String.valueOf(event.getNewValue());
         viewer.getControl().getDisplay().asyncExec(() -> {
-            if (viewer.getControl().isDisposed()) {
-                return;
+            if (!viewer.getControl().isDisposed()) {
+                checkStrategy(strategy);
+                afterCall("choosing the strategy", t -> t.setStrategy(strategy, PreferenceConstants.p(strategy)));
             }
-            checkStrategy(strategy);
-            withSession("choosing the strategy", t -> t.setStrategy(strategy, PreferenceConstants.p(strategy)));
         });
     };
 
@@ -118,115 +165,339 @@ public class ComputationTreeView extends SessionView {
         }
     }
 
-    private static String capitalised(String s) {
-        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
-    }
-
-    /** The actions of the toolbar and view menu, for tests and key bindings. */
+    /** The strategy actions of the view menu, for tests. */
     public List<IAction> actions() {
-        return List.copyOf(sessionActions);
+        return List.copyOf(strategyActions);
     }
 
-    private interface SessionCall {
+    interface SessionCall {
         void run(TraceSession s) throws HindsightException;
     }
 
-    private void withSession(String what, SessionCall call) {
+    /**
+     * Runs {@code call} on the session in a Job, then reads the next question and shows it:
+     * nodes are values, so the tree's items are read again (their answers changed).
+     */
+    private void afterCall(String what, SessionCall call) {
         TraceSession s = session();
         if (s == null) {
             return;
         }
-        try {
-            call.run(s);
-            // Nodes are values: answered nodes must be fetched again. Clearing the virtual items
-            // makes SWT ask for the visible ones anew and keeps the expanded branches.
-            provider.invalidate();
-            viewer.getTree().clearAll(true);
-            showQuestion(s.nextQuestion());
-        } catch (HindsightException e) {
-            showError(what, e);
+        Job job = Job.create(capitalised(what), monitor -> {
+            try {
+                call.run(s);
+                Question q = s.nextQuestion();
+                RecordingStatus st = s.status();
+                jvms = s.jvms();
+                ui(() -> {
+                    if (session() == s) {
+                        provider.invalidate();
+                        viewer.getTree().clearAll(true);
+                        // After an answer the question is revealed again, even the same one.
+                        revealed = -1;
+                        show(q, st, s);
+                    }
+                });
+            } catch (HindsightException | RuntimeException e) {
+                ui(() -> showError(what, e));
+            }
+            return Status.OK_STATUS;
+        });
+        job.setSystem(false);
+        job.schedule();
+    }
+
+    private void ui(Runnable r) {
+        if (!viewer.getControl().isDisposed()) {
+            viewer.getControl().getDisplay().asyncExec(() -> {
+                if (!viewer.getControl().isDisposed()) {
+                    r.run();
+                }
+            });
         }
     }
 
-    private void answer(Answer a) {
-        Object sel = ((IStructuredSelection) viewer.getSelection()).getFirstElement();
-        if (sel instanceof TreeNode node) {
-            withSession("answering " + a.label(), s -> s.answer(node.id(), a));
+    private static String capitalised(String s) {
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /** Answers {@code a} about the selected call (the commands call it). */
+    public void answerSelected(Answer a) {
+        if (stopped) {
+            verdict.setText("The session was stopped: reopen its trace (Hindsight Traces) to answer again.");
+            return;
+        }
+        if (((IStructuredSelection) viewer.getSelection()).getFirstElement() instanceof TreeNode node) {
+            if (a == Answer.TRUSTED) {
+                afterCall("trusting " + node.method(), s -> s.trust(node.method()));
+            } else {
+                afterCall("answering " + a.label(), s -> s.answer(node.id(), a));
+            }
         }
     }
 
-    private void showQuestion(Question q) {
-        if (q.node() != null) {
+    /** Takes back the last answer. */
+    public void undo() {
+        if (!stopped) {
+            buggy = -1;
+            BugMarkers.clear();
+            afterCall("undoing the last answer", TraceSession::undo);
+        }
+    }
+
+    /** Ends the session before its verdict: the tree stays readable, answers are refused. */
+    public void stop() {
+        TraceSession s = session();
+        if (s == null || stopped || last != null && last.kind().isEnd()) {
+            return;
+        }
+        stopped = true;
+        verdict.setVisible(true);
+        ((org.eclipse.swt.layout.GridData) verdict.getLayoutData()).exclude = false;
+        verdict.setImage(Theme.icon("stop"));
+        verdict.setText("Stopped after " + (last == null ? 0 : last.answers()) + " answers. "
+                + (s.tracePath() != null ? "The trace stays in " + s.tracePath()
+                        + ": open it again from Hindsight Traces to start over." : ""));
+        setContentDescription("Stopped: no verdict");
+        top.layout(true, true);
+    }
+
+    /** Whether the session was stopped. */
+    public boolean isStopped() {
+        return stopped;
+    }
+
+    private void show(Question q, RecordingStatus st, TraceSession s) {
+        last = q;
+        showStatus(st, s);
+        if (stopped) {
+            return;
+        }
+        // The buggy node is known before its item is read again, so it is drawn apart at once.
+        buggy = q.kind() == Question.Kind.BUGGY ? q.node().id() : -1;
+        // A question is revealed once: a person looking elsewhere meanwhile keeps the selection.
+        if (q.node() != null && (q.node().id() != revealed || q.kind() != revealedKind)) {
+            revealed = q.node().id();
+            revealedKind = q.kind();
             reveal(q.node().id());
         }
+        candidates.setVisible(q.kind() == Question.Kind.UNDECIDED);
+        ((org.eclipse.swt.layout.GridData) candidates.getLayoutData()).exclude = !candidates.getVisible();
+        if (q.kind() != Question.Kind.BUGGY) {
+            BugMarkers.clear();
+        }
         switch (q.kind()) {
-            case ASK -> setContentDescription("Is this call right? " + q.node().label());
-            case BUGGY -> setContentDescription("Bug found in " + q.node().method() + ": " + q.node().label());
-            case NONE -> {
-                setContentDescription("No question to ask yet");
-                refreshWhileRecording();
+            case ASK -> {
+                setContentDescription("Is this call right? " + q.node().label());
+                verdict.setImage(Theme.icon("dontknow"));
+                verdict.setText("Answer about the selected call: Valid, Invalid, Trust or Don't know "
+                        + "(toolbar, context menu, Ctrl+Shift+1..4); Ctrl+Z takes an answer back.");
+                // While it asks, the line is a tooltip: the tree gets the room.
+                viewer.getTree().setToolTipText(verdict.getText());
             }
+            case BUGGY -> {
+                setContentDescription("Bug found in " + q.node().method() + ": " + q.node().label());
+                verdict.setImage(Theme.icon("bug"));
+                String lines = q.report() != null ? ", " + q.report().linesText() : "";
+                verdict.setText("Bug found in " + q.node().method() + lines + " with " + q.answers()
+                        + " answers. The editor marks the lines; Undo (Ctrl+Z) to revise an answer.");
+                if (q.report() != null) {
+                    String why = BugMarkers.show(getSite().getPage(), q.report(), q.answers());
+                    if (why != null) {
+                        verdict.setText(verdict.getText() + " " + why);
+                    }
+                }
+            }
+            case UNDECIDED -> {
+                setContentDescription("Undecided: " + q.candidates().size()
+                        + " calls may hold the bug (don't-know answers)");
+                verdict.setImage(Theme.icon("dontknow"));
+                verdict.setText("Undecided after " + q.answers() + " answers: select a candidate below, "
+                        + "or Undo (Ctrl+Z) a don't-know answer and answer it.");
+                candidates.removeAll();
+                for (TreeNode n : q.candidates()) {
+                    TableItem i = new TableItem(candidates, SWT.NONE);
+                    i.setText(n.label());
+                    i.setData(n);
+                    i.setImage(Theme.icon(n.answer() == Answer.DONT_KNOW ? "dontknow" : "invalid"));
+                }
+            }
+            case NO_BUG -> {
+                setContentDescription("No bug found");
+                verdict.setImage(Theme.icon("valid"));
+                verdict.setText("No bug found: every call you were asked about was valid after " + q.answers()
+                        + " answers. Undo (Ctrl+Z) an answer, or trust fewer packages in the Hindsight tab.");
+            }
+            case WAITING -> {
+                setContentDescription(notRecorded ? "Nothing recorded" : "No question to ask yet");
+                verdict.setImage(Theme.icon(notRecorded ? "stop" : "running"));
+                verdict.setText(notRecorded
+                        ? "Nothing to debug: correct the launch configuration (the Console and the error say why) "
+                                + "and launch it again with Hindsight As."
+                        : "Waiting for the program: the first complete call will be asked about.");
+            }
+        }
+        boolean asking = q.kind() == Question.Kind.ASK;
+        verdict.setVisible(!asking);
+        ((org.eclipse.swt.layout.GridData) verdict.getLayoutData()).exclude = asking;
+        top.layout(true, true);
+        if ((q.kind() == Question.Kind.WAITING || st.recording()) && !notRecorded) {
+            refreshWhileRecording(s);
         }
     }
 
-    /** How often the tree is read again while a live recording has nothing to ask yet. */
+    /** The recording's state, and what became of each JVM the launch started. */
+    /** Whether the launch behind the session recorded nothing (it failed, or no JVM connected). */
+    private boolean notRecorded;
+
+    private void showStatus(RecordingStatus st, TraceSession s) {
+        String failure = Sessions.failure(s);
+        ILaunch launch = Sessions.launchOf(s);
+        List<JvmTrace> jvms = this.jvms;
+        String text;
+        String icon;
+        notRecorded = failure != null || launch != null && launch.isTerminated() && jvms.isEmpty();
+        if (failure != null) {
+            text = "The launch failed: " + failure + ". Nothing was recorded.";
+            icon = "invalid";
+        } else if (launch != null && launch.isTerminated() && jvms.isEmpty()) {
+            text = "Not recorded: the program ended" + exitCode(launch)
+                    + " before the Hindsight agent connected; see the Console.";
+            icon = "invalid";
+        } else {
+            text = st.describe();
+            icon = st.recording() ? "running" : "complete".equals(st.state()) ? "valid" : "invalid";
+            long more = jvms.stream().filter(j -> j.index() > 0).count();
+            if (more > 0) {
+                text += "; " + more + " more JVM" + (more > 1 ? "s" : "") + " recorded apart (Hindsight Traces)";
+            }
+            long failed = jvms.stream().filter(j -> "failed".equals(j.state())).count();
+            if (failed > 0) {
+                text += "; " + failed + " JVM" + (failed > 1 ? "s" : "") + " not recorded";
+            }
+        }
+        status.setImage(Theme.icon(icon));
+        status.setText(text);
+        status.setToolTipText(s.tracePath() == null ? null : "Trace: " + s.tracePath());
+    }
+
+    private static String exitCode(ILaunch launch) {
+        for (IProcess p : launch.getProcesses()) {
+            try {
+                return " (exit code " + p.getExitValue() + ")";
+            } catch (org.eclipse.debug.core.DebugException e) {
+                return "";
+            }
+        }
+        return "";
+    }
+
+    /** How often the tree is read again while a live recording runs or has nothing to ask. */
     private static final int LIVE_REFRESH_MS = 500;
+    private boolean refreshing;
 
     /**
-     * While the session has no question (a live recording still running), reads the tree again
-     * every {@link #LIVE_REFRESH_MS} ms, so that the calls appear while the program runs; stops
-     * once there is a question, or the session changed or the view closed.
+     * While the session has no question or the recording runs, reads the tree again every
+     * {@link #LIVE_REFRESH_MS} ms (in a Job), so that the calls appear while the program runs;
+     * stops once the recording ended and there is a question, or the session changed.
      */
-    private void refreshWhileRecording() {
-        TraceSession s = session();
+    private void refreshWhileRecording(TraceSession s) {
+        if (refreshing) {
+            return;
+        }
+        refreshing = true;
         viewer.getControl().getDisplay().timerExec(LIVE_REFRESH_MS, () -> {
-            if (viewer.getControl().isDisposed() || session() != s || s == null) {
+            refreshing = false;
+            if (viewer.getControl().isDisposed() || session() != s || s == null || stopped) {
                 return;
             }
-            try {
-                // The question first: asking takes in what the recorder sent, so the root read
-                // after it has every child the question may be about.
-                Question q = s.nextQuestion();
-                viewer.setInput(new CallTreeContentProvider.Input(s, s.root()));
-                showQuestion(q);
-            } catch (HindsightException e) {
-                showError("reading the recording", e);
-            }
+            Job job = Job.create("Reading the recording", monitor -> {
+                try {
+                    // The question first: asking takes in what the recorder sent, so the root
+                    // read after it has every child the question may be about.
+                    Question q = s.nextQuestion();
+                    RecordingStatus st = s.status();
+                    jvms = s.jvms();
+                    TreeNode root = s.root();
+                    ui(() -> {
+                        if (session() == s) {
+                            if (viewer.getInput() == null) {
+                                viewer.setInput(new CallTreeContentProvider.Input(s, root));
+                            } else {
+                                provider.refresh(root);
+                            }
+                            show(q, st, s);
+                        }
+                    });
+                } catch (HindsightException | RuntimeException e) {
+                    ui(() -> showError("reading the recording", e));
+                }
+                return Status.OK_STATUS;
+            });
+            job.setSystem(true);
+            job.schedule();
         });
     }
 
     /**
-     * Expands the way from the root to node {@code id} (the core gives each step's position among
-     * its siblings, so only the items on the way are read), then selects and shows it; the other
-     * views follow the selection.
+     * Expands the way from the root to node {@code id}, then selects and shows it; the other
+     * views follow the selection. The core gives each step's position among its siblings: a Job
+     * reads the pages on the way (only those), then the UI thread expands it without waiting.
      */
     public void reveal(long id) {
         TraceSession s = session();
-        Tree tree = viewer.getTree();
-        if (s == null || tree.getItemCount() == 0) {
+        if (s == null) {
             return;
         }
-        try {
-            List<PathStep> path = s.pathTo(id);
-            TreeItem item = tree.getItem(0);
-            for (int k = 1; k < path.size(); k++) {
+        Job job = Job.create("Revealing a call", monitor -> {
+            try {
+                List<PathStep> path = s.pathTo(id);
+                provider.readWay(path);
+                ui(() -> {
+                    if (session() == s) {
+                        expandWay(id, path);
+                    }
+                });
+            } catch (HindsightException | RuntimeException e) {
+                ui(() -> showError("revealing node " + id, e));
+            }
+            return Status.OK_STATUS;
+        });
+        job.setSystem(true);
+        job.schedule();
+    }
+
+    private void expandWay(long id, List<PathStep> path) {
+        Tree tree = viewer.getTree();
+        if (tree.getItemCount() == 0) {
+            return;
+        }
+        TreeItem item = tree.getItem(0);
+        for (int k = 1; k < path.size(); k++) {
+            if (!(materialized(item) instanceof TreeNode parent)) {
+                return;
+            }
+            // Through the ranges a node with many children shows them in.
+            for (int row : CallTreeContentProvider.rowsTo(parent.childCount(), path.get(k).index())) {
                 Object data = materialized(item);
                 if (data == null) {
                     return;
                 }
                 viewer.setExpandedState(data, true);
-                int index = path.get(k).index();
-                if (index >= item.getItemCount()) {
+                if (row >= item.getItemCount()) {
                     return;
                 }
-                item = item.getItem(index);
+                item = item.getItem(row);
             }
-            if (materialized(item) instanceof TreeNode n && n.id() == id) {
-                viewer.setSelection(new StructuredSelection(n), true);
-                tree.showItem(item);
-            }
-        } catch (HindsightException e) {
-            showError("revealing node " + id, e);
+        }
+        if (materialized(item) instanceof TreeNode n && n.id() == id) {
+            // Selected as a click selects it: the item itself (its element may be a page read
+            // again meanwhile), then the viewer's listeners and the other views are told.
+            tree.setSelection(item);
+            tree.showItem(item);
+            org.eclipse.swt.widgets.Event e = new org.eclipse.swt.widgets.Event();
+            e.item = item;
+            tree.notifyListeners(SWT.Selection, e);
         }
     }
 
@@ -241,26 +512,80 @@ public class ComputationTreeView extends SessionView {
 
     @Override
     protected void sessionChanged(TraceSession session) {
-        for (IAction a : sessionActions) {
-            a.setEnabled(session != null);
-        }
+        jvms = List.of();
+        stopped = false;
+        revealed = -1;
+        buggy = -1;
+        last = null;
+        longestLabel = 0;
+        fitColumn();
+        BugMarkers.clear();
+        candidates.setVisible(false);
+        ((org.eclipse.swt.layout.GridData) candidates.getLayoutData()).exclude = true;
         if (session == null) {
             viewer.setInput(null);
             return;
         }
-        // A new session starts with the preferences' strategy (the launch and Open Trace give it).
+        // A new session starts with its launch's strategy (the preferences' by default).
         checkStrategy(PreferenceConstants.store().getString(PreferenceConstants.STRATEGY));
-        try {
-            viewer.setInput(new CallTreeContentProvider.Input(session, session.root()));
-            showQuestion(session.nextQuestion());
-        } catch (HindsightException e) {
-            showError("opening the trace", e);
-        }
+        status.setText("Opening " + session.name() + "\u2026");
+        status.setImage(Theme.icon("running"));
+        Job job = Job.create("Opening " + session.name(), monitor -> {
+            try {
+                TreeNode root = session.root();
+                Question q = session.nextQuestion();
+                RecordingStatus st = session.status();
+                jvms = session.jvms();
+                ui(() -> {
+                    if (session() == session) {
+                        viewer.setInput(new CallTreeContentProvider.Input(session, root));
+                        show(q, st, session);
+                    }
+                });
+            } catch (HindsightException | RuntimeException e) {
+                ui(() -> {
+                    if (session() == session) {
+                        showStatus(new RecordingStatus("empty", null, 0, 0, 0), session);
+                        showError("opening the trace", e);
+                    }
+                });
+            }
+            return Status.OK_STATUS;
+        });
+        job.schedule();
     }
 
     /** The viewer, for tests and for other views that link to this one. */
     public TreeViewer viewer() {
         return viewer;
+    }
+
+    @Override
+    public <T> T getAdapter(Class<T> adapter) {
+        if (adapter == org.eclipse.ui.part.IShowInSource.class) {
+            return adapter.cast((org.eclipse.ui.part.IShowInSource)
+                    () -> new org.eclipse.ui.part.ShowInContext(null, viewer.getSelection()));
+        }
+        if (adapter == org.eclipse.ui.part.IShowInTargetList.class) {
+            return adapter.cast((org.eclipse.ui.part.IShowInTargetList)
+                    () -> new String[] {NodeView.ID, EventListView.ID});
+        }
+        return super.getAdapter(adapter);
+    }
+
+    /** The status line (recording, failure), for tests. */
+    public String statusText() {
+        return status.getText();
+    }
+
+    /** The line under it (what to do next), for tests. */
+    public String verdictText() {
+        return verdict.getText();
+    }
+
+    /** The candidates shown for an undecided end, for tests. */
+    public Table candidates() {
+        return candidates;
     }
 
     @Override
@@ -275,17 +600,90 @@ public class ComputationTreeView extends SessionView {
     }
 
     /**
-     * Colours a node by its answer: valid green, invalid red, trusted yellow (every call of a
-     * trusted method: the core reports it on each), otherwise white.
+     * A node's label, icon and colours: valid green with a tick, invalid red with a cross, the
+     * buggy node in a stronger red, bold, with a bug icon, trusted yellow with a shield (every
+     * call of a trusted method: the core reports it on each), don't know with a question mark, a
+     * running call with an ellipsis. Colours are the theme's.
      */
-    static final class CallLabelProvider extends LabelProvider implements IColorProvider {
-        private static final Color VALID = new Color(200, 240, 200);
-        private static final Color INVALID = new Color(250, 200, 200);
-        private static final Color TRUSTED = new Color(250, 240, 180);
+    /** The one column of the tree; its width follows the view and the longest label shown. */
+    private TreeColumn column;
+    /** The longest label shown so far, in characters. */
+    private int longestLabel;
+    private boolean widthQueued;
 
+    /**
+     * A tree without columns makes GTK compute its scroll width over every expanded row each
+     * time a row's text is set (SWT's Tree.setScrollWidth): with thousands of rows expanded in
+     * a live tree, one UI-thread task took 0.9-2 s. With one column of its own width it does not;
+     * the column is as wide as the view, or as the longest label read so far.
+     */
+    private void oneColumn(Tree tree) {
+        column = new TreeColumn(tree, SWT.LEFT);
+        tree.setHeaderVisible(false);
+        tree.addListener(SWT.Resize, e -> fitColumn());
+        fitColumn();
+    }
+
+    private void fitColumn() {
+        widthQueued = false;
+        Tree tree = viewer.getTree();
+        if (tree.isDisposed()) {
+            return;
+        }
+        org.eclipse.swt.graphics.GC gc = new org.eclipse.swt.graphics.GC(tree);
+        double charWidth;
+        try {
+            charWidth = gc.getFontMetrics().getAverageCharacterWidth();
+        } finally {
+            gc.dispose();
+        }
+        // Room for the indentation of deep calls and the icon besides the text.
+        int wanted = Math.min(20_000, (int) Math.ceil(longestLabel * charWidth * 1.15) + 400);
+        int width = Math.max(tree.getClientArea().width, wanted);
+        if (column.getWidth() != width) {
+            column.setWidth(width);
+        }
+    }
+
+    /** Notes a label's length; the column grows (later, once) when it is the longest yet. */
+    private void labelShown(String text) {
+        if (text.length() > longestLabel) {
+            longestLabel = text.length();
+            if (!widthQueued && !viewer.getTree().isDisposed()) {
+                widthQueued = true;
+                viewer.getTree().getDisplay().asyncExec(this::fitColumn);
+            }
+        }
+    }
+
+    final class CallLabelProvider extends LabelProvider implements IColorProvider, IFontProvider {
         @Override
         public String getText(Object element) {
-            return element instanceof TreeNode n ? n.label() : super.getText(element);
+            if (element instanceof TreeNode n) {
+                String text = n.id() == buggy ? "BUG: " + n.label() : n.label();
+                labelShown(text);
+                return text;
+            }
+            return element instanceof CallTreeContentProvider.Range r ? r.toString() : super.getText(element);
+        }
+
+        @Override
+        public Image getImage(Object element) {
+            if (!(element instanceof TreeNode n)) {
+                return null;
+            }
+            if (n.id() == buggy) {
+                return Theme.icon("bug");
+            }
+            if (n.answer() == null) {
+                return n.complete() || n.id() == 0 || n.method() == null ? null : Theme.icon("running");
+            }
+            return Theme.icon(switch (n.answer()) {
+                case VALID -> "valid";
+                case INVALID -> "invalid";
+                case TRUSTED -> "trusted";
+                case DONT_KNOW -> "dontknow";
+            });
         }
 
         @Override
@@ -295,15 +693,28 @@ public class ComputationTreeView extends SessionView {
 
         @Override
         public Color getBackground(Object element) {
-            if (!(element instanceof TreeNode n) || n.answer() == null) {
+            if (!(element instanceof TreeNode n)) {
+                return null;
+            }
+            Control c = viewer.getControl();
+            if (n.id() == buggy) {
+                return Theme.color(Theme.BUGGY, c);
+            }
+            if (n.answer() == null) {
                 return null;
             }
             return switch (n.answer()) {
-                case VALID -> VALID;
-                case INVALID -> INVALID;
-                case TRUSTED -> TRUSTED;
+                case VALID -> Theme.color(Theme.VALID, c);
+                case INVALID -> Theme.color(Theme.INVALID, c);
+                case TRUSTED -> Theme.color(Theme.TRUSTED, c);
                 case DONT_KNOW -> null;
             };
+        }
+
+        @Override
+        public Font getFont(Object element) {
+            return element instanceof TreeNode n && n.id() == buggy
+                    ? JFaceResources.getFontRegistry().getBold(JFaceResources.DEFAULT_FONT) : null;
         }
     }
 }

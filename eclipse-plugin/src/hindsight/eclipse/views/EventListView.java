@@ -1,36 +1,49 @@
 package hindsight.eclipse.views;
 
-import hindsight.eclipse.core.TreeNode;
+import hindsight.eclipse.core.EventPage;
 import hindsight.eclipse.core.HindsightException;
 import hindsight.eclipse.core.TraceEvent;
 import hindsight.eclipse.core.TraceSession;
+import hindsight.eclipse.core.TreeNode;
 import hindsight.eclipse.core.VariableValue;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import org.eclipse.jface.viewers.ArrayContentProvider;
+import org.eclipse.core.runtime.IProgressMonitor;
+import org.eclipse.jface.action.GroupMarker;
+import org.eclipse.jface.action.MenuManager;
 import org.eclipse.jface.viewers.IStructuredSelection;
+import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.jface.viewers.TableViewer;
 import org.eclipse.swt.SWT;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Control;
 import org.eclipse.ui.ISelectionListener;
+import org.eclipse.ui.IWorkbenchActionConstants;
 
 /**
- * The events of the selected call; the events that change the variable selected in the Node view
- * are red, the calls in which it changes yellow.
+ * The events of the selected call in a virtual table read in pages; the events that change the
+ * variable selected in the Node view are red and marked, the calls in which it changes yellow
+ * and marked. Selecting an event moves the Node view to that moment; double-click opens its line.
  */
-public class EventListView extends SessionView {
+public class EventListView extends SessionView implements org.eclipse.ui.part.IShowInTarget {
     public static final String ID = "hindsight.eclipse.views.events";
 
     private TableViewer viewer;
-    private TreeNode node;
-    private String variable;
+    private volatile TreeNode node;
+    private volatile String variable;
+    private Rows rows;
+    /** A timestamp to select once its page arrived (Show Origin, the Variable History). */
+    private long pendingSelect = -1;
     private final ISelectionListener listener = (part, selection) -> {
         if (selection instanceof IStructuredSelection s) {
             Object first = s.getFirstElement();
             if (first instanceof TreeNode n) {
-                node = n;
-                variable = null;
-                reload();
+                if (node == null || node.id() != n.id()) {
+                    node = n;
+                    variable = null;
+                    reload();
+                }
             } else if (first instanceof VariableValue v) {
                 variable = v.path();
                 reload();
@@ -38,47 +51,177 @@ public class EventListView extends SessionView {
         }
     };
 
+    /** Events as pages from timestamps: the cursor of each page is learnt reading the one before. */
+    private final class Rows extends PagedRows<TraceEvent> {
+        private final List<Long> cursors = Collections.synchronizedList(new ArrayList<>(List.of(0L)));
+        private volatile int total = -1;
+
+        Rows(TableViewer v) {
+            super(v, "events");
+        }
+
+        @Override
+        List<TraceEvent> load(int page, IProgressMonitor monitor) throws HindsightException {
+            TraceSession s = session();
+            TreeNode n = node;
+            String var = variable;
+            if (s == null || n == null) {
+                return List.of();
+            }
+            // Walk from the last known cursor to this page.
+            for (int p = Math.min(page, cursors.size() - 1); p <= page; p++) {
+                long from = cursors.get(p);
+                if (from < 0) {
+                    return List.of();
+                }
+                EventPage got = s.eventPage(n.id(), var, from, PAGE);
+                synchronized (cursors) {
+                    if (cursors.size() == p + 1) {
+                        cursors.add(got.next());
+                    }
+                }
+                if (got.next() < 0) {
+                    total = p * PAGE + got.events().size();
+                }
+                if (p == page || monitor.isCanceled()) {
+                    return got.events();
+                }
+            }
+            return List.of();
+        }
+
+        @Override
+        int rowCount() {
+            // Until the last page is read, one row more announces the rest.
+            return total >= 0 ? total : (cursors.size() - 1) * PAGE + 1;
+        }
+
+        @Override
+        void loaded(int page) {
+            if (total < 0 && page == cursors.size() - 2) {
+                request(page + 1);
+            }
+            selectPending();
+        }
+
+        @Override
+        void failed(String message) {
+            setContentDescription(message);
+        }
+
+        void restart() {
+            reset();
+            cursors.clear();
+            cursors.add(0L);
+            total = -1;
+        }
+    }
+
     @Override
     protected Control createContent(Composite parent) {
-        viewer = new TableViewer(parent, SWT.SINGLE | SWT.FULL_SELECTION);
-        viewer.setContentProvider(ArrayContentProvider.getInstance());
+        viewer = new TableViewer(parent, SWT.SINGLE | SWT.FULL_SELECTION | SWT.VIRTUAL);
+        // No hash lookup: a million rows would be a million map entries, rehashed as they come.
+        rows = new Rows(viewer);
+        viewer.setContentProvider(rows);
+        Control c = viewer.getControl();
         Columns.add(viewer, "Timestamp", 90, TraceEvent.class, e -> Long.toString(e.timestamp()),
-                e -> e.mark() == TraceEvent.Mark.CHANGES ? Columns.RED : null,
-                e -> e.mark() == TraceEvent.Mark.CONTAINS_CHANGE ? Columns.YELLOW : null);
-        Columns.add(viewer, "Event", 300, TraceEvent.class, TraceEvent::description,
-                e -> e.mark() == TraceEvent.Mark.CHANGES ? Columns.RED : null,
-                e -> e.mark() == TraceEvent.Mark.CONTAINS_CHANGE ? Columns.YELLOW : null);
+                e -> e.mark() == TraceEvent.Mark.CHANGES ? Theme.color(Theme.CHANGED, c) : null,
+                e -> e.mark() == TraceEvent.Mark.CONTAINS_CHANGE ? Theme.color(Theme.CONTAINS_CHANGE, c) : null);
+        // Never colour alone: the mark is in the text too.
+        Columns.add(viewer, "Event", 420, TraceEvent.class, e -> switch (e.mark()) {
+            case CHANGES -> "\u25cf " + e.description();
+            case CONTAINS_CHANGE -> "\u25d0 " + e.description();
+            case NONE -> e.description();
+        }, e -> e.mark() == TraceEvent.Mark.CHANGES ? Theme.color(Theme.CHANGED, c) : null,
+                e -> e.mark() == TraceEvent.Mark.CONTAINS_CHANGE ? Theme.color(Theme.CONTAINS_CHANGE, c) : null);
         Columns.add(viewer, "Line", 60, TraceEvent.class, e -> e.line() > 0 ? Integer.toString(e.line()) : "",
                 null, null);
+        viewer.getTable().setToolTipText("\u25cf writes the variable selected in the Node view; "
+                + "\u25d0 a call in which it changes. Double-click: open the line");
+        viewer.addDoubleClickListener(e -> {
+            if (e.getSelection() instanceof IStructuredSelection s && s.getFirstElement() instanceof TraceEvent ev
+                    && node != null) {
+                String why = SourceLines.openReporting(getSite().getPage(), node.method(), ev.line());
+                if (why != null) {
+                    setContentDescription(why);
+                }
+            }
+        });
         getSite().setSelectionProvider(viewer);
         getSite().getPage().addSelectionListener(ComputationTreeView.ID, listener);
         getSite().getPage().addSelectionListener(NodeView.ID, listener);
+        MenuManager menu = new MenuManager("#PopupMenu");
+        menu.add(new GroupMarker(IWorkbenchActionConstants.MB_ADDITIONS));
+        viewer.getControl().setMenu(menu.createContextMenu(viewer.getControl()));
+        getSite().registerContextMenu(menu, viewer);
         return viewer.getControl();
+    }
+
+    /** Shows the events of {@code n} and selects the one at {@code timestamp} once it is read. */
+    public void showNode(TreeNode n, long timestamp) {
+        node = n;
+        variable = null;
+        pendingSelect = timestamp;
+        reload();
     }
 
     private void reload() {
         TraceSession s = session();
-        if (s == null || node == null) {
+        TreeNode n = node;
+        if (s == null || n == null) {
             return;
         }
-        try {
-            List<TraceEvent> events = s.events(node.id(), variable);
-            viewer.setInput(events);
-        } catch (HindsightException e) {
-            showError("reading the events of node " + node.id(), e);
+        rows.restart();
+        viewer.setInput(n);
+        viewer.setItemCount(0);
+        setContentDescription("Events of " + (n.method() != null ? n.method() : n.label())
+                + (variable != null ? ", marked for " + Paths.display(variable) : ""));
+        rows.request(0);
+    }
+
+    private void selectPending() {
+        if (pendingSelect < 0) {
+            return;
         }
+        int count = viewer.getTable().getItemCount();
+        for (int i = 0; i < count; i++) {
+            TraceEvent e = rows.row(i);
+            if (e == null) {
+                return;
+            }
+            if (e.timestamp() >= pendingSelect) {
+                pendingSelect = -1;
+                viewer.setSelection(new StructuredSelection(e), true);
+                viewer.getTable().setSelection(i);
+                viewer.getTable().showSelection();
+                return;
+            }
+        }
+    }
+
+    /** The method of the call shown, or null. */
+    public String method() {
+        TreeNode n = node;
+        return n == null ? null : n.method();
     }
 
     @Override
     protected void sessionChanged(TraceSession session) {
         node = null;
         variable = null;
-        viewer.setInput(List.of());
+        rows.restart();
+        viewer.setInput(null);
+        viewer.setItemCount(0);
     }
 
     /** The viewer, for tests and for other views that link to this one. */
     public TableViewer viewer() {
         return viewer;
+    }
+
+    /** Row {@code i} if read (null while its page is read), for tests. */
+    public TraceEvent row(int i) {
+        return rows.row(i);
     }
 
     @Override
@@ -91,5 +234,14 @@ public class EventListView extends SessionView {
         getSite().getPage().removeSelectionListener(ComputationTreeView.ID, listener);
         getSite().getPage().removeSelectionListener(NodeView.ID, listener);
         super.dispose();
+    }
+
+    @Override
+    public boolean show(org.eclipse.ui.part.ShowInContext context) {
+        if (context.getSelection() instanceof IStructuredSelection s && s.getFirstElement() instanceof TreeNode n) {
+            showNode(n, -1);
+            return true;
+        }
+        return false;
     }
 }

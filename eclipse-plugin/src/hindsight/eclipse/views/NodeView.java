@@ -9,8 +9,9 @@ import hindsight.eclipse.core.TraceSession;
 import hindsight.eclipse.core.VariableValue;
 import java.util.ArrayList;
 import java.util.List;
-import org.eclipse.jface.action.Action;
-import org.eclipse.jface.action.IAction;
+import org.eclipse.core.runtime.Status;
+import org.eclipse.core.runtime.jobs.Job;
+import org.eclipse.jface.action.GroupMarker;
 import org.eclipse.jface.action.MenuManager;
 import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.viewers.ITreeContentProvider;
@@ -19,19 +20,15 @@ import org.eclipse.swt.SWT;
 import org.eclipse.swt.widgets.Composite;
 import org.eclipse.swt.widgets.Control;
 import org.eclipse.ui.ISelectionListener;
-import org.eclipse.ui.PartInitException;
+import org.eclipse.ui.IWorkbenchActionConstants;
 
 /**
  * The selected call's variables: the old value at the lower bound (the call's entry), the new
  * value at the upper bound (its exit, or the event selected in the Event List). Changed values are
- * red, changed contents yellow.
+ * red and marked \u25cf, changed contents yellow and marked \u25d0.
  */
-public class NodeView extends SessionView {
+public class NodeView extends SessionView implements org.eclipse.ui.part.IShowInTarget {
     public static final String ID = "hindsight.eclipse.views.node";
-
-    /** Ids of the context menu's actions. */
-    public static final String SHOW_IN_HISTORY = "hindsight.eclipse.showInHistory";
-    public static final String SHOW_ORIGIN = "hindsight.eclipse.showOrigin";
 
     private TreeViewer viewer;
     private MenuManager menu;
@@ -43,9 +40,9 @@ public class NodeView extends SessionView {
             Object first = s.getFirstElement();
             if (first instanceof TreeNode n) {
                 node = n;
-                show(n.exit());
+                show(n.exit(), "at its exit");
             } else if (first instanceof TraceEvent e && node != null) {
-                show(e.timestamp());
+                show(e.timestamp(), "at " + e.description() + " (t=" + e.timestamp() + ")");
             }
         }
     };
@@ -54,12 +51,20 @@ public class NodeView extends SessionView {
     protected Control createContent(Composite parent) {
         viewer = new TreeViewer(parent, SWT.SINGLE | SWT.FULL_SELECTION);
         viewer.setContentProvider(new VariableContentProvider());
-        Columns.add(viewer, "Variable", 160, Object.class,
+        Control c = viewer.getControl();
+        Columns.add(viewer, "Variable", 150, Object.class,
                 e -> e instanceof VariableValue v ? v.name() : e instanceof Range r ? r.label() : "", null, null);
-        Columns.add(viewer, "Old value", 200, VariableValue.class, VariableValue::oldValue, null, null);
-        Columns.add(viewer, "New value", 200, VariableValue.class, VariableValue::newValue,
-                v -> v.change() == VariableValue.Change.CHANGED ? Columns.RED : null,
-                v -> v.change() == VariableValue.Change.CONTENTS_CHANGED ? Columns.YELLOW : null);
+        Columns.add(viewer, "Old value (entry)", 190, VariableValue.class, VariableValue::oldValue, null, null);
+        // Never colour alone: a changed value is marked in text too.
+        Columns.add(viewer, "New value", 230, VariableValue.class,
+                v -> switch (v.change()) {
+                    case CHANGED -> "\u25cf " + v.newValue();
+                    case CONTENTS_CHANGED -> "\u25d0 " + v.newValue();
+                    case NONE -> v.newValue();
+                },
+                v -> v.change() == VariableValue.Change.CHANGED ? Theme.color(Theme.CHANGED, c) : null,
+                v -> v.change() == VariableValue.Change.CONTENTS_CHANGED ? Theme.color(Theme.CONTAINS_CHANGE, c) : null);
+        viewer.getTree().setToolTipText("\u25cf changed since the call's entry; \u25d0 contents changed");
         getSite().setSelectionProvider(viewer);
         getSite().getPage().addSelectionListener(ComputationTreeView.ID, listener);
         getSite().getPage().addSelectionListener(EventListView.ID, listener);
@@ -67,45 +72,37 @@ public class NodeView extends SessionView {
         return viewer.getControl();
     }
 
+    /** Shows node {@code n} at timestamp {@code at} (the Variable History's moment of a write). */
+    public void showAt(TreeNode n, long at, String what) {
+        node = n;
+        show(at, what);
+    }
+
+    /** The variable's origin: the write behind its value at the moment shown, selected in the views. */
+    public void showOrigin() {
+        VariableValue v = selected();
+        TraceSession s = session();
+        if (v == null || s == null || node == null || state == null) {
+            return;
+        }
+        try {
+            Origin o = s.origin(v.path(), state.at());
+            String where = o.method() + (o.line() > 0 ? " line " + o.line() : "");
+            setContentDescription(v.path() + " came from " + o.description() + " in " + where + " (t="
+                    + o.timestamp() + ")");
+            if (o.node() >= 0) {
+                Navigation.goTo(getSite().getPage(), o.node(), o.timestamp());
+            }
+        } catch (HindsightException e) {
+            showError("finding the origin of " + v.path(), e);
+        }
+    }
+
     private void contextMenu() {
-        IAction history = new Action("Show in History View") {
-            @Override
-            public void run() {
-                VariableValue v = selected();
-                if (v == null) {
-                    return;
-                }
-                try {
-                    VariableHistoryView h = (VariableHistoryView) getSite().getPage().showView(VariableHistoryView.ID);
-                    h.showHistory(v.path());
-                } catch (PartInitException e) {
-                    showError("opening the Variable History view", e);
-                }
-            }
-        };
-        IAction origin = new Action("Show Origin") {
-            @Override
-            public void run() {
-                VariableValue v = selected();
-                TraceSession s = session();
-                if (v == null || s == null || node == null) {
-                    return;
-                }
-                try {
-                    Origin o = s.origin(v.path(), node.exit());
-                    setContentDescription(v.path() + " came from " + o.description() + " in " + o.method()
-                            + (o.line() > 0 ? " line " + o.line() : ""));
-                } catch (HindsightException e) {
-                    showError("finding the origin of " + v.path(), e);
-                }
-            }
-        };
-        history.setId(SHOW_IN_HISTORY);
-        origin.setId(SHOW_ORIGIN);
-        menu = new MenuManager();
-        menu.add(history);
-        menu.add(origin);
+        menu = new MenuManager("#PopupMenu");
+        menu.add(new GroupMarker(IWorkbenchActionConstants.MB_ADDITIONS));
         viewer.getControl().setMenu(menu.createContextMenu(viewer.getControl()));
+        getSite().registerContextMenu(menu, viewer);
     }
 
     /** Fields or elements read per request, and the most ranges one level of a long array shows. */
@@ -184,27 +181,62 @@ public class NodeView extends SessionView {
         }
     }
 
-    /** The context menu's action with {@code id}, or null. */
-    public IAction action(String id) {
-        var item = menu.find(id);
-        return item instanceof org.eclipse.jface.action.ActionContributionItem a ? a.getAction() : null;
-    }
-
     private VariableValue selected() {
         Object first = viewer.getStructuredSelection().getFirstElement();
         return first instanceof VariableValue v ? v : null;
     }
 
-    private void show(long at) {
+    private void show(long at, String when) {
         TraceSession s = session();
-        if (s == null || node == null) {
+        TreeNode n = node;
+        if (s == null || n == null) {
             return;
         }
-        try {
-            state = s.nodeState(node.id(), at);
-            viewer.setInput(state);
-        } catch (HindsightException e) {
-            showError("reading the state of node " + node.id(), e);
+        if (state != null && state.node() == n.id() && state.at() == at && session() == shownFor) {
+            return;
+        }
+        if (n.method() == null) {
+            // The run and its threads are not calls: they have no variables.
+            requests++;
+            state = null;
+            viewer.setInput(null);
+            setContentDescription(n.label() + ": select a call to see its variables");
+            return;
+        }
+        // The header names the call shown and the moment, not an internal path.
+        String call = n.method() != null ? n.method() : n.label();
+        int mine = ++requests;
+        Job job = Job.create("Reading the variables of " + call, monitor -> {
+            try {
+                NodeState st = s.nodeState(n.id(), at);
+                ui(() -> {
+                    if (mine == requests && session() == s) {
+                        state = st;
+                        shownFor = s;
+                        viewer.setInput(st);
+                        setContentDescription(call + " " + when);
+                    }
+                });
+            } catch (HindsightException | RuntimeException e) {
+                ui(() -> showError("reading the state of " + call, e));
+            }
+            return Status.OK_STATUS;
+        });
+        job.schedule();
+    }
+
+    /** Requests made: only the latest one's state is shown. */
+    private int requests;
+    /** The session {@link #state} was read from. */
+    private TraceSession shownFor;
+
+    private void ui(Runnable r) {
+        if (!viewer.getControl().isDisposed()) {
+            viewer.getControl().getDisplay().asyncExec(() -> {
+                if (!viewer.getControl().isDisposed()) {
+                    r.run();
+                }
+            });
         }
     }
 
@@ -230,5 +262,15 @@ public class NodeView extends SessionView {
         getSite().getPage().removeSelectionListener(ComputationTreeView.ID, listener);
         getSite().getPage().removeSelectionListener(EventListView.ID, listener);
         super.dispose();
+    }
+
+    @Override
+    public boolean show(org.eclipse.ui.part.ShowInContext context) {
+        if (context.getSelection() instanceof IStructuredSelection s && s.getFirstElement() instanceof TreeNode n) {
+            node = n;
+            show(n.exit(), "at its exit");
+            return true;
+        }
+        return false;
     }
 }

@@ -66,7 +66,7 @@ public abstract class SessionView extends ViewPart {
     protected abstract void sessionChanged(TraceSession session);
 
     /** Shows a core error in the view's description line and logs it. */
-    protected void showError(String what, Exception e) {
+    protected void showError(String what, Throwable e) {
         setContentDescription(what + ": " + e.getMessage());
         hindsight.eclipse.Activator.log(what, e);
     }

@@ -20,6 +20,18 @@ public final class R {
         return b;
     }
 
+    /**
+     * Sends the calling thread's buffered events now. A Java debugger invokes it on a thread
+     * suspended at a breakpoint (always between two events), so that the recording reaches the
+     * suspended moment; the thread's events would otherwise wait for its buffer to fill.
+     */
+    public static void flush() {
+        Buf b = BUFS.get();
+        if (b != null && !b.isParked()) {
+            b.flush();
+        }
+    }
+
     /** Called before application code calls System.exit, Runtime.exit or Runtime.halt. */
     public static void noteExit(int status) {
         Agent.exitStatus = status;
