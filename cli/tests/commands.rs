@@ -196,6 +196,19 @@ fn tree_shows_the_execution_forest_and_node_refuses_its_projected_nodes() {
         children.len() >= 2 && children.iter().all(|c| c["kind"] == "iteration")
     });
     assert!(over_iterations, "{forest:#}");
+    // Loops left out, the calls made in sort's iterations are siblings again: the two merges
+    // in a row (static calls of one class, sort writes only locals between them) collapse.
+    let calls_only = hindsight_json(&["tree", t, "--json", "--forest", "--no-loops"]);
+    let nodes_only = calls_only["nodes"].as_array().unwrap();
+    assert!(nodes_only
+        .iter()
+        .all(|n| n["kind"] != "loop" && n["kind"] != "iteration"));
+    let collapsed: Vec<_> = nodes_only
+        .iter()
+        .filter(|n| n["kind"] == "collapsed")
+        .collect();
+    assert_eq!(collapsed.len(), 1, "{calls_only:#}");
+    assert_eq!(collapsed[0]["method"], "mergesort.MergeSort.merge");
     let id = projected[0]["id"].as_u64().unwrap();
     assert!(id >= 1 << 31, "projected ids are the forest's own: {id}");
     for (i, n) in nodes.iter().enumerate().skip(1) {
@@ -245,8 +258,12 @@ fn tree_shows_the_execution_forest_and_node_refuses_its_projected_nodes() {
             .iter()
             .filter_map(|d| d["question"].as_str())
             .collect();
-        // Left out, loops are neither asked nor projected.
+        // Left out, loops are neither asked nor projected; chains of calls are.
         assert!(asked.iter().all(|q| !q.contains("loop at")), "{asked:?}");
+        assert!(
+            asked.iter().any(|q| q.contains(" calls MergeSort.")),
+            "{asked:?}"
+        );
     }
 }
 

@@ -64,10 +64,6 @@ pub struct Args {
     /// to scratch files in the temporary directory (0: keep every node in memory)
     #[arg(long, value_name = "NODES", default_value_t = hindsight_core::debugger::DEFAULT_RESIDENT_NODES)]
     pub resident_nodes: usize,
-    /// Never ask about loops and iterations (they are recorded anyway): questions and verdicts
-    /// of the tree of calls alone
-    #[arg(long)]
-    pub no_loops: bool,
     #[command(flatten)]
     pub forest: ForestArgs,
     /// Print one JSON object on stdout; questions go to stderr, the program's output too
@@ -86,6 +82,10 @@ pub struct Args {
 /// The execution forest's switches, shared by `debug` and `tree`.
 #[derive(clap::Args, Clone, Copy)]
 pub struct ForestArgs {
+    /// Never ask about loops and iterations (they are recorded anyway): questions and verdicts
+    /// of the tree of calls alone
+    #[arg(long)]
+    pub no_loops: bool,
     /// Ask about the plain execution tree: no collapsed or projected nodes (by default chains
     /// of calls are collapsed and projected so that fewer questions find the bug)
     #[arg(long)]
@@ -100,7 +100,6 @@ impl ForestArgs {
         hindsight_core::tree::ForestOptions {
             balance: !self.no_balance,
             max_chain: self.max_chain.unwrap_or(u32::MAX),
-            loops: true,
         }
     }
 }
@@ -416,7 +415,7 @@ pub fn run(args: Args) -> Result<u8> {
         p: args.p,
         trust: GlobSet::parse(&args.trust),
         resident_nodes: DebugOptions::resident_bound(args.resident_nodes),
-        loops: !args.no_loops,
+        loops: !args.forest.no_loops,
         forest: args.forest.options(),
         ..Default::default()
     };

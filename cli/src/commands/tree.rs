@@ -80,6 +80,7 @@ fn forest_rows(
     }
     let options = DebugOptions {
         forest: forest.options(),
+        loops: !forest.no_loops,
         ..Default::default()
     };
     let debugger = Debugger::open(trace, options)?;

@@ -293,6 +293,7 @@ mod tests {
             entry: 1,
             exit,
             chained: false,
+            frame_chained: false,
         }
     }
 

@@ -132,9 +132,18 @@ impl Debugger {
             }
             match self.live.as_mut().expect("live").backlog.pop_front() {
                 Some(FeedItem::Node(h)) => {
-                    self.session.push(&h)?;
+                    match &mut self.splice {
+                        Some(s) => {
+                            if let Some(h) = s.header(&h) {
+                                self.session.push(&h)?;
+                            }
+                        }
+                        None => self.session.push(&h)?,
+                    }
                     n += 1;
                 }
+                Some(FeedItem::Coverage(node, _))
+                    if self.splice.as_ref().is_some_and(|s| s.left_out(node)) => {}
                 Some(FeedItem::Coverage(node, c)) => {
                     for (kind, ids) in [
                         (CoverageKind::Edge, &c.edges),

@@ -16,6 +16,7 @@ mod live;
 mod options;
 mod question;
 mod report;
+mod splice;
 mod status;
 #[cfg(test)]
 mod tests_loops;
@@ -95,6 +96,8 @@ pub struct Debugger {
     last_asked: Option<NodeId>,
     /// When the session got the whole tree.
     sealed_at: Option<Instant>,
+    /// Leaves loop and iteration nodes out of the session (`DebugOptions::loops` false).
+    splice: Option<splice::LoopSplice>,
 }
 
 impl Debugger {
@@ -110,12 +113,23 @@ impl Debugger {
         let mut names = MethodNames::default();
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
-        tree.set_forest_options(options.tree_forest());
+        tree.set_forest_options(options.forest);
         let mut seen: HashSet<MethodId> = HashSet::new();
         let mut trusted: HashSet<MethodId> = HashSet::new();
+        let mut splice = (!options.loops).then(splice::LoopSplice::default);
         for row in reader.preorder() {
             let row = row?;
-            tree.push(&row.header)?;
+            match &mut splice {
+                Some(s) => match s.header(&row.header) {
+                    Some(h) => {
+                        tree.push(&h)?;
+                    }
+                    None => continue,
+                },
+                None => {
+                    tree.push(&row.header)?;
+                }
+            }
             if let Some(m) = row.header.method {
                 if seen.insert(m)
                     && !options.trust.is_empty()
@@ -148,6 +162,7 @@ impl Debugger {
             options,
             last_asked: None,
             sealed_at: Some(Instant::now()),
+            splice,
         })
     }
 
@@ -158,7 +173,7 @@ impl Debugger {
         let (live, policy) = Live::new(feed, !options.trust.is_empty());
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
-        tree.set_forest_options(options.tree_forest());
+        tree.set_forest_options(options.forest);
         Ok(Debugger {
             session: Session::new(tree, strategy, options.policy(policy)),
             trace: trace.to_path_buf(),
@@ -166,6 +181,7 @@ impl Debugger {
             live: Some(live),
             names: MethodNames::default(),
             questions: QuestionCache::new(options.question_cache),
+            splice: (!options.loops).then(splice::LoopSplice::default),
             options,
             last_asked: None,
             sealed_at: None,

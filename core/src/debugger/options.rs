@@ -50,15 +50,6 @@ impl DebugOptions {
         self.all_coverage || self.strategy.coverage_kind() == Some(kind)
     }
 
-    /// The forest options the session's tree is built with: iterations chain only when the
-    /// session asks about loops.
-    pub fn tree_forest(&self) -> ForestOptions {
-        ForestOptions {
-            loops: self.loops,
-            ..self.forest
-        }
-    }
-
     /// `policy`, leaving loops out when they are switched off.
     pub fn policy(&self, policy: TrustPolicy) -> TrustPolicy {
         if self.loops {

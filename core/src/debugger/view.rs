@@ -71,7 +71,7 @@ impl Debugger {
         }
         let kind = tree.kind(id);
         let complete = tree.is_complete(id);
-        let child_count = self.shown_children(id).len() as u32;
+        let child_count = tree.children(id).count() as u32;
         let answer = self.shown_answer(id).map(|a| a.to_string());
         // A live trace not created yet shows no timestamps.
         let _ = self.open_reader();
@@ -145,7 +145,7 @@ impl Debugger {
         if !self.session.tree().contains(node) {
             return Err(DebugError::UnknownNode(node));
         }
-        let all = self.shown_children(node);
+        let all: Vec<NodeId> = self.session.tree().children(node).collect();
         let mut nodes = Vec::new();
         for &c in all.iter().skip(offset).take(limit) {
             nodes.push(self.tree_node(c)?);
@@ -164,55 +164,13 @@ impl Debugger {
         if !self.session.tree().contains(node) {
             return Err(DebugError::UnknownNode(node));
         }
-        if self.options.loops {
-            return Ok(self
-                .session
-                .tree()
-                .path_from_root(node)
-                .into_iter()
-                .map(|(n, index)| PathStep { id: n.0, index })
-                .collect());
-        }
-        // Loops looked through: the path's calls, each placed among its shown siblings.
-        let tree = self.session.tree();
-        let shown: Vec<NodeId> = tree
+        Ok(self
+            .session
+            .tree()
             .path_from_root(node)
             .into_iter()
-            .map(|(n, _)| n)
-            .filter(|&n| !tree.kind(n).is_loop())
-            .collect();
-        let mut path = Vec::with_capacity(shown.len());
-        for (i, &n) in shown.iter().enumerate() {
-            let index = match i {
-                0 => 0,
-                _ => self
-                    .shown_children(shown[i - 1])
-                    .iter()
-                    .position(|&c| c == n)
-                    .unwrap_or(0) as u32,
-            };
-            path.push(PathStep { id: n.0, index });
-        }
-        Ok(path)
-    }
-
-    /// The children a front end shows, in order: the tree's, except that in a session that
-    /// leaves loops out (`DebugOptions::loops` false, as the plugin's until it shows them) a
-    /// loop or an iteration is looked through, its children standing in its place.
-    fn shown_children(&self, node: NodeId) -> Vec<NodeId> {
-        let tree = self.session.tree();
-        let mut out = Vec::new();
-        let mut stack: Vec<NodeId> = tree.children(node).collect();
-        stack.reverse();
-        while let Some(c) = stack.pop() {
-            if !self.options.loops && tree.kind(c).is_loop() {
-                let below: Vec<NodeId> = tree.children(c).collect();
-                stack.extend(below.into_iter().rev());
-            } else {
-                out.push(c);
-            }
-        }
-        out
+            .map(|(n, index)| PathStep { id: n.0, index })
+            .collect())
     }
 
     /// `Thread [name]` for a thread node, by the Java thread's name the trace keeps.

@@ -101,7 +101,6 @@ fn measure(trace: &std::path::Path, plain: &ExecutionTree, args: &ForestArgs) ->
     forest_tree.set_forest_options(ForestOptions {
         balance: true,
         max_chain: args.max_chain.unwrap_or(u32::MAX),
-        loops: true,
     });
     let t = Instant::now();
     forest::balance_all(&mut forest_tree);

@@ -83,9 +83,6 @@ pub struct ForestOptions {
     pub balance: bool,
     /// The most calls (children of one node) one collapsed or projected node stands for.
     pub max_chain: u32,
-    /// Chain a loop's iterations too; `false` when the session leaves loops out (`--no-loops`),
-    /// so that no forest node stands for nodes it never asks about.
-    pub loops: bool,
 }
 
 impl ForestOptions {
@@ -93,13 +90,11 @@ impl ForestOptions {
     pub const OFF: ForestOptions = ForestOptions {
         balance: false,
         max_chain: u32::MAX,
-        loops: true,
     };
     /// The forest, chains of any length.
     pub const ON: ForestOptions = ForestOptions {
         balance: true,
         max_chain: u32::MAX,
-        loops: true,
     };
 }
 

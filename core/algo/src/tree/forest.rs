@@ -147,12 +147,11 @@ struct Run {
 /// the recorder marks, such as a loop's iterations), but not calls into uninstrumented code
 /// (unknown effects) nor projected nodes (a chain at one level is projected, not linked again).
 fn links(tree: &ExecutionTree, items: &[NodeId]) -> Vec<bool> {
-    let loops = tree.forest_options().loops;
     let askable = |x: NodeId| {
         !matches!(
             tree.kind(x),
             NodeKind::Root | NodeKind::Thread | NodeKind::External | NodeKind::Projected
-        ) && (loops || !tree.kind(x).is_loop())
+        )
     };
     (0..items.len())
         .map(|k| k > 0 && askable(items[k]) && askable(items[k - 1]) && tree.is_chained(items[k]))

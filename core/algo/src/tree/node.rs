@@ -71,6 +71,11 @@ pub struct NodeHeader {
     /// docs/ARCHITECTURE.md, "Execution forest"). Known at the node's start.
     #[serde(default)]
     pub chained: bool,
+    /// The same link looked at through loops: the call starts in the state the frame's
+    /// previous call left, whether or not an iteration lies between them. A session that
+    /// leaves loops out (their calls become siblings) links by this one.
+    #[serde(default)]
+    pub frame_chained: bool,
 }
 
 impl NodeHeader {

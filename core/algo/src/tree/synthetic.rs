@@ -149,6 +149,7 @@ pub fn header(
         entry: u64::from(id) * 2,
         exit: complete.then_some(u64::from(id) * 2 + 1),
         chained: false,
+        frame_chained: false,
     }
 }
 

@@ -171,6 +171,7 @@ impl<S: NodeSink> Recorder<S> {
         };
         let siblings = st.children_of_top();
         let chained = siblings.links(context, parent);
+        let frame_chained = siblings.links_in_frame(context);
         siblings.child_started(parent);
         let header = NodeHeader {
             id,
@@ -185,6 +186,7 @@ impl<S: NodeSink> Recorder<S> {
             entry: here.ts,
             exit: None,
             chained,
+            frame_chained,
         };
         let shift = self.arg_shift.get(&method).copied().unwrap_or(0);
         if routine {

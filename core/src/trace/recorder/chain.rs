@@ -72,6 +72,13 @@ impl Cursor {
         ctx.is_some() && self.last == ctx && self.parent == Some(parent) && !self.wrote
     }
 
+    /// Whether a child call with context `ctx` starting now is linked to the frame's previous
+    /// child call, whatever parent (the frame's call or an iteration) each hangs below: the
+    /// link of a session that leaves loops out.
+    pub(super) fn links_in_frame(&self, ctx: Option<Context>) -> bool {
+        ctx.is_some() && self.last == ctx && !self.wrote
+    }
+
     /// A child call starts below `parent`: until it ends there is no previous sibling to link
     /// to.
     pub(super) fn child_started(&mut self, parent: NodeId) {
@@ -113,6 +120,7 @@ mod tests {
         assert!(!c.links(None, p), "a constructor or an external call");
         c.heap_write();
         assert!(!c.links(a, p), "the parent wrote the heap in between");
+        assert!(!c.links_in_frame(a));
         c.child_ended(None);
         assert!(!c.links(a, p), "an external call in between");
     }

@@ -264,6 +264,7 @@ impl<S: NodeSink> Recorder<S> {
             entry,
             exit: None,
             chained,
+            frame_chained: false,
         };
         self.sink.node(&header);
         let row = NodeRow {

@@ -123,6 +123,7 @@ impl<S: NodeSink> Recorder<S> {
             entry: 0,
             exit: None,
             chained: false,
+            frame_chained: false,
         };
         let r = Recorder {
             store,
@@ -253,6 +254,7 @@ impl<S: NodeSink> Recorder<S> {
             entry: ts,
             exit: None,
             chained: false,
+            frame_chained: false,
         };
         self.sink.node(&header);
         self.store.node_started(NodeRow {

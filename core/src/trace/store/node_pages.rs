@@ -27,6 +27,9 @@ const MORE: u8 = 1 << 7;
 /// Second byte: the node continues a chain of its previous sibling (`NodeHeader::chained`).
 const MORE_CHAINED: u8 = 1;
 
+/// Second byte: the call continues its frame's chain looked at through loops
+/// (`NodeHeader::frame_chained`).
+const MORE_FRAME_CHAINED: u8 = 1 << 3;
 /// Second byte, bits 1-2: a kind beyond the first byte's four (1 loop, 2 iteration).
 const MORE_KIND_SHIFT: u8 = 1;
 const MORE_KIND_MASK: u8 = 3 << MORE_KIND_SHIFT;
@@ -82,7 +85,13 @@ pub fn encode_page<'a>(
                 flags |= bit;
             }
         }
-        let more = more_kind | if h.chained { MORE_CHAINED } else { 0 };
+        let more = more_kind
+            | if h.chained { MORE_CHAINED } else { 0 }
+            | if h.frame_chained {
+                MORE_FRAME_CHAINED
+            } else {
+                0
+            };
         if more != 0 {
             out.push(flags | MORE);
             out.push(more);
@@ -265,6 +274,7 @@ fn parse(
                 entry,
                 exit,
                 chained: more & MORE_CHAINED != 0,
+                frame_chained: more & MORE_FRAME_CHAINED != 0,
             },
             depth,
             outcome,
@@ -305,6 +315,7 @@ mod tests {
                 entry: 1000 + u64::from(id) * 3,
                 exit,
                 chained: call && id.is_multiple_of(2),
+                frame_chained: call && id.is_multiple_of(3),
             },
             depth: id % 5,
             outcome: (call && exit.is_some()).then_some(if threw {

@@ -195,6 +195,7 @@ mod tests {
                 entry: u64::from(id) * 10,
                 exit: None,
                 chained: false,
+                frame_chained: false,
             },
             depth: 1,
             outcome: None,

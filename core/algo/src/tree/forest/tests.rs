@@ -116,7 +116,6 @@ fn random_forests_keep_every_call_and_exact_sizes() {
             let options = ForestOptions {
                 balance: true,
                 max_chain: max,
-                loops: true,
             };
             let forest = forest_of(&plain, options);
             check_forest(&plain, &forest, max);
@@ -185,7 +184,6 @@ fn collapse_takes_maximal_leaf_chains_of_one_method() {
         ForestOptions {
             balance: true,
             max_chain: 2,
-            loops: true,
         },
     );
     check_forest(&plain, &two, 2);
