@@ -44,6 +44,35 @@ const ROW_KEYS: &[&str] = &[
     "nodes",
 ];
 
+/// Columns shown first, in this order (serde_json's objects come with their keys sorted): what
+/// the row is, then where it leads; the other columns follow in their own order.
+const FIRST_COLUMNS: &[&str] = &[
+    "node",
+    "name",
+    "method",
+    "thread",
+    "receiver",
+    "args",
+    "outcome",
+    "result",
+    "exception",
+    "value",
+    "count",
+    "call_event",
+    "exit_event",
+    "timestamp",
+    "file",
+    "line",
+    "site",
+];
+
+fn column_rank(column: &str) -> usize {
+    FIRST_COLUMNS
+        .iter()
+        .position(|c| *c == column)
+        .unwrap_or(FIRST_COLUMNS.len())
+}
+
 /// Event keys of a row, in order of preference: the moment the row is about.
 const EVENT_KEYS: &[&str] = &[
     "call_event",
@@ -211,6 +240,8 @@ fn objects_table(rows: &[Value], table: &mut QueryTable) {
             }
         }
     }
+    // Stable: the columns not named keep the order they came in.
+    table.columns.sort_by_key(|c| column_rank(c));
     for fields in &spread_rows {
         let row = table
             .columns
@@ -336,6 +367,7 @@ mod tests {
         assert_eq!(t.rows[0][col("args")], "a=[4, 1], la=0");
         assert_eq!(t.rows[0][col("site")], "M.java:33");
         assert_eq!(t.rows[0][col("result")], "void");
+        assert_eq!(t.columns[..4], ["node", "method", "receiver", "args"]);
         assert_eq!(t.targets[0].node, Some(5));
         assert_eq!(t.targets[0].event, Some(80));
         assert_eq!(t.targets[0].line, Some(15));
