@@ -63,6 +63,8 @@ impl Debugger {
             running.push(c);
             x = c;
         }
+        // A frame is a call: the loops and iterations running in it are not frames.
+        running.retain(|&n| tree.kind(n).is_call());
         let mut methods = Vec::with_capacity(running.len());
         for &n in &running {
             methods.push(self.method_of(n)?.unwrap_or_default());
