@@ -395,8 +395,18 @@ public class RealSessionTests {
         runQuery(h, "calls", "");
         Check.isTrue(view.statusText().contains("missing argument"), "the usage error: " + view.statusText());
         runQuery(h, "calls", "MergeSort.merge");
-        selectRow(h, view, 2);
+        QueryTable.Row row = selectRow(h, view, 2);
         h.screenshot("queries calls of merge");
+        // Double-click opens the row's line.
+        Check.isTrue(row.line() > 0, "the row has a line: " + row);
+        view.viewer().getTable().notifyListeners(SWT.DefaultSelection, new Event());
+        h.settle(800);
+        IEditorPart part = Check.notNull(page().getActiveEditor(), "an editor");
+        ITextEditor editor = Check.notNull(part instanceof ITextEditor te ? te : null, "a text editor");
+        Check.equal("MergeSort.java", editor.getEditorInput().getName(), "the editor's file");
+        int selectedLine = editor.getSelectionProvider().getSelection() instanceof ITextSelection ts
+                ? ts.getStartLine() + 1 : -1;
+        Check.equal(row.line(), selectedLine, "the line selected in the editor (" + view.statusText() + ")");
     }
 
     private void sqlQuery(Harness h) throws Exception {
