@@ -396,6 +396,7 @@ public class RealSessionTests {
         Check.isTrue(view.statusText().contains("missing argument"), "the usage error: " + view.statusText());
         runQuery(h, "calls", "MergeSort.merge");
         QueryTable.Row row = selectRow(h, view, 2);
+        h.settle(300); // painted, so that the screenshot shows the selections
         h.screenshot("queries calls of merge");
         // Double-click opens the row's line.
         Check.isTrue(row.line() > 0, "the row has a line: " + row);
@@ -416,6 +417,7 @@ public class RealSessionTests {
         Check.equal(List.of("node", "method", "call_ts", "args"), t.columns(), "the statement's columns");
         Check.equal(3, t.rows().size(), "merges (" + view.statusText() + ")");
         selectRow(h, view, 0);
+        h.settle(300); // painted, so that the screenshot shows the selections
         h.screenshot("queries sql merges");
         runQuery(h, QueryView.SQL, "DELETE FROM meta");
         Check.isTrue(view.statusText().contains("read only"), "SQL that writes is refused: " + view.statusText());
