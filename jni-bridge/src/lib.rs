@@ -6,6 +6,7 @@
 
 pub mod registry;
 pub mod session;
+pub mod table;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -372,6 +373,45 @@ pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nTrust<'l>(
     guard(&mut env, (), |env| {
         let method = string(env, &method)?;
         Ok(registry::with(handle, |s| s.trust(&method))?)
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nQueries<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        json(env, &BridgeSession::queries())
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nQuery<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    name: JString<'l>,
+    arguments: JString<'l>,
+) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let name = string(env, &name)?;
+        let arguments = optional_string(env, &arguments)?.unwrap_or_default();
+        query(env, handle, |s| s.query(&name, &arguments))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nSql<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    sql: JString<'l>,
+    limit: jint,
+) -> jstring {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let sql = string(env, &sql)?;
+        query(env, handle, |s| s.sql(&sql, limit))
     })
 }
 

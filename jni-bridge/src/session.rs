@@ -18,10 +18,13 @@ use hindsight_core::omniscient::{
     children_of, history, node_events, node_state, origin, Children, EventPage, History, NodeState,
     OmniError, RenderLimits, ValueOrigin, VarPath,
 };
+use hindsight_core::query::{self, catalogue, QueryError, Request};
 use hindsight_core::session::Answer;
 use hindsight_core::strategy::StrategyName;
 use hindsight_core::trace::store::{TraceReader, WriterConfig};
 use hindsight_core::tree::ForestOptions;
+
+use crate::table::{self, QueryTable};
 
 /// What went wrong, as the Java exception's message says it.
 #[derive(Debug, thiserror::Error)]
@@ -40,9 +43,98 @@ pub enum BridgeError {
     UnknownNode(u64),
     #[error("{0}")]
     Invalid(String),
+    #[error(transparent)]
+    Query(#[from] QueryError),
 }
 
 pub type BridgeResult<T> = Result<T, BridgeError>;
+
+/// Rows an SQL statement gives the plugin when it asks for no limit.
+pub const SQL_ROWS: usize = 1000;
+
+/// A built-in query as the query bar lists it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct QueryName {
+    pub name: String,
+    pub usage: String,
+}
+
+/// Words as a shell splits them: blanks separate, single or double quotes group.
+fn words(text: &str) -> BridgeResult<Vec<String>> {
+    let mut out = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            (None, c) if c.is_whitespace() => out.extend(word.take()),
+            (None, c) => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(q) = quote {
+        return Err(BridgeError::Invalid(format!(
+            "the arguments `{text}` have an unclosed {q}"
+        )));
+    }
+    out.extend(word);
+    Ok(out)
+}
+
+/// A built-in query's request from its name and the arguments as typed after it on the command
+/// line (`hindsight query TRACE NAME ARGS`): positional arguments and the options `--from`,
+/// `--to`, `--at`, `--caller`, `--where`, `--depth`, `--limit` (also as `--option=value`).
+pub fn request(name: &str, arguments: &str) -> BridgeResult<Request> {
+    let mut req = Request {
+        name: name.trim().to_string(),
+        ..Request::default()
+    };
+    let mut it = words(arguments)?.into_iter();
+    while let Some(w) = it.next() {
+        let Some(option) = w.strip_prefix("--") else {
+            req.args.push(w);
+            continue;
+        };
+        let (option, inline) = match option.split_once('=') {
+            Some((o, v)) => (o.to_string(), Some(v.to_string())),
+            None => (option.to_string(), None),
+        };
+        let value = match inline.or_else(|| it.next()) {
+            Some(v) => v,
+            None => {
+                return Err(BridgeError::Invalid(format!(
+                    "{name}: --{option} needs a value (usage: {})",
+                    catalogue::usage(name)
+                )))
+            }
+        };
+        let number = |v: &str| {
+            v.parse::<u64>().map_err(|_| {
+                BridgeError::Invalid(format!("{name}: --{option} takes a number, not `{v}`"))
+            })
+        };
+        match option.as_str() {
+            "from" => req.from = Some(number(&value)?),
+            "to" => req.to = Some(number(&value)?),
+            "at" => req.at = Some(number(&value)?),
+            "depth" => req.depth = Some(number(&value)? as u32),
+            "limit" => req.limit = Some(number(&value)? as usize),
+            "caller" => req.caller = Some(value),
+            "where" => req.condition = Some(value),
+            _ => {
+                return Err(BridgeError::Invalid(format!(
+                    "{name}: unknown option --{option} (usage: {})",
+                    catalogue::usage(name)
+                )))
+            }
+        }
+    }
+    Ok(req)
+}
 
 /// See the module documentation.
 pub struct BridgeSession {
@@ -51,6 +143,8 @@ pub struct BridgeSession {
     recording: Option<LiveRecording>,
     /// The path the agent connects to, for a launch.
     socket: Option<PathBuf>,
+    /// The trace file (SQL opens its own read-only connection to it).
+    trace: PathBuf,
     limits: RenderLimits,
 }
 
@@ -103,6 +197,7 @@ impl BridgeSession {
             debugger: Debugger::open(trace, Self::options(trust, bounds))?,
             recording: None,
             socket: None,
+            trace: trace.to_path_buf(),
             limits: RenderLimits::default(),
         })
     }
@@ -122,15 +217,13 @@ impl BridgeSession {
         let (sink, feed) = capture::feed(capture::DEFAULT_FEED_CAPACITY);
         let live = LiveRecording::start(trace, WriterConfig::default(), sink.for_first_jvm())?;
         let socket = live.socket_path().to_path_buf();
-        let debugger = Debugger::live(
-            feed,
-            &capture::trace_path_for(trace, 0),
-            Self::options(trust, bounds),
-        )?;
+        let first = capture::trace_path_for(trace, 0);
+        let debugger = Debugger::live(feed, &first, Self::options(trust, bounds))?;
         Ok(BridgeSession {
             debugger,
             recording: Some(live),
             socket: Some(socket),
+            trace: first,
             limits: RenderLimits::default(),
         })
     }
@@ -319,6 +412,40 @@ impl BridgeSession {
             limit,
             limits,
         )?)
+    }
+
+    /// The built-in queries (the core's catalogue) with their usage lines, for the query bar.
+    pub fn queries() -> Vec<QueryName> {
+        query::NAMES
+            .iter()
+            .map(|name| QueryName {
+                name: (*name).to_string(),
+                usage: catalogue::usage(name).to_string(),
+            })
+            .collect()
+    }
+
+    /// The built-in query `name` with `arguments` as typed after the name on the command line
+    /// (`MergeSort.merge --caller MergeSort.sort`, quotes group words), as a table.
+    pub fn query(&mut self, name: &str, arguments: &str) -> BridgeResult<QueryTable> {
+        let request = request(name, arguments)?;
+        let limit = request.limit;
+        let text = serde_json::to_string(&request)
+            .map_err(|e| BridgeError::Invalid(format!("writing the request: {e}")))?;
+        let answer = query::run_json(self.reader()?, &text)?;
+        Ok(table::from_answer(
+            &answer,
+            limit.or(Some(catalogue::DEFAULT_LIMIT)),
+        ))
+    }
+
+    /// A read-only SQL statement over the trace (`hindsight sql`), at most `limit` rows, as a
+    /// table. A statement that writes is refused before it runs.
+    pub fn sql(&mut self, sql: &str, limit: i32) -> BridgeResult<QueryTable> {
+        self.debugger.pump()?;
+        let limit = usize::try_from(limit).unwrap_or(SQL_ROWS).max(1);
+        let result = query::sql::run_json(&self.trace, sql, limit)?;
+        Ok(table::from_sql(&result))
     }
 
     /// Stops accepting agents; a running program keeps being recorded until it ends.

@@ -433,3 +433,63 @@ fn a_suspended_stack_frame_leads_to_its_running_call() {
     assert!(child.wait().unwrap().success());
     session.close();
 }
+
+#[test]
+fn queries_and_sql_answer_as_tables_whose_rows_lead_to_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = recorded_mergesort(dir.path(), "");
+    // The recording has ended, but its last events may still be on their way.
+    let mut calls = None;
+    for _ in 0..500 {
+        let t = session.query("calls", "MergeSort.merge").unwrap();
+        if t.rows.len() == 3 {
+            calls = Some(t);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let calls = calls.expect("three calls of merge");
+    assert!(
+        calls.columns.iter().any(|c| c == "args"),
+        "{:?}",
+        calls.columns
+    );
+    for t in &calls.targets {
+        assert!(t.node.is_some() && t.event.is_some(), "{t:?}");
+        assert_eq!(t.method.as_deref(), Some("MergeSort.merge"));
+        assert_eq!(t.file.as_deref(), Some("MergeSort.java"));
+    }
+    assert!(calls.summary.contains("total: 3"), "{}", calls.summary);
+
+    let sql = session
+        .sql(
+            "SELECT node, method, call_ts FROM calls WHERE name = 'merge' ORDER BY call_ts",
+            -1,
+        )
+        .unwrap();
+    assert_eq!(sql.columns, ["node", "method", "call_ts"]);
+    assert_eq!(sql.rows.len(), 3);
+    assert_eq!(
+        sql.targets.iter().map(|t| t.node).collect::<Vec<_>>(),
+        calls.targets.iter().map(|t| t.node).collect::<Vec<_>>()
+    );
+
+    // Bad input is an error with a message, never a panic.
+    let writes = session.sql("DELETE FROM meta", 10).unwrap_err().to_string();
+    assert!(writes.contains("read only"), "{writes}");
+    let unknown = session.query("no-such-query", "").unwrap_err().to_string();
+    assert!(unknown.contains("no-such-query"), "{unknown}");
+    let option = session
+        .query("calls", "MergeSort.merge --bogus 1")
+        .unwrap_err()
+        .to_string();
+    assert!(option.contains("--bogus"), "{option}");
+    let request =
+        hindsight_jni::session::request("calls", "M.f --where 'arg0 == null' --from=3").unwrap();
+    assert_eq!(request.args, ["M.f"]);
+    assert_eq!(request.condition.as_deref(), Some("arg0 == null"));
+    assert_eq!(request.from, Some(3));
+    assert!(BridgeSession::queries()
+        .iter()
+        .any(|q| q.name == "call-chain"));
+}

@@ -4,12 +4,14 @@ import hindsight.eclipse.actions.OpenTraceHandler;
 import hindsight.eclipse.core.TreeNode;
 import hindsight.eclipse.core.NativeSession;
 import hindsight.eclipse.core.Question;
+import hindsight.eclipse.core.QueryTable;
 import hindsight.eclipse.core.Sessions;
 import hindsight.eclipse.core.TraceSession;
 import hindsight.eclipse.launch.JavaApplicationShortcut;
 import hindsight.eclipse.launch.LaunchAttributes;
 import hindsight.eclipse.views.ComputationTreeView;
 import hindsight.eclipse.views.NodeView;
+import hindsight.eclipse.views.QueryView;
 import hindsight.eclipse.views.VariableHistoryView;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,7 +54,11 @@ public class RealSessionTests {
                 new Harness.Step("real: c[2] of the buggy merge has four changes 1, 1, 7, 9", this::history),
                 new Harness.Step("real: the last change shows c[lb++] = a[la++] in the editor", this::editor),
                 new Harness.Step("real: open trace shows the hindsight CLI's MergeSort trace", this::openTrace),
-                new Harness.Step("real: trusting distribute trusts and colours both its calls", this::trust));
+                new Harness.Step("real: trusting distribute trusts and colours both its calls", this::trust),
+                new Harness.Step("real: query calls MergeSort.merge, a row selects its call in the tree",
+                        this::builtInQuery),
+                new Harness.Step("real: SQL lists the merges, a row selects its call; writes are refused",
+                        this::sqlQuery));
     }
 
     private static final RGB INVALID = new RGB(250, 200, 200);
@@ -343,6 +349,79 @@ public class RealSessionTests {
         Question next = askedAndSelected(h, s);
         Check.equal("MergeSort.merge", next.node().method(), "distribute is not asked any more");
         h.screenshot("real trusted distribute");
+    }
+
+    /** Runs a query in the Queries view and waits for its answer (or its error). */
+    private QueryView runQuery(Harness h, String name, String args) throws Exception {
+        QueryView view = (QueryView) page().showView(QueryView.ID);
+        Check.isTrue(h.waitUntil(() -> view.queryNames().contains("calls"), 10_000),
+                "the built-in queries in the combo: " + view.queryNames());
+        view.run(name, args);
+        Check.isTrue(h.waitUntil(() -> !view.isRunning(), 30_000), name + " " + args + " answered");
+        h.settle(200);
+        return view;
+    }
+
+    /** Selects row {@code index} as a click does; checks the tree then selects the row's call. */
+    private QueryTable.Row selectRow(Harness h, QueryView view, int index) {
+        QueryTable.Row row = view.result().rows().get(index);
+        Check.isTrue(row.node() >= 0, "the row names a call: " + row);
+        // Nothing selected first, so that the check below sees the row's doing.
+        tree.viewer().setSelection(StructuredSelection.EMPTY);
+        h.settle(100);
+        view.viewer().getTable().setFocus();
+        view.viewer().setSelection(new StructuredSelection(row), true);
+        boolean selected = h.waitUntil(() -> tree.viewer().getStructuredSelection().getFirstElement() instanceof TreeNode n
+                && n.id() == row.node(), 10_000);
+        Object got = tree.viewer().getStructuredSelection().getFirstElement();
+        Check.isTrue(selected, "node " + row.node() + " selected in the Computation Tree, not " + got);
+        return row;
+    }
+
+    private void builtInQuery(Harness h) throws Exception {
+        QueryView view = runQuery(h, "calls", "MergeSort.merge");
+        QueryTable t = Check.notNull(view.result(), "an answer: " + view.statusText());
+        Check.equal(3, t.rows().size(), "calls of merge (" + view.statusText() + ")");
+        Check.isTrue(t.columns().contains("args") && t.columns().contains("method"), "columns " + t.columns());
+        Check.equal(3, view.viewer().getTable().getItemCount(), "rows in the table");
+        Check.isTrue(view.statusText().contains("total: 3"), "the status line: " + view.statusText());
+        QueryTable.Row last = selectRow(h, view, 2);
+        Check.equal("MergeSort.merge", last.method(), "the row's method");
+        // The Node view moved to the row's call.
+        h.waitUntil(() -> nodeView.getContentDescription().contains("merge"), 5000);
+        Check.isTrue(nodeView.getContentDescription().contains("merge"), "the Node view: "
+                + nodeView.getContentDescription());
+        // A query the catalogue cannot run is shown in the view.
+        runQuery(h, "calls", "");
+        Check.isTrue(view.statusText().contains("missing argument"), "the usage error: " + view.statusText());
+        runQuery(h, "calls", "MergeSort.merge");
+        QueryTable.Row row = selectRow(h, view, 2);
+        h.settle(300); // painted, so that the screenshot shows the selections
+        h.screenshot("queries calls of merge");
+        // Double-click opens the row's line.
+        Check.isTrue(row.line() > 0, "the row has a line: " + row);
+        view.viewer().getTable().notifyListeners(SWT.DefaultSelection, new Event());
+        h.settle(800);
+        IEditorPart part = Check.notNull(page().getActiveEditor(), "an editor");
+        ITextEditor editor = Check.notNull(part instanceof ITextEditor te ? te : null, "a text editor");
+        Check.equal("MergeSort.java", editor.getEditorInput().getName(), "the editor's file");
+        int selectedLine = editor.getSelectionProvider().getSelection() instanceof ITextSelection ts
+                ? ts.getStartLine() + 1 : -1;
+        Check.equal(row.line(), selectedLine, "the line selected in the editor (" + view.statusText() + ")");
+    }
+
+    private void sqlQuery(Harness h) throws Exception {
+        QueryView view = runQuery(h, QueryView.SQL,
+                "SELECT node, method, call_ts, args FROM calls WHERE name = 'merge' ORDER BY call_ts");
+        QueryTable t = Check.notNull(view.result(), "an answer: " + view.statusText());
+        Check.equal(List.of("node", "method", "call_ts", "args"), t.columns(), "the statement's columns");
+        Check.equal(3, t.rows().size(), "merges (" + view.statusText() + ")");
+        selectRow(h, view, 0);
+        h.settle(300); // painted, so that the screenshot shows the selections
+        h.screenshot("queries sql merges");
+        runQuery(h, QueryView.SQL, "DELETE FROM meta");
+        Check.isTrue(view.statusText().contains("read only"), "SQL that writes is refused: " + view.statusText());
+        Check.isTrue(view.result() == null && view.viewer().getTable().getItemCount() == 0, "no rows after the refusal");
     }
 
     private void editor(Harness h) throws Exception {

@@ -330,6 +330,48 @@ public final class NativeSession implements TraceSession {
     }
 
     @Override
+    public List<QueryTable.Query> queries() throws HindsightException {
+        load();
+        List<QueryTable.Query> out = new ArrayList<>();
+        for (Object o : Json.array(parse(nQueries()))) {
+            Map<String, Object> q = Json.obj(o);
+            out.add(new QueryTable.Query(Json.str(q, "name"), Json.str(q, "usage")));
+        }
+        return out;
+    }
+
+    @Override
+    public QueryTable query(String queryName, String arguments) throws HindsightException {
+        return table(parse(nQuery(handle, queryName, arguments)));
+    }
+
+    @Override
+    public QueryTable sql(String sql, int limit) throws HindsightException {
+        return table(parse(nSql(handle, sql, limit)));
+    }
+
+    static QueryTable table(Object json) {
+        Map<String, Object> m = Json.obj(json);
+        List<String> columns = new ArrayList<>();
+        for (Object c : Json.list(m, "columns")) {
+            columns.add(String.valueOf(c));
+        }
+        List<Object> targets = Json.list(m, "targets");
+        List<QueryTable.Row> rows = new ArrayList<>();
+        List<Object> cells = Json.list(m, "rows");
+        for (int i = 0; i < cells.size(); i++) {
+            List<String> row = new ArrayList<>();
+            for (Object c : Json.array(cells.get(i))) {
+                row.add(c == null ? "" : String.valueOf(c));
+            }
+            Map<String, Object> t = i < targets.size() ? Json.obj(targets.get(i)) : Map.of();
+            rows.add(new QueryTable.Row(row, Json.num(t, "node", -1), Json.num(t, "event", -1), Json.str(t, "method"),
+                    Json.str(t, "file"), (int) Json.num(t, "line", 0)));
+        }
+        return new QueryTable(columns, rows, Json.str(m, "summary"), Json.bool(m, "truncated"));
+    }
+
+    @Override
     public synchronized void close() {
         long h = handle;
         handle = 0;
@@ -386,6 +428,12 @@ public final class NativeSession implements TraceSession {
 
     private static native String nVariableChildren(long handle, String path, long entry, long at, int offset,
             int limit) throws HindsightException;
+
+    private static native String nQueries() throws HindsightException;
+
+    private static native String nQuery(long handle, String name, String arguments) throws HindsightException;
+
+    private static native String nSql(long handle, String sql, int limit) throws HindsightException;
 
     private static native void nClose(long handle) throws HindsightException;
 }

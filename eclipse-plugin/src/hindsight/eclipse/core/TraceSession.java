@@ -109,6 +109,25 @@ public interface TraceSession extends AutoCloseable {
     VariablePage variableChildren(String path, long entry, long at, int offset, int limit)
             throws HindsightException;
 
+    /** The built-in queries (name and usage line) the session answers; none for test doubles. */
+    default List<QueryTable.Query> queries() throws HindsightException {
+        return List.of();
+    }
+
+    /**
+     * Runs the built-in query {@code name} with {@code arguments} as typed after the name on the
+     * command line ({@code hindsight query TRACE NAME ARGS}, options such as {@code --from},
+     * {@code --caller}, {@code --where 'arg0 == null'} included).
+     */
+    default QueryTable query(String name, String arguments) throws HindsightException {
+        throw new HindsightException("this session answers no queries");
+    }
+
+    /** Runs a read-only SQL statement over the trace ({@code hindsight sql}); at most {@code limit} rows. */
+    default QueryTable sql(String sql, int limit) throws HindsightException {
+        throw new HindsightException("this session answers no SQL");
+    }
+
     /** The trace's display name (file or launch). */
     default String name() {
         return "trace";

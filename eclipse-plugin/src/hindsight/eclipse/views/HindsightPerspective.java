@@ -9,7 +9,7 @@ import org.eclipse.ui.IPerspectiveFactory;
  * The Hindsight perspective (as JHyde had): the Computation Tree at the left, taking the height
  * it needs for deep trees and long questions; the editor top right; the Node view under it, wide
  * enough for its three columns; the Event List, the Variable History and the Console at the
- * bottom left; the Debug view and the traces with the tree.
+ * bottom left with the Hindsight Queries; the Debug view and the traces with the tree.
  */
 public class HindsightPerspective implements IPerspectiveFactory {
     public static final String ID = "hindsight.eclipse.perspective";
@@ -25,6 +25,7 @@ public class HindsightPerspective implements IPerspectiveFactory {
                 "hindsight.left");
         bottomLeft.addView(EventListView.ID);
         bottomLeft.addView(VariableHistoryView.ID);
+        bottomLeft.addView(QueryView.ID);
         bottomLeft.addView("org.eclipse.ui.console.ConsoleView");
         IFolderLayout bottomRight = layout.createFolder("hindsight.bottomRight", IPageLayout.BOTTOM, 0.5f, editor);
         bottomRight.addView(NodeView.ID);
@@ -35,6 +36,7 @@ public class HindsightPerspective implements IPerspectiveFactory {
         layout.addShowViewShortcut(EventListView.ID);
         layout.addShowViewShortcut(VariableHistoryView.ID);
         layout.addShowViewShortcut(TracesView.ID);
+        layout.addShowViewShortcut(QueryView.ID);
         layout.addPerspectiveShortcut("org.eclipse.debug.ui.DebugPerspective");
         layout.addActionSet("hindsight.eclipse.actionSet");
         layout.addActionSet(IDebugUIConstants.LAUNCH_ACTION_SET);
