@@ -400,7 +400,13 @@ impl Debugger {
         }
         self.open_reader()?;
         match &self.reader {
-            Some(reader) => report::report(reader, &mut self.names, verdict, &self.session),
+            Some(reader) => report::report(
+                reader,
+                &mut self.names,
+                verdict,
+                &self.session,
+                self.splice.is_some(),
+            ),
             None => Ok(Report {
                 result: "no-bug",
                 buggy_node: None,

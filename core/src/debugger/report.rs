@@ -75,11 +75,14 @@ fn describe(
     })
 }
 
+/// The report of `verdict`; `loops_left_out` when the session took no loop nodes in
+/// (`--no-loops`): the loops of the buggy call's frame are then its own code.
 pub fn report(
     reader: &TraceReader,
     names: &mut MethodNames,
     verdict: &Verdict,
     session: &Session,
+    loops_left_out: bool,
 ) -> Result<Report, DebugError> {
     let tree = session.tree();
     Ok(match verdict {
@@ -87,7 +90,12 @@ pub fn report(
             let mut buggy = describe(reader, names, tree, *node)?;
             // Lemma 1 takes away only the code of children known to be right.
             let mut lines: BTreeSet<u32> = buggy.lines.iter().copied().collect();
-            for open in session.open_loops(*node) {
+            let open = if loops_left_out {
+                frame_loops(reader, *node)?
+            } else {
+                session.open_loops(*node)
+            };
+            for open in open {
                 lines.extend(reader.node_lines(open)?);
             }
             buggy.lines = lines.into_iter().collect();
@@ -114,4 +122,17 @@ pub fn report(
             traceable: None,
         },
     })
+}
+
+/// Every loop and iteration of `node`'s frame in the trace (nested ones included).
+fn frame_loops(reader: &TraceReader, node: NodeId) -> Result<Vec<NodeId>, DebugError> {
+    let mut out = Vec::new();
+    let mut todo = vec![node];
+    while let Some(x) = todo.pop() {
+        for c in reader.loop_children(x)? {
+            out.push(c.header.id);
+            todo.push(c.header.id);
+        }
+    }
+    Ok(out)
 }

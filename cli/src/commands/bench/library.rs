@@ -119,18 +119,7 @@ struct Json<'a> {
 pub fn run(args: LibraryArgs) -> Result<u8> {
     let started = Instant::now();
     let strategies = strategies_or_all(&args.strategies);
-    let (work, _temp) = match &args.work_dir {
-        Some(d) => {
-            std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
-            (d.clone(), None)
-        }
-        None => {
-            let t = tempfile::Builder::new()
-                .prefix("hindsight-library-")
-                .tempdir()?;
-            (t.path().to_path_buf(), Some(t))
-        }
-    };
+    let (work, _temp) = super::work_dir(args.work_dir.as_deref(), "hindsight-library-")?;
     let mutator = Mutator::compile(&work.join("mutator"))?;
     let replayer = if args.no_replay {
         None

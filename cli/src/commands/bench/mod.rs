@@ -47,3 +47,22 @@ pub fn run(args: Args) -> Result<u8> {
         BenchCommand::Library(a) => library::run(a),
     }
 }
+
+/// The directory a benchmark works in: `dir` (created), or a temporary one named `prefix...`,
+/// removed when the returned guard drops.
+pub(super) fn work_dir(
+    dir: Option<&std::path::Path>,
+    prefix: &str,
+) -> Result<(std::path::PathBuf, Option<tempfile::TempDir>)> {
+    use anyhow::Context;
+    Ok(match dir {
+        Some(d) => {
+            std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
+            (d.to_path_buf(), None)
+        }
+        None => {
+            let t = tempfile::Builder::new().prefix(prefix).tempdir()?;
+            (t.path().to_path_buf(), Some(t))
+        }
+    })
+}

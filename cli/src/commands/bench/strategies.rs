@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use hindsight_core::evaluation::{
     balanced, render_balanced, render_strategies, replay_check, summarize, BalancedRow, Mutant,
     MutantResult, ProgramRow, ReplayCheck, TreeShape,
@@ -112,18 +112,7 @@ pub(super) fn run(args: StrategiesArgs) -> Result<u8> {
 fn prepare(args: &StrategiesArgs) -> Result<Prepared> {
     let strategies = strategies_or_all(&args.strategies);
     let corpus = read_corpus(&args.dir, &args.programs, args.limit)?;
-    let (work, _temp) = match &args.work_dir {
-        Some(d) => {
-            std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
-            (d.clone(), None)
-        }
-        None => {
-            let t = tempfile::Builder::new()
-                .prefix("hindsight-bench-")
-                .tempdir()?;
-            (t.path().to_path_buf(), Some(t))
-        }
-    };
+    let (work, _temp) = super::work_dir(args.work_dir.as_deref(), "hindsight-bench-")?;
     // Rule 3 of the reference oracle runs the correct programs' classes in a replayer JVM.
     let replayer = if args.no_replay {
         None

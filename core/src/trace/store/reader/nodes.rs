@@ -56,14 +56,8 @@ pub struct NodeDetail {
 }
 
 impl TraceReader {
-    /// The decoded page holding `id` (`None` past the last committed page), from a small cache.
-    fn node_page(&self, id: NodeId) -> StoreResult<Option<Arc<NodePage>>> {
-        {
-            let cache = self.node_pages.borrow();
-            if let Some((_, page)) = cache.iter().find(|(range, _)| range.contains(&id.0)) {
-                return Ok(Some(Arc::clone(page)));
-            }
-        }
+    /// The stored page holding `id`, still compressed: (first id, last id, data).
+    fn stored_page(&self, id: NodeId) -> StoreResult<Option<(u32, u32, Vec<u8>)>> {
         let row: Option<(u32, u32, Vec<u8>)> = self
             .conn
             .prepare_cached(
@@ -74,7 +68,18 @@ impl TraceReader {
                     .optional()
             })
             .map_err(self.err("reading a node page"))?;
-        let Some((first, last, data)) = row.filter(|r| r.1 >= id.0) else {
+        Ok(row.filter(|r| r.1 >= id.0))
+    }
+
+    /// The decoded page holding `id` (`None` past the last committed page), from a small cache.
+    fn node_page(&self, id: NodeId) -> StoreResult<Option<Arc<NodePage>>> {
+        {
+            let cache = self.node_pages.borrow();
+            if let Some((_, page)) = cache.iter().find(|(range, _)| range.contains(&id.0)) {
+                return Ok(Some(Arc::clone(page)));
+            }
+        }
+        let Some((first, last, data)) = self.stored_page(id)? else {
             return Ok(None);
         };
         let page = Arc::new(
@@ -137,17 +142,7 @@ impl TraceReader {
                 None => Ok(None),
             };
         }
-        let row: Option<(u32, u32, Vec<u8>)> = self
-            .conn
-            .prepare_cached(
-                "SELECT first, last, data FROM node_pages WHERE first <= ?1 ORDER BY first DESC LIMIT 1",
-            )
-            .and_then(|mut s| {
-                s.query_row([id.0], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                    .optional()
-            })
-            .map_err(self.err("reading a node page"))?;
-        let Some((first, _, data)) = row.filter(|r| r.1 >= id.0) else {
+        let Some((first, _, data)) = self.stored_page(id)? else {
             return Ok(None);
         };
         let found = find_in_page(&data, id)
