@@ -22,7 +22,8 @@ import org.eclipse.ui.ISelectionListener;
 import org.eclipse.ui.IWorkbenchActionConstants;
 
 /**
- * The events of the selected call in a virtual table read in pages; the events that change the
+ * The events of the selected call in a virtual table read in pages, a page more each time the
+ * user scrolls to the end (never the whole call in the background); the events that change the
  * variable selected in the Node view are red and marked, the calls in which it changes yellow
  * and marked. Selecting an event moves the Node view to that moment; double-click opens its line.
  */
@@ -42,10 +43,12 @@ public class EventListView extends SessionView implements org.eclipse.ui.part.IS
                 if (node == null || node.id() != n.id()) {
                     node = n;
                     variable = null;
+                    pendingSelect = -1;
                     reload();
                 }
             } else if (first instanceof VariableValue v) {
                 variable = v.path();
+                pendingSelect = -1;
                 reload();
             }
         }
@@ -98,10 +101,17 @@ public class EventListView extends SessionView implements org.eclipse.ui.part.IS
 
         @Override
         void loaded(int page) {
-            if (total < 0 && page == cursors.size() - 2) {
-                request(page + 1);
+            // No reading ahead: the next page is read when the row that announces it is shown
+            // (the user scrolled to the end), so the table holds what was shown plus a page and
+            // clearing it when another call is selected stays small. Only an event to select
+            // (Show Origin) that is not in this page reads on.
+            if (!selectPending(page) && pendingSelect >= 0) {
+                if (total < 0 && page == cursors.size() - 2) {
+                    request(page + 1);
+                } else if (total >= 0) {
+                    pendingSelect = -1;
+                }
             }
-            selectPending();
         }
 
         @Override
@@ -172,31 +182,38 @@ public class EventListView extends SessionView implements org.eclipse.ui.part.IS
             return;
         }
         rows.restart();
-        viewer.setInput(n);
+        // The table holds at most what was scrolled through plus a page: emptied first, in one
+        // call, before the viewer refreshes for the new input.
         viewer.setItemCount(0);
+        viewer.setInput(n);
         setContentDescription("Events of " + (n.method() != null ? n.method() : n.label())
                 + (variable != null ? ", marked for " + Paths.display(variable) : ""));
         rows.request(0);
     }
 
-    private void selectPending() {
+    /**
+     * Selects the pending event if it is in {@code page}; true when nothing is pending any more
+     * (selected, or the events of the call end before it).
+     */
+    private boolean selectPending(int page) {
         if (pendingSelect < 0) {
-            return;
+            return true;
         }
         int count = viewer.getTable().getItemCount();
-        for (int i = 0; i < count; i++) {
+        for (int i = page * PagedRows.PAGE; i < Math.min(count, (page + 1) * PagedRows.PAGE); i++) {
             TraceEvent e = rows.row(i);
             if (e == null) {
-                return;
+                return false;
             }
             if (e.timestamp() >= pendingSelect) {
                 pendingSelect = -1;
                 viewer.setSelection(new StructuredSelection(e), true);
                 viewer.getTable().setSelection(i);
                 viewer.getTable().showSelection();
-                return;
+                return true;
             }
         }
+        return false;
     }
 
     /** The method of the call shown, or null. */
@@ -209,9 +226,10 @@ public class EventListView extends SessionView implements org.eclipse.ui.part.IS
     protected void sessionChanged(TraceSession session) {
         node = null;
         variable = null;
+        pendingSelect = -1;
         rows.restart();
-        viewer.setInput(null);
         viewer.setItemCount(0);
+        viewer.setInput(null);
     }
 
     /** The viewer, for tests and for other views that link to this one. */
