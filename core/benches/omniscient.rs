@@ -11,8 +11,11 @@
 //! origin of a random element's value. TRACE defaults to
 //! `$TMPDIR/hindsight-omniscient-EVENTS-vFORMAT.htrace`.
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+mod common;
+
+use common::measure;
+
+use std::time::Instant;
 
 use hindsight_core::ids::{NodeId, ObjectId, Timestamp};
 use hindsight_core::omniscient::{history, node_events, node_state, origin, RenderLimits, VarPath};
@@ -111,51 +114,8 @@ fn build(events: u64, path: &std::path::Path) {
     );
 }
 
-fn measure(name: &str, runs: usize, mut f: impl FnMut(usize)) {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|i| {
-            let started = Instant::now();
-            f(i);
-            started.elapsed()
-        })
-        .collect();
-    times.sort();
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    println!(
-        "{name:<40} median {:>8.3} ms   p90 {:>8.3} ms   ({runs} runs)",
-        ms(times[runs / 2]),
-        ms(times[runs * 9 / 10])
-    );
-}
-
 fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    let events: u64 = args
-        .first()
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(10_000_000);
-    let path = args.get(1).map(PathBuf::from).unwrap_or_else(|| {
-        // The format version in the name: a trace of an older format is not reused.
-        std::env::temp_dir().join(format!(
-            "hindsight-omniscient-{events}-v{}.htrace",
-            hindsight_core::trace::store::schema::FORMAT_VERSION
-        ))
-    });
-    if !path.exists() {
-        build(events, &path);
-    }
-    let reader = TraceReader::open(&path).expect("opening the trace");
-    let info = reader.info().expect("reading the trace's info");
-    println!(
-        "trace {} : {} events, {} nodes, {} MB",
-        path.display(),
-        info.events,
-        info.nodes,
-        info.bytes >> 20
-    );
+    let (path, reader, info) = common::open_trace("omniscient", build);
     let nodes = info.nodes as u32;
     let limits = RenderLimits::default();
     let mut rng = Rng(42);

@@ -9,8 +9,11 @@
 //! every 97th step throws an exception its chunk catches. Then times the index-backed queries
 //! (median and p90 of random instances) and the whole-history scans (events per second).
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+mod common;
+
+use common::measure;
+
+use std::time::Instant;
 
 use hindsight_core::ids::{NodeId, ObjectId};
 use hindsight_core::query::jel::{export, JelOptions};
@@ -125,23 +128,6 @@ fn build(events: u64, path: &std::path::Path) {
     );
 }
 
-fn measure(name: &str, runs: usize, mut f: impl FnMut(usize)) {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|i| {
-            let started = Instant::now();
-            f(i);
-            started.elapsed()
-        })
-        .collect();
-    times.sort();
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    println!(
-        "{name:<48} median {:>8.3} ms   p90 {:>8.3} ms   ({runs} runs)",
-        ms(times[runs / 2]),
-        ms(times[runs * 9 / 10])
-    );
-}
-
 /// Runs `f` `runs` times and prints the median rate of `units` per second.
 fn rate(name: &str, runs: usize, units: &str, mut f: impl FnMut() -> u64) {
     let mut rates: Vec<(f64, f64, u64)> = (0..runs)
@@ -170,32 +156,7 @@ fn ask(reader: &TraceReader, name: &str, args: &[String]) -> serde_json::Value {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    let events: u64 = args
-        .first()
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(10_000_000);
-    let path = args.get(1).map(PathBuf::from).unwrap_or_else(|| {
-        std::env::temp_dir().join(format!(
-            "hindsight-queries-{events}-v{}.htrace",
-            hindsight_core::trace::store::schema::FORMAT_VERSION
-        ))
-    });
-    if !path.exists() {
-        build(events, &path);
-    }
-    let reader = TraceReader::open(&path).expect("opening the trace");
-    let info = reader.info().expect("reading the trace's info");
-    println!(
-        "trace {} : {} events, {} nodes, {} MB",
-        path.display(),
-        info.events,
-        info.nodes,
-        info.bytes >> 20
-    );
+    let (path, reader, info) = common::open_trace("queries", build);
     let last = info.last_ts;
     let nodes = info.nodes as u32;
     let mut rng = Rng(42);

@@ -55,29 +55,23 @@ pub struct JelStats {
 
 /// A quoted atom.
 fn atom(out: &mut String, text: &str) {
-    out.push('\'');
-    for c in text.chars() {
-        match c {
-            '\'' => out.push_str("\\'"),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\x{:x}\\", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
+    quoted(out, text, '\'');
 }
 
 /// A string (SWI-Prolog's string type).
 fn string(out: &mut String, text: &str) {
-    out.push('"');
+    quoted(out, text, '"');
+}
+
+/// `text` between `quote`s, escaped as Prolog reads it.
+fn quoted(out: &mut String, text: &str, quote: char) {
+    out.push(quote);
     for c in text.chars() {
         match c {
-            '"' => out.push_str("\\\""),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
@@ -88,7 +82,7 @@ fn string(out: &mut String, text: &str) {
             c => out.push(c),
         }
     }
-    out.push('"');
+    out.push(quote);
 }
 
 fn float(out: &mut String, f: f64) {
