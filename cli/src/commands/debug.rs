@@ -210,17 +210,11 @@ impl Oracle {
                 // A collapsed or projected node is judged by its calls' (or iterations')
                 // rules (oracle::forest); a loop or an iteration by METHOD@loop / @iteration.
                 let tree = debugger.session().tree();
-                let steps: Vec<(NodeId, NodeKind)> = tree
-                    .preorder(node)
-                    .flat_map(|x| {
-                        let mut steps = tree.calls_in(x);
-                        if tree.kind(x).is_loop() {
-                            steps.push(x);
-                        }
-                        steps
-                    })
-                    .map(|c| (c, tree.kind(c)))
-                    .collect();
+                let steps: Vec<(NodeId, NodeKind)> =
+                    hindsight_core::oracle::forest::steps(tree, node)
+                        .into_iter()
+                        .map(|c| (c, tree.kind(c)))
+                        .collect();
                 let mut subjects = std::collections::HashMap::new();
                 for (c, kind) in steps {
                     let method = debugger.method_of(c)?.unwrap_or_default();

@@ -12,6 +12,16 @@ use crate::omniscient::HeapResult;
 use crate::session::Answer;
 use crate::tree::{ExecutionTree, NodeKind};
 
+/// The recorded nodes [`judge`] asks `call` about for `node`: its steps, a projected node's
+/// taken apart, a collapsed node's calls; `node` itself for any other kind.
+pub fn steps(tree: &ExecutionTree, node: NodeId) -> Vec<NodeId> {
+    match tree.kind(node) {
+        NodeKind::Projected => tree.children(node).flat_map(|s| steps(tree, s)).collect(),
+        NodeKind::Collapsed => tree.calls_in(node),
+        _ => vec![node],
+    }
+}
+
 /// Judges `node` of `tree`, asking `call` about the recorder's calls.
 pub fn judge(
     tree: &ExecutionTree,

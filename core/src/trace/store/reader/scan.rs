@@ -188,31 +188,29 @@ impl TraceReader {
                 .is_some_and(|exit| exit < before))
         };
         let count = self.child_count(parent)?;
-        let total = if parent == NodeId::ROOT {
+        if parent == NodeId::ROOT {
             // Thread nodes run side by side: no order to search in (and there are few).
-            let all = self.children(parent, 0, count)?;
-            let ids: Vec<NodeId> = all
+            let ids: Vec<NodeId> = self
+                .children(parent, 0, count)?
                 .iter()
                 .filter(|c| c.header.exit.is_some_and(|exit| exit < before))
                 .map(|c| c.header.id)
                 .collect();
             let skip = ids.len().saturating_sub(limit);
-            let total = ids.len() as u64;
-            return Ok((ids[skip..].to_vec(), total));
-        } else {
-            // A call's (or a thread's) children run one after another: those ended before
-            // `before` are a prefix, found by bisection.
-            let (mut lo, mut hi) = (0, count);
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                if ended(mid)? {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
+            return Ok((ids[skip..].to_vec(), ids.len() as u64));
+        }
+        // A call's (or a thread's) children run one after another: those ended before `before`
+        // are a prefix, found by bisection.
+        let (mut lo, mut hi) = (0, count);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if ended(mid)? {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
-            lo
-        };
+        }
+        let total = lo;
         let take = (limit as u64).min(total);
         let ids = self
             .children(parent, total - take, take)?
