@@ -487,8 +487,12 @@ public class WorkflowTests {
         Check.isTrue(t.getItemCount() >= 3, "the launches' traces are listed: " + t.getItemCount());
         List<Path> files = TraceStore.list(TraceStore.defaultFolder());
         Check.isTrue(files.size() >= 3, "kept in " + TraceStore.defaultFolder() + ": " + files);
-        Check.isTrue(files.stream().noneMatch(p -> p.startsWith(System.getProperty("java.io.tmpdir"))),
-                "not in the temporary directory");
+        // In the workspace's state, not in a temporary file (the checkout, and so the test
+        // workspace, may itself lie below the temporary directory).
+        Path folder = TraceStore.defaultFolder();
+        Check.isTrue(folder.toString().contains(".metadata/.plugins/hindsight.eclipse")
+                        && files.stream().allMatch(p -> p.startsWith(folder)),
+                "not in the temporary directory: " + folder + ": " + files);
         h.screenshot("hindsight traces view");
         // Reopen the JUnit launch's trace.
         TracesView.Trace junit = null;
