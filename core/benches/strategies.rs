@@ -72,7 +72,7 @@ fn main() {
         "{:<18} {:>9} {:>11} {:>11} {:>11} {:>12} {:>12}",
         "strategy", "questions", "step med", "step p95", "step max", "answer med", "answer p95"
     );
-    for name in StrategyName::AVAILABLE {
+    for name in StrategyName::ALL {
         match answer_latency(tree.clone(), name, None, &buggy) {
             Ok((step, answer)) => println!(
                 "{:<18} {:>9.1} {:>8.3} ms {:>8.3} ms {:>8.3} ms {:>9.3} ms {:>9.3} ms",
@@ -117,7 +117,7 @@ fn main() {
     let buggy: Vec<_> = (0..sessions)
         .map(|_| askable[rng.below(askable.len() as u64) as usize])
         .collect();
-    for name in StrategyName::AVAILABLE {
+    for name in StrategyName::ALL {
         match answer_latency(forest.clone(), name, None, &buggy) {
             Ok((step, answer)) => println!(
                 "{:<18} {:>9.1} {:>8.3} ms {:>8.3} ms {:>8.3} ms {:>9.3} ms {:>9.3} ms",
@@ -145,7 +145,7 @@ fn main() {
     }
     println!();
     let trees: Vec<_> = seeds.iter().map(|&s| random_tree(s, &small)).collect();
-    for name in StrategyName::AVAILABLE {
+    for name in StrategyName::ALL {
         print!("{:<18}", name.as_str());
         for tree in &trees {
             match average_questions(tree, name, None, TrustPolicy::none()) {

@@ -38,7 +38,7 @@ pub struct Args {
     )]
     pub trace: Option<PathBuf>,
     /// Which node to ask next: top-down, heaviest-first, divide-and-query, hirunkitti,
-    /// edge-coverage, def-use-coverage, optimal-divide-and-query
+    /// edge-coverage, def-use-coverage, optimal
     #[arg(long, default_value = "top-down", value_parser = parse_strategy)]
     pub strategy: StrategyName,
     /// The p of the coverage strategies (default 0.5 for edge-coverage, 0.6 for def-use-coverage)

@@ -33,7 +33,7 @@ fn parse_strategy(s: &str) -> Result<StrategyName, String> {
 
 fn strategies_or_all(given: &[StrategyName]) -> Vec<StrategyName> {
     if given.is_empty() {
-        StrategyName::AVAILABLE.to_vec()
+        StrategyName::ALL.to_vec()
     } else {
         given.to_vec()
     }

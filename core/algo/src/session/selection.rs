@@ -24,8 +24,7 @@ pub trait Strategy: Send {
     fn select(&mut self, set: &SuspiciousSet) -> Option<NodeId>;
 }
 
-/// The strategies by their command-line names. Which of them `crate::strategy::create` can
-/// build is [`StrategyName::AVAILABLE`], declared there with the parser.
+/// The strategies by their command-line names; `crate::strategy::create` builds each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StrategyName {
@@ -35,7 +34,7 @@ pub enum StrategyName {
     Hirunkitti,
     EdgeCoverage,
     DefUseCoverage,
-    OptimalDivideAndQuery,
+    Optimal,
 }
 
 impl StrategyName {
@@ -46,7 +45,7 @@ impl StrategyName {
         StrategyName::Hirunkitti,
         StrategyName::EdgeCoverage,
         StrategyName::DefUseCoverage,
-        StrategyName::OptimalDivideAndQuery,
+        StrategyName::Optimal,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -57,7 +56,7 @@ impl StrategyName {
             StrategyName::Hirunkitti => "hirunkitti",
             StrategyName::EdgeCoverage => "edge-coverage",
             StrategyName::DefUseCoverage => "def-use-coverage",
-            StrategyName::OptimalDivideAndQuery => "optimal-divide-and-query",
+            StrategyName::Optimal => "optimal",
         }
     }
 

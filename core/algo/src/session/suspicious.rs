@@ -103,6 +103,9 @@ pub struct SuspiciousSet {
     out: NodeColumn<bool>,
     weight: NodeColumn<u32>,
     coverage: Option<CoverageWeights>,
+    /// Counts the changes (answers, arriving nodes, rebuilds): strategies that keep state
+    /// between questions tell from it what happened since they last looked.
+    revision: u64,
 }
 
 impl SuspiciousSet {
@@ -119,6 +122,7 @@ impl SuspiciousSet {
             out: NodeColumn::new(false),
             weight: NodeColumn::new(0),
             coverage: None,
+            revision: 0,
         };
         let bound = set.tree.persistence_bound().cloned();
         set.marks.set_bound(bound.as_ref());
@@ -147,6 +151,7 @@ impl SuspiciousSet {
     ///
     /// [`rebuild`]: Self::rebuild
     pub fn set_weighting(&mut self, weighting: Weighting) {
+        self.revision += 1;
         self.coverage = match weighting {
             Weighting::Count => None,
             Weighting::Coverage { kind, p } => Some(CoverageWeights {
@@ -179,6 +184,7 @@ impl SuspiciousSet {
 
     /// Forgets every answer and recomputes all aggregates from the tree: O(nodes).
     pub fn rebuild(&mut self) {
+        self.revision += 1;
         let n = self.tree.id_bound();
         let f = self.tree.forest_bound();
         self.marks.reset(n, f, UNMARKED);
@@ -271,6 +277,7 @@ impl SuspiciousSet {
 
     /// Adds a node or completes one; a completed node inside the region becomes suspicious.
     pub fn push(&mut self, header: &NodeHeader) -> Result<(), TreeError> {
+        self.revision += 1;
         let is_new = !self.tree.contains(header.id);
         let change = self.tree.push(header)?;
         self.grow();
@@ -386,6 +393,7 @@ impl SuspiciousSet {
         let before = c.own.at(node.0 as usize);
         let own = c.own_of(&self.tree, node, true) - before;
         if self.is_member(node) && self.in_region(node) {
+            self.revision += 1;
             self.add_along(node, 0, own);
         }
         if self.marks.at(node.0 as usize) == VALID {
@@ -397,12 +405,14 @@ impl SuspiciousSet {
 
     /// Forgets the tree's coverage of `kind`, unless the weighting uses it.
     pub fn clear_coverage(&mut self, kind: CoverageKind) {
+        self.revision += 1;
         if self.coverage.as_ref().is_none_or(|c| c.kind != kind) {
             self.tree.clear_coverage(kind);
         }
     }
 
     pub fn seal(&mut self) {
+        self.revision += 1;
         self.tree.seal();
     }
 
@@ -547,6 +557,7 @@ impl SuspiciousSet {
     /// Applies an answer about `node`. The caller (the session) has checked that the node is
     /// askable.
     pub(crate) fn apply(&mut self, node: NodeId, answer: Answer) {
+        self.revision += 1;
         let i = node.0 as usize;
         match answer {
             Answer::DontKnow => self.marks.set(i, DONT_KNOW),
@@ -684,6 +695,11 @@ impl SuspiciousSet {
             last = c;
         }
         (root.0, last.0)
+    }
+
+    /// Grows by one or more with every change to the set: each answer adds exactly one.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// The root of the region: the last node answered invalid, or the tree's root.

@@ -8,12 +8,13 @@
 //!
 //! The session declares what it needs of a strategy (the [`Strategy`] trait, [`StrategyName`],
 //! [`Weighting`]), so that it does not depend on this module; this module implements the trait
-//! and is the catalogue: [`create`], [`StrategyName::AVAILABLE`], names parsed with their errors.
+//! and is the catalogue: [`create`] builds every [`StrategyName`], names parsed with their errors.
 
 mod coverage;
 mod divide_and_query;
 mod heaviest_first;
 mod hirunkitti;
+pub mod optimal;
 mod top_down;
 
 pub mod bench;
@@ -23,6 +24,7 @@ pub use coverage::CoverageDivideAndQuery;
 pub use divide_and_query::DivideAndQuery;
 pub use heaviest_first::HeaviestFirst;
 pub use hirunkitti::Hirunkitti;
+pub use optimal::Optimal;
 pub use top_down::TopDown;
 
 use std::str::FromStr;
@@ -35,31 +37,14 @@ use crate::ids::NodeId;
 use crate::session::{SuspiciousSet, Walk};
 use crate::tree::CoverageKind;
 
-impl StrategyName {
-    /// The strategies `create` can build.
-    pub const AVAILABLE: [StrategyName; 6] = [
-        StrategyName::TopDown,
-        StrategyName::HeaviestFirst,
-        StrategyName::DivideAndQuery,
-        StrategyName::Hirunkitti,
-        StrategyName::EdgeCoverage,
-        StrategyName::DefUseCoverage,
-    ];
-}
-
 #[derive(Debug, Error, PartialEq)]
 pub enum StrategyError {
-    #[error("`{0}` is not a strategy; use one of top-down, heaviest-first, divide-and-query, hirunkitti, edge-coverage, def-use-coverage, optimal-divide-and-query")]
+    #[error("`{0}` is not a strategy; use one of top-down, heaviest-first, divide-and-query, hirunkitti, edge-coverage, def-use-coverage, optimal")]
     Unknown(String),
     #[error("p applies only to edge-coverage and def-use-coverage, not to {0}")]
     PNotApplicable(StrategyName),
     #[error("p must be a number between 0 and 1, got {0}")]
     InvalidP(f64),
-    #[error("strategy {name} is not available: {reason}")]
-    NotAvailable {
-        name: StrategyName,
-        reason: &'static str,
-    },
 }
 
 impl FromStr for StrategyName {
@@ -96,13 +81,7 @@ pub fn create(name: StrategyName, p: Option<f64>) -> Result<Box<dyn Strategy>, S
             CoverageKind::DefUse,
             p.unwrap_or(0.6),
         )),
-        StrategyName::OptimalDivideAndQuery => {
-            return Err(StrategyError::NotAvailable {
-                name,
-                reason: "Insa & Silva's selection rule could not be derived faithfully from the \
-                         public descriptions available (see docs/ARCHITECTURE.md)",
-            })
-        }
+        StrategyName::Optimal => Box::new(Optimal::default()),
     })
 }
 

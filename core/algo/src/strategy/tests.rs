@@ -36,8 +36,8 @@ fn names_parse_print_and_serialize() {
 }
 
 #[test]
-fn factory_checks_p_and_reports_unavailable_strategies() {
-    for n in StrategyName::AVAILABLE {
+fn factory_builds_every_strategy_and_checks_p() {
+    for n in StrategyName::ALL {
         assert_eq!(create(n, None).unwrap().name(), n);
     }
     assert_eq!(
@@ -66,10 +66,6 @@ fn factory_checks_p_and_reports_unavailable_strategies() {
         create(StrategyName::EdgeCoverage, Some(1.5)).err(),
         Some(StrategyError::InvalidP(1.5))
     );
-    assert!(matches!(
-        create(StrategyName::OptimalDivideAndQuery, None),
-        Err(StrategyError::NotAvailable { .. })
-    ));
 }
 
 #[test]
@@ -269,7 +265,7 @@ fn every_strategy_finds_the_buggy_node_on_random_trees() {
             },
         );
         let mut rng = Rng::new(seed.wrapping_mul(7919));
-        for name in StrategyName::AVAILABLE {
+        for name in StrategyName::ALL {
             let probe = session(tree.clone(), name);
             let askable = eval::askable_nodes(&probe);
             let buggy = askable[rng.below(askable.len() as u64) as usize];
@@ -353,7 +349,7 @@ fn evaluation_on_random_trees_finds_every_bug() {
             ..Shape::default()
         },
     );
-    for name in StrategyName::AVAILABLE {
+    for name in StrategyName::ALL {
         let e = average_questions(&tree, name, None, TrustPolicy::none()).unwrap();
         assert_eq!(e.found, e.experiments, "{name}");
         assert!(e.average_questions >= 1.0);

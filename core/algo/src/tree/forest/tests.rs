@@ -210,7 +210,7 @@ fn chess_castling_finds_any_buggy_move_in_three_questions() {
     let plain = b.build();
     let forest = forest_of(&plain, ForestOptions::ON);
     assert_eq!(forest.children(c).count(), 2);
-    for name in StrategyName::AVAILABLE {
+    for name in StrategyName::ALL {
         for &buggy in moves.iter().chain([&c]) {
             let mut tree = forest.clone();
             tree.seal();
@@ -309,7 +309,7 @@ fn any_buggy_node_of_the_forest_is_a_call_of_a_buggy_method() {
                 _ => t.calls_in(n).iter().any(|c| wrong.contains(c)),
             }
         }
-        for name in StrategyName::AVAILABLE {
+        for name in StrategyName::ALL {
             let mut tree = forest.clone();
             tree.seal();
             let mut s = Session::new(

@@ -10,7 +10,7 @@ public final class Strategies {
             new String[] {"def-use-coverage", "Divide & query by def-use coverage"},
             new String[] {"divide-and-query", "Divide & query (Shapiro)"},
             new String[] {"hirunkitti", "Divide & query (Hirunkitti)"},
-            new String[] {"optimal-divide-and-query", "Optimal divide & query (not available)"},
+            new String[] {"optimal", "Optimal (fewest questions in the worst case)"},
             new String[] {"heaviest-first", "Heaviest first"},
             new String[] {"top-down", "Top-down"});
 

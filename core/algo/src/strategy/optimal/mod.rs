@@ -1,0 +1,130 @@
+//! Strategy `optimal`: the fewest questions in the worst case, on the current suspicious set.
+//!
+//! The suspects form a tree: the askable nodes, each hanging below its nearest askable
+//! ancestor, the region root on top (the nodes that cannot be asked, trusted, don't-know,
+//! incomplete, are merged into the askable node above them: no question can separate them from
+//! it). Asking a node is a query on the edge above it, so the optimal strategy asks the node
+//! whose edge has the largest label in an optimal edge ranking of that tree ([`ranking`]).
+//!
+//! The ranking is kept between questions: after "invalid" the answered node's subtree keeps its
+//! labels (they are that subtree's optimal ranking), after "valid" its subtree leaves and only
+//! its ancestors are relabelled. Anything else (don't know, trust, undo, nodes arriving) builds
+//! the tree and its ranking again, so the strategy is optimal on the set as it is after trust
+//! and don't know too.
+
+pub mod ranking;
+
+use self::ranking::EdgeRanking;
+use super::{Strategy, StrategyName};
+use crate::ids::NodeId;
+use crate::session::{Answer, SuspiciousSet, Walk};
+
+#[derive(Default)]
+pub struct Optimal {
+    cache: Option<Suspects>,
+}
+
+impl Strategy for Optimal {
+    fn name(&self) -> StrategyName {
+        StrategyName::Optimal
+    }
+
+    fn select(&mut self, set: &SuspiciousSet) -> Option<NodeId> {
+        let reusable = self.cache.as_mut().is_some_and(|s| s.follow(set));
+        if !reusable {
+            self.cache = Some(Suspects::build(set));
+        }
+        self.cache.as_mut().and_then(|s| s.ask(set))
+    }
+}
+
+/// The tree of suspects with its ranking, as of a revision of the suspicious set.
+struct Suspects {
+    revision: u64,
+    /// Per vertex, its node (vertex 0: the region root when built).
+    node: Vec<NodeId>,
+    ranking: EdgeRanking,
+    /// The vertex the current region hangs from.
+    root: u32,
+    /// The last question: its vertex and the weight of its subtree then.
+    asked: Option<(u32, u32)>,
+    total: u32,
+}
+
+impl Suspects {
+    fn build(set: &SuspiciousSet) -> Self {
+        let tree = set.tree();
+        let region = set.region_root();
+        let mut node = vec![region];
+        let mut parent = vec![0u32];
+        // The walk is in preorder: a stack of (node, vertex of its nearest askable
+        // ancestor-or-self) ends at the parent of the node visited.
+        let mut stack: Vec<(NodeId, u32)> = Vec::new();
+        set.walk(|x| {
+            if x == region {
+                stack.push((x, 0));
+                return Walk::Descend;
+            }
+            let p = tree.parent(x);
+            while stack.last().is_some_and(|&(y, _)| Some(y) != p) {
+                stack.pop();
+            }
+            let above = stack.last().map_or(0, |&(_, v)| v);
+            let own = if set.is_askable(x) {
+                node.push(x);
+                parent.push(above);
+                (node.len() - 1) as u32
+            } else {
+                above
+            };
+            stack.push((x, own));
+            Walk::Descend
+        });
+        Suspects {
+            revision: set.revision(),
+            node,
+            ranking: EdgeRanking::new(parent),
+            root: 0,
+            asked: None,
+            total: set.total_weight(),
+        }
+    }
+
+    /// Brings the ranking up to date with `set` if the only change since is the answer to the
+    /// last question; false when it must be built again.
+    fn follow(&mut self, set: &SuspiciousSet) -> bool {
+        if set.revision() == self.revision {
+            return true;
+        }
+        let Some((v, weight)) = self.asked else {
+            return false;
+        };
+        if set.revision() != self.revision + 1 {
+            return false;
+        }
+        let x = self.node[v as usize];
+        let total = set.total_weight();
+        if set.region_root() == x && total == weight {
+            self.root = v;
+        } else if set.mark(x) == Some(Answer::Valid) && total + weight == self.total {
+            self.ranking.remove(v);
+        } else {
+            return false;
+        }
+        self.revision = set.revision();
+        self.total = total;
+        self.asked = None;
+        true
+    }
+
+    /// The node whose edge has the largest label below the region's vertex.
+    fn ask(&mut self, set: &SuspiciousSet) -> Option<NodeId> {
+        let v = self.ranking.first_query(self.root)?;
+        let x = self.node[v as usize];
+        self.asked = Some((v, set.weight(x)));
+        Some(x)
+    }
+}
+
+#[cfg(test)]
+mod tests;
