@@ -1,6 +1,7 @@
 //! Answer latency of every strategy on random execution trees of 10^6 nodes.
 //!
-//! Run: `cargo bench -p hindsight-core --bench strategies` (optionally `-- CALLS SESSIONS`).
+//! Run: `cargo bench -p hindsight-core --bench strategies` (optionally `-- CALLS SESSIONS
+//! [STRATEGY...]`, the strategies by name; all by default).
 //! Prints, per strategy, the median / p95 / max time to choose the next question (`step`) and
 //! to apply an answer (`answer`, the incremental weight updates), over SESSIONS sessions, each
 //! with a different buggy node answered by the simulated oracle. Then, on smaller random trees,
@@ -26,6 +27,15 @@ fn main() {
         .collect();
     let calls = args.first().copied().unwrap_or(1_000_000);
     let sessions = args.get(1).copied().unwrap_or(5);
+    let named: Vec<StrategyName> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let strategies = if named.is_empty() {
+        StrategyName::ALL.to_vec()
+    } else {
+        named
+    };
     let shape = Shape {
         calls,
         methods: 400,
@@ -68,11 +78,12 @@ fn main() {
     let buggy: Vec<_> = (0..sessions)
         .map(|_| askable[rng.below(askable.len() as u64) as usize])
         .collect();
+    first_questions(&tree, &strategies);
     println!(
         "{:<18} {:>9} {:>11} {:>11} {:>11} {:>12} {:>12}",
         "strategy", "questions", "step med", "step p95", "step max", "answer med", "answer p95"
     );
-    for name in StrategyName::ALL {
+    for &name in &strategies {
         match answer_latency(tree.clone(), name, None, &buggy) {
             Ok((step, answer)) => println!(
                 "{:<18} {:>9.1} {:>8.3} ms {:>8.3} ms {:>8.3} ms {:>9.3} ms {:>9.3} ms",
@@ -107,6 +118,7 @@ fn main() {
         reshape.projected.len(),
         reshape.absorbed.len()
     );
+    first_questions(&forest, &strategies);
     let probe = Session::new(
         forest.clone(),
         create(StrategyName::TopDown, None).expect("top-down exists"),
@@ -117,7 +129,7 @@ fn main() {
     let buggy: Vec<_> = (0..sessions)
         .map(|_| askable[rng.below(askable.len() as u64) as usize])
         .collect();
-    for name in StrategyName::ALL {
+    for &name in &strategies {
         match answer_latency(forest.clone(), name, None, &buggy) {
             Ok((step, answer)) => println!(
                 "{:<18} {:>9.1} {:>8.3} ms {:>8.3} ms {:>8.3} ms {:>9.3} ms {:>9.3} ms",
@@ -145,7 +157,7 @@ fn main() {
     }
     println!();
     let trees: Vec<_> = seeds.iter().map(|&s| random_tree(s, &small)).collect();
-    for name in StrategyName::ALL {
+    for &name in &strategies {
         print!("{:<18}", name.as_str());
         for tree in &trees {
             match average_questions(tree, name, None, TrustPolicy::none()) {
@@ -155,4 +167,23 @@ fn main() {
         }
         println!();
     }
+}
+
+/// The time to the first question of a fresh session, per strategy: what a strategy that works
+/// over the whole suspicious set (`optimal` ranks it) costs before its first question.
+fn first_questions(tree: &hindsight_core::tree::ExecutionTree, strategies: &[StrategyName]) {
+    let times: Vec<String> = strategies
+        .iter()
+        .map(|&name| {
+            let mut session = Session::new(
+                tree.clone(),
+                create(name, None).expect("every strategy exists"),
+                TrustPolicy::none(),
+            );
+            let t = Instant::now();
+            session.step();
+            format!("{} {:.1} ms", name.as_str(), ms(t.elapsed()))
+        })
+        .collect();
+    println!("first question: {}", times.join(", "));
 }

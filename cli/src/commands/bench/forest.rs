@@ -30,7 +30,7 @@ pub struct ForestArgs {
     pub traces: Vec<PathBuf>,
     /// The strategies compared, separated by commas
     #[arg(long, value_name = "NAMES", value_delimiter = ',',
-          default_values_t = [StrategyName::TopDown, StrategyName::DivideAndQuery])]
+          default_values_t = [StrategyName::TopDown, StrategyName::DivideAndQuery, StrategyName::Optimal])]
     pub strategies: Vec<StrategyName>,
     /// The most calls one collapsed or projected node may stand for
     #[arg(long, value_name = "N")]

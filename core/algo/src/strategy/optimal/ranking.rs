@@ -60,13 +60,28 @@ fn smallest_missing(list: &[u32]) -> u32 {
     x
 }
 
-/// One vertex's label choice (see the module documentation).
+/// Children with equal lists, which every choice treats alike: `open` of them are still open,
+/// and their labels not decided yet start at `cursor`.
+#[derive(Clone, Copy)]
+struct Group<'a> {
+    list: &'a [u32],
+    cursor: usize,
+    open: u32,
+}
+
+impl<'a> Group<'a> {
+    fn rest(&self) -> &'a [u32] {
+        &self.list[self.cursor..]
+    }
+}
+
+/// One vertex's label choice (see the module documentation), over groups of equal lists so
+/// that a vertex with many alike children (leaves, a loop's calls) costs what its distinct
+/// lists cost.
 struct Combine<'a> {
-    lists: &'a [&'a [u32]],
-    /// The open children, and per child the position of its first label below the bits
-    /// decided so far.
-    open: Vec<usize>,
-    cursor: Vec<usize>,
+    groups: Vec<Group<'a>>,
+    /// Per group, its children (indices into the input), the open ones last.
+    members: Vec<Vec<usize>>,
     labels: Vec<u32>,
     /// The vertex's list, decreasing.
     out: Labels,
@@ -74,28 +89,61 @@ struct Combine<'a> {
 
 impl<'a> Combine<'a> {
     fn new(lists: &'a [&'a [u32]]) -> Self {
+        let mut order: Vec<usize> = (0..lists.len()).collect();
+        order.sort_by(|&a, &b| lists[b].cmp(lists[a]).then(b.cmp(&a)));
+        let mut groups: Vec<Group<'a>> = Vec::new();
+        let mut members: Vec<Vec<usize>> = Vec::new();
+        for j in order {
+            match groups.last_mut() {
+                Some(g) if g.list == lists[j] => {
+                    g.open += 1;
+                    members.last_mut().expect("one per group").push(j);
+                }
+                _ => {
+                    groups.push(Group {
+                        list: lists[j],
+                        cursor: 0,
+                        open: 1,
+                    });
+                    members.push(vec![j]);
+                }
+            }
+        }
         Combine {
-            lists,
-            open: (0..lists.len()).collect(),
-            cursor: vec![0; lists.len()],
+            groups,
+            members,
             labels: vec![0; lists.len()],
             out: Vec::new(),
         }
     }
 
     fn run(mut self) -> (Labels, Vec<u32>) {
-        let highest = self.lists.iter().filter_map(|l| l.first()).max();
+        let highest = self.groups.iter().filter_map(|g| g.list.first()).max();
+        let children: u32 = self.groups.iter().map(|g| g.open).sum();
         // Closing every child above all lists always works.
-        let mut c = highest.copied().unwrap_or(0) + self.lists.len() as u32;
-        while !self.open.is_empty() {
-            // Closing must happen above the highest bit two open lists share: below it, at the
-            // lowest start from which the open children can all be closed. That start is a free
-            // bit (from an occupied one the greedy goes on as from the bit below it).
-            let shared = self.highest_shared(c);
-            let (mut lo, mut hi) = (shared, c);
+        let mut c = highest.copied().unwrap_or(0) + children;
+        loop {
+            let open: Vec<usize> = (0..self.groups.len())
+                .filter(|&g| self.groups[g].open > 0)
+                .collect();
+            if open.iter().all(|&g| self.groups[g].rest().is_empty()) {
+                // Nothing left below: the remaining children take the lowest bits.
+                let mut x = open.iter().map(|&g| self.groups[g].open).sum::<u32>();
+                for g in open {
+                    while self.groups[g].open > 0 {
+                        self.close(g, x);
+                        x -= 1;
+                    }
+                }
+                return (self.out, self.labels);
+            }
+            // Closing must happen above the highest bit two open children share: below it, at
+            // the lowest start from which the open children can all be closed. That start is a
+            // free bit (from an occupied one the greedy goes on as from the bit below it).
+            let (mut lo, mut hi) = (self.highest_shared(&open), c);
             while hi - lo > 1 {
                 let mid = lo + (hi - lo) / 2;
-                if closable(self.lists, &self.open, mid) {
+                if closable(&self.groups, &open, mid) {
                     hi = mid;
                 } else {
                     lo = mid;
@@ -104,80 +152,92 @@ impl<'a> Combine<'a> {
             let at = hi;
             // The open children's labels above `at` stay visible.
             let mut kept = Vec::new();
-            for &j in &self.open {
-                let list = self.lists[j];
-                while self.cursor[j] < list.len() && list[self.cursor[j]] > at {
-                    kept.push(list[self.cursor[j]]);
-                    self.cursor[j] += 1;
+            for &g in &open {
+                let group = &mut self.groups[g];
+                while group.cursor < group.list.len() && group.list[group.cursor] > at {
+                    kept.push(group.list[group.cursor]);
+                    group.cursor += 1;
                 }
             }
             kept.sort_unstable_by(|a, b| b.cmp(a));
             self.out.extend(kept);
-            self.out.push(at);
-            let (pos, &j) = self
-                .open
+            let largest = open
                 .iter()
-                .enumerate()
-                .max_by(|(_, &a), (_, &b)| self.rest(a).cmp(self.rest(b)).then(b.cmp(&a)))
+                .copied()
+                .max_by(|&a, &b| self.groups[a].rest().cmp(self.groups[b].rest()))
                 .expect("open children remain");
-            self.labels[j] = at;
-            self.open.swap_remove(pos);
+            self.close(largest, at);
             c = at - 1;
         }
-        (self.out, self.labels)
     }
 
-    /// An open child's labels not decided yet.
-    fn rest(&self, j: usize) -> &'a [u32] {
-        &self.lists[j][self.cursor[j]..]
+    /// Labels an open child of group `g` with `x`.
+    fn close(&mut self, g: usize, x: u32) {
+        let group = &mut self.groups[g];
+        group.open -= 1;
+        let child = self.members[g][group.open as usize];
+        self.labels[child] = x;
+        self.out.push(x);
     }
 
-    /// The highest bit ≤ `c` in two open lists, or 0.
-    fn highest_shared(&self, c: u32) -> u32 {
-        let mut seen: Vec<u32> = self
-            .open
-            .iter()
-            .flat_map(|&j| self.rest(j).iter().copied().filter(move |&s| s <= c))
-            .collect();
+    /// The highest bit in two open children's lists, or 0.
+    fn highest_shared(&self, open: &[usize]) -> u32 {
+        let mut seen: Vec<u32> = Vec::new();
+        for &g in open {
+            let rest = self.groups[g].rest();
+            seen.extend(rest);
+            if self.groups[g].open > 1 {
+                seen.extend(rest.first());
+            }
+        }
         seen.sort_unstable_by(|a, b| b.cmp(a));
         seen.windows(2).find(|w| w[0] == w[1]).map_or(0, |w| w[0])
     }
 }
 
-/// Whether the `open` children can all be closed with bits `start`, `start - 1`, ..., 1, their
-/// labels above `start` taken as decided: at every free bit the child whose list below it is
-/// largest is closed (bits in one open list are occupied; a bit in two fails).
-fn closable(lists: &[&[u32]], open: &[usize], start: u32) -> bool {
-    // Max-heap of the open lists' remaining labels, compared as binary numbers.
-    let mut heap: BinaryHeap<Rest> = BinaryHeap::with_capacity(open.len());
+/// Whether the open children of `groups` (those listed in `open`) can all be closed with bits
+/// `start`, `start - 1`, ..., 1, their labels above `start` taken as decided: at every free bit
+/// a child whose list below it is largest is closed (a bit in one open list is occupied; a bit
+/// in two fails).
+fn closable(groups: &[Group], open: &[usize], start: u32) -> bool {
+    // Max-heap of the open groups' remaining labels, compared as binary numbers.
+    let mut heap: BinaryHeap<(Rest, u32)> = BinaryHeap::with_capacity(open.len());
     let mut exhausted = 0u32;
-    for &j in open {
-        let list = lists[j];
-        let cur = list.partition_point(|&s| s > start);
-        if cur == list.len() {
-            exhausted += 1;
+    for &g in open {
+        let group = &groups[g];
+        let rest = group.rest();
+        let rest = &rest[rest.partition_point(|&s| s > start)..];
+        if rest.is_empty() {
+            exhausted += group.open;
         } else {
-            heap.push(Rest(&list[cur..]));
+            heap.push((Rest(rest), group.open));
         }
     }
     let mut b = start;
     while b > 0 {
-        let Some(top) = heap.pop() else {
+        let Some((Rest(rest), open)) = heap.pop() else {
             // Only children with nothing left below: each takes one of the free bits.
             return exhausted <= b;
         };
-        if top.0[0] == b {
-            if heap.peek().is_some_and(|o| o.0[0] == b) {
+        if rest[0] == b {
+            if open > 1 || heap.peek().is_some_and(|o| o.0 .0[0] == b) {
                 return false;
             }
-            if top.0.len() > 1 {
-                heap.push(Rest(&top.0[1..]));
+            if rest.len() > 1 {
+                heap.push((Rest(&rest[1..]), 1));
             } else {
                 exhausted += 1;
             }
+            b -= 1;
+        } else {
+            // Bits b down to rest[0] + 1 are free: the group's children, the largest lists
+            // below them, are closed there while they last.
+            let closed = open.min(b - rest[0]);
+            b -= closed;
+            if open > closed {
+                heap.push((Rest(rest), open - closed));
+            }
         }
-        // Otherwise `b` is free and `top`, the largest list below it, is closed there.
-        b -= 1;
     }
     heap.is_empty() && exhausted == 0
 }

@@ -81,6 +81,50 @@ fn combine_finds_the_smallest_list_of_every_choice() {
     }
 }
 
+/// Many children with equal lists (leaves, a loop's alike calls) are combined as groups: the
+/// groups must choose what choosing child by child would.
+#[test]
+fn combine_treats_alike_children_as_one_choice_each() {
+    let mut rng = Rng::new(11);
+    for _ in 0..2000 {
+        let bits = 1 + rng.below(4) as u32;
+        let pool: Vec<Vec<u32>> = (0..1 + rng.below(3))
+            .map(|_| random_list(&mut rng, bits))
+            .collect();
+        let k = 2 + rng.below(4) as usize;
+        let lists: Vec<Vec<u32>> = (0..k)
+            .map(|_| pool[rng.below(pool.len() as u64) as usize].clone())
+            .collect();
+        let slices: Vec<&[u32]> = lists.iter().map(|l| l.as_slice()).collect();
+        let (list, labels) = combine(&slices);
+        assert_eq!(list, combine_by_enumeration(&lists), "children {lists:?}");
+        let mut shown: Vec<u32> = Vec::new();
+        for (l, &x) in lists.iter().zip(&labels) {
+            assert!(x >= 1 && !l.contains(&x), "label {x} for {l:?}");
+            shown.push(x);
+            shown.extend(l.iter().filter(|&&s| s > x));
+        }
+        shown.sort_unstable_by(|a, b| b.cmp(a));
+        assert_eq!(shown, list, "labels {labels:?} for {lists:?}");
+    }
+}
+
+/// A star of n leaves needs n - 1 questions; a path of n vertices about log2 n.
+#[test]
+fn stars_and_paths_take_their_known_number_of_questions() {
+    for n in [2usize, 3, 10, 1000, 20_000] {
+        let star: Vec<u32> = vec![0; n];
+        assert_eq!(EdgeRanking::new(star).worst_case(0), n as u32 - 1);
+        let path: Vec<u32> = (0..n as u32).map(|v| v.saturating_sub(1)).collect();
+        let expected = usize::BITS - (n - 1).leading_zeros();
+        assert_eq!(
+            EdgeRanking::new(path).worst_case(0),
+            expected,
+            "path of {n}"
+        );
+    }
+}
+
 // ---- whole trees against minimax ------------------------------------------------------------
 
 /// Every ordered tree with `n` vertices, as parents in preorder (`parent[0]` unused): vertex i
