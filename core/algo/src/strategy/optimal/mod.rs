@@ -107,7 +107,7 @@ impl Suspects {
         if set.region_root() == x && total == weight {
             self.root = v;
         } else if set.mark(x) == Some(Answer::Valid) && total + weight == self.total {
-            self.ranking.remove(v);
+            self.ranking.remove(v, self.root);
         } else {
             return false;
         }

@@ -109,6 +109,84 @@ fn combine_treats_alike_children_as_one_choice_each() {
     }
 }
 
+/// The rule of the module documentation taken bit by bit, without runs, groups or shortcuts:
+/// at each free bit from the top, close the open child with the largest list below it only if
+/// the open children could not all be closed below the bit (checked by running the greedy).
+fn combine_bit_by_bit(lists: &[Vec<u32>]) -> Vec<u32> {
+    fn closable(open: &[&[u32]], start: u32) -> bool {
+        let mut open: Vec<Vec<u32>> = open
+            .iter()
+            .map(|l| l.iter().copied().filter(|&s| s <= start).collect())
+            .collect();
+        for b in (1..=start).rev() {
+            let holding = open.iter().filter(|l| l.contains(&b)).count();
+            match holding {
+                0 => {
+                    // The largest list below b (the labels above it are decided).
+                    let below =
+                        |l: &Vec<u32>| l.iter().copied().filter(|&s| s < b).collect::<Vec<u32>>();
+                    if let Some(i) = (0..open.len()).max_by_key(|&x| below(&open[x])) {
+                        open.swap_remove(i);
+                    }
+                }
+                1 => {}
+                _ => return false,
+            }
+        }
+        open.is_empty()
+    }
+    let top = lists.iter().filter_map(|l| l.first()).max().unwrap_or(&0) + lists.len() as u32;
+    let mut open: Vec<&[u32]> = lists.iter().map(|l| l.as_slice()).collect();
+    let mut out = Vec::new();
+    for b in (1..=top).rev() {
+        if open.is_empty() {
+            break;
+        }
+        let holding = open.iter().filter(|l| l.contains(&b)).count();
+        assert!(holding <= 1, "bit {b} shared");
+        let below: Vec<&[u32]> = open
+            .iter()
+            .map(|l| &l[l.partition_point(|&s| s >= b)..])
+            .collect();
+        if holding == 1 {
+            out.push(b);
+        } else if !closable(&below, b - 1) {
+            let i = (0..open.len())
+                .max_by(|&x, &y| below[x].cmp(below[y]))
+                .expect("open children");
+            open.swap_remove(i);
+            out.push(b);
+        }
+    }
+    out
+}
+
+#[test]
+fn combine_by_runs_decides_what_the_bit_by_bit_rule_decides() {
+    let mut rng = Rng::new(5);
+    for _ in 0..1500 {
+        let bits = 1 + rng.below(10) as u32;
+        let pool: Vec<Vec<u32>> = (0..1 + rng.below(12))
+            .map(|_| random_list(&mut rng, bits))
+            .collect();
+        let k = 2 + rng.below(30) as usize;
+        let lists: Vec<Vec<u32>> = (0..k)
+            .map(|_| pool[rng.below(pool.len() as u64) as usize].clone())
+            .collect();
+        let slices: Vec<&[u32]> = lists.iter().map(|l| l.as_slice()).collect();
+        let (list, labels) = combine(&slices);
+        assert_eq!(list, combine_bit_by_bit(&lists), "children {lists:?}");
+        let mut shown: Vec<u32> = Vec::new();
+        for (l, &x) in lists.iter().zip(&labels) {
+            assert!(x >= 1 && !l.contains(&x), "label {x} for {l:?}");
+            shown.push(x);
+            shown.extend(l.iter().filter(|&&s| s > x));
+        }
+        shown.sort_unstable_by(|a, b| b.cmp(a));
+        assert_eq!(shown, list, "labels {labels:?} for {lists:?}");
+    }
+}
+
 /// A star of n leaves needs n - 1 questions; a path of n vertices about log2 n.
 #[test]
 fn stars_and_paths_take_their_known_number_of_questions() {
