@@ -267,6 +267,37 @@ fn tree_shows_the_execution_forest_and_node_refuses_its_projected_nodes() {
     }
 }
 
+/// `bench forest --json`: the balanced-ET paper's Table 1 row of a trace, every askable call an
+/// experiment, each strategy's average and worst case on the tree and on the forest.
+#[test]
+fn bench_forest_reports_every_strategy_on_the_tree_and_the_forest() {
+    let (_work, trace) = mergesort_trace();
+    let t = trace.to_str().unwrap();
+    let out = hindsight_json(&["bench", "forest", t, "--json"]);
+    let row = &out["traces"][0];
+    assert_eq!(row["trace"], t);
+    let nodes = row["nodes"].as_u64().unwrap();
+    // MergeSort's calls; the experiments are every askable node, its loops and iterations too.
+    assert!(nodes >= 5, "{row:#}");
+    assert!(
+        row["inserted"]["projected"].as_u64().unwrap() > 0,
+        "{row:#}"
+    );
+    let questions = row["questions"].as_object().unwrap();
+    let names: Vec<&str> = questions.keys().map(|k| k.as_str()).collect();
+    assert_eq!(names, ["divide-and-query", "optimal", "top-down"]);
+    for (name, q) in questions {
+        let experiments = q["experiments"].as_u64().unwrap();
+        assert!(experiments > nodes, "{name}: {q}");
+        // Every experiment's buggy call is found on the forest too.
+        assert_eq!(q["found"], experiments, "{name}: {q}");
+        for (avg, worst) in [("tree", "worst_tree"), ("forest", "worst_forest")] {
+            let (avg, worst) = (q[avg].as_f64().unwrap(), q[worst].as_u64().unwrap());
+            assert!(avg >= 1.0 && avg <= worst as f64, "{name}: {q}");
+        }
+    }
+}
+
 #[test]
 fn interactive_answers_come_from_stdin_and_undo_works() {
     let (_work, trace) = mergesort_trace();

@@ -54,6 +54,9 @@ struct Inserted {
 struct Questions {
     tree: f64,
     forest: f64,
+    /// The most questions one experiment took, on the tree and on the forest.
+    worst_tree: u64,
+    worst_forest: u64,
     /// Experiments: every call for top-down (counted in one pass), a sample for the others.
     experiments: usize,
     /// Experiments whose session on the forest named the buggy call's node.
@@ -150,14 +153,16 @@ fn measure(trace: &std::path::Path, plain: &ExecutionTree, args: &ForestArgs) ->
         } else {
             &buggy
         };
-        let (tree, forest, found) = eval::forest_questions(plain, &forest_tree, s, experiments)?;
+        let q = eval::forest_questions(plain, &forest_tree, s, experiments)?;
         questions.insert(
             s.as_str().to_string(),
             Questions {
-                tree,
-                forest,
+                tree: q.tree,
+                forest: q.forest,
+                worst_tree: q.worst_tree,
+                worst_forest: q.worst_forest,
                 experiments: experiments.len(),
-                found,
+                found: q.found,
             },
         );
     }
@@ -189,8 +194,8 @@ fn print_row(r: &TraceRow) {
             0.0
         };
         println!(
-            "  {name:<18} {:>8.2} questions on the tree, {:>8.2} on the forest ({change:+.1} % fewer; {} experiments, {} found)",
-            q.tree, q.forest, q.experiments, q.found
+            "  {name:<18} {:>8.2} questions on the tree, {:>8.2} on the forest ({change:+.1} % fewer; worst {} / {}; {} experiments, {} found)",
+            q.tree, q.forest, q.worst_tree, q.worst_forest, q.experiments, q.found
         );
     }
 }

@@ -118,59 +118,78 @@ pub fn average_questions(
     })
 }
 
-/// Average questions of `strategy` over the experiments `buggy` (recorded calls of `plain`),
-/// on the plain tree and on `forest` (the same tree with its `ForestOptions`, balanced when
-/// its session is made): the balanced-ET paper's Table 1 columns *Quest.* and *Q. bal.*. On
-/// the forest a node is invalid when it is an ancestor of the buggy call's image (the call
-/// itself, or the collapsed node that absorbed it). Returns (tree, forest, experiments whose
-/// forest verdict named the image).
+/// Questions of one strategy over a set of experiments, on the plain tree and on the forest.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ForestQuestions {
+    /// Average questions on the plain tree and on the forest.
+    pub tree: f64,
+    pub forest: f64,
+    /// The most questions one experiment took, on each.
+    pub worst_tree: u64,
+    pub worst_forest: u64,
+    /// Experiments whose forest verdict named the buggy call's image.
+    pub found: usize,
+}
+
+/// Questions of `strategy` over the experiments `buggy` (recorded calls of `plain`), on the
+/// plain tree and on `forest` (the same tree with its `ForestOptions`, balanced when its
+/// session is made): the balanced-ET paper's Table 1 columns *Quest.* and *Q. bal.*, and the
+/// worst case of each. On the forest a node is invalid when it is an ancestor of the buggy
+/// call's image (the call itself, or the collapsed node that absorbed it).
 pub fn forest_questions(
     plain: &ExecutionTree,
     forest: &ExecutionTree,
     strategy: StrategyName,
     buggy: &[NodeId],
-) -> Result<(f64, f64, usize), EvalError> {
+) -> Result<ForestQuestions, EvalError> {
     let mut plain = plain.clone();
     plain.seal();
     let mut forest = forest.clone();
     forest.seal();
+    let mut out = ForestQuestions::default();
+    let (mut on_tree, mut on_forest) = (0u64, 0u64);
     if strategy == StrategyName::TopDown {
         // One pass each instead of a session per experiment (equal: see `top_down_questions`).
-        let on_tree: std::collections::HashMap<NodeId, u64> =
+        let tree_counts: std::collections::HashMap<NodeId, u64> =
             top_down_questions(&plain).into_iter().collect();
         let mut balanced = forest.clone();
         crate::tree::forest::balance_all(&mut balanced);
-        let on_forest: std::collections::HashMap<NodeId, u64> =
+        let forest_counts: std::collections::HashMap<NodeId, u64> =
             top_down_questions(&balanced).into_iter().collect();
-        let (mut t, mut f, mut found) = (0u64, 0u64, 0usize);
         for &b in buggy {
-            t += on_tree.get(&b).copied().unwrap_or(0);
-            if let Some(q) = balanced.image(b).and_then(|i| on_forest.get(&i)) {
-                f += q;
-                found += 1;
+            let t = tree_counts.get(&b).copied().unwrap_or(0);
+            on_tree += t;
+            out.worst_tree = out.worst_tree.max(t);
+            if let Some(&f) = balanced.image(b).and_then(|i| forest_counts.get(&i)) {
+                on_forest += f;
+                out.worst_forest = out.worst_forest.max(f);
+                out.found += 1;
             }
         }
-        let n = buggy.len().max(1) as f64;
-        return Ok((t as f64 / n, f as f64 / n, found));
-    }
-    let mut tree_session = Session::new(plain, create(strategy, None)?, TrustPolicy::none());
-    let mut forest_session = Session::new(forest, create(strategy, None)?, TrustPolicy::none());
-    let (mut on_tree, mut on_forest, mut found) = (0usize, 0usize, 0usize);
-    for &b in buggy {
-        tree_session.reset();
-        let oracle = SimulatedOracle { buggy: b };
-        on_tree += run_to_verdict(&mut tree_session, |t, n| oracle.answer(t, n))?.1;
-        forest_session.reset();
-        let Some(image) = forest_session.tree().image(b) else {
-            continue;
-        };
-        let oracle = SimulatedOracle { buggy: image };
-        let (verdict, asked) = run_to_verdict(&mut forest_session, |t, n| oracle.answer(t, n))?;
-        on_forest += asked;
-        found += usize::from(verdict == Verdict::Bug { node: image });
+    } else {
+        let mut tree_session = Session::new(plain, create(strategy, None)?, TrustPolicy::none());
+        let mut forest_session = Session::new(forest, create(strategy, None)?, TrustPolicy::none());
+        for &b in buggy {
+            tree_session.reset();
+            let oracle = SimulatedOracle { buggy: b };
+            let t = run_to_verdict(&mut tree_session, |t, n| oracle.answer(t, n))?.1 as u64;
+            on_tree += t;
+            out.worst_tree = out.worst_tree.max(t);
+            forest_session.reset();
+            let Some(image) = forest_session.tree().image(b) else {
+                continue;
+            };
+            let oracle = SimulatedOracle { buggy: image };
+            let (verdict, asked) = run_to_verdict(&mut forest_session, |t, n| oracle.answer(t, n))?;
+            on_forest += asked as u64;
+            out.worst_forest = out.worst_forest.max(asked as u64);
+            out.found += usize::from(verdict == Verdict::Bug { node: image });
+        }
     }
     let n = buggy.len().max(1) as f64;
-    Ok((on_tree as f64 / n, on_forest as f64 / n, found))
+    out.tree = on_tree as f64 / n;
+    out.forest = on_forest as f64 / n;
+    Ok(out)
 }
 
 /// Top-down's questions for every buggy node at once, without running a session: with the
