@@ -1,7 +1,7 @@
-//! `hindsight bench forest`: the balanced-ET paper's Table 1 for recorded traces: the execution
-//! tree, what balancing it into an execution forest inserted, how long that took, and the
-//! average questions before and after (every call taken as the buggy one, sampled with a fixed
-//! seed above `SAMPLE` calls).
+//! `hindsight bench forest`: the balanced-ET paper's Table 1 for recorded traces: the tree of
+//! calls, what the execution forest inserted (loop and iteration nodes, then balancing's
+//! projected and collapsed nodes), how long balancing took, and the questions before and after
+//! (every call taken as the buggy one, sampled with a fixed seed above `SAMPLE` calls).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -35,11 +35,16 @@ pub struct ForestArgs {
     /// The most calls one collapsed or projected node may stand for
     #[arg(long, value_name = "N")]
     pub max_chain: Option<u32>,
+    /// A forest without loop and iteration nodes (balancing the tree of calls alone, as the
+    /// balanced-ET paper measured)
+    #[arg(long)]
+    pub no_loops: bool,
     /// Experiments per trace at most (a sample with a fixed seed above it)
     #[arg(long, value_name = "N", default_value_t = SAMPLE)]
     pub sample: usize,
     /// Print one JSON object: {"traces": [{"trace", "nodes", "inserted": {"projected",
-    /// "collapsed"}, "balance_ms", "questions": {STRATEGY: {"tree", "forest"}}}]}
+    /// "collapsed", "loops", "iterations"}, "balance_ms", "questions": {STRATEGY: {"tree",
+    /// "forest", ...}}}]}
     #[arg(long)]
     pub json: bool,
 }
@@ -48,6 +53,11 @@ pub struct ForestArgs {
 struct Inserted {
     projected: usize,
     collapsed: usize,
+    /// Loop and iteration nodes (none with `--no-loops`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loops: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    iterations: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -79,16 +89,26 @@ struct TraceRow {
 pub fn run(args: ForestArgs) -> Result<u8> {
     let mut rows = Vec::new();
     for trace in &args.traces {
-        let options = DebugOptions {
-            forest: ForestOptions::OFF,
-            resident_nodes: None,
-            ..Default::default()
+        // The tree of calls (what the questions were asked over before the forest), and the
+        // tree the forest is balanced from: with loop and iteration nodes unless --no-loops.
+        let tree_of = |loops: bool| -> Result<ExecutionTree> {
+            let options = DebugOptions {
+                forest: ForestOptions::OFF,
+                loops,
+                resident_nodes: None,
+                ..Default::default()
+            };
+            let debugger = Debugger::open(trace, options)
+                .with_context(|| format!("reading {}", trace.display()))?;
+            Ok(debugger.session().tree().clone())
         };
-        let debugger = Debugger::open(trace, options)
-            .with_context(|| format!("reading {}", trace.display()))?;
-        let plain = debugger.session().tree().clone();
-        drop(debugger);
-        rows.push(measure(trace, &plain, &args)?);
+        let plain = tree_of(false)?;
+        let base = if args.no_loops {
+            plain.clone()
+        } else {
+            tree_of(true)?
+        };
+        rows.push(measure(trace, &plain, base, &args)?);
         if !args.json {
             print_row(rows.last().expect("just pushed"));
         }
@@ -99,8 +119,13 @@ pub fn run(args: ForestArgs) -> Result<u8> {
     Ok(0)
 }
 
-fn measure(trace: &std::path::Path, plain: &ExecutionTree, args: &ForestArgs) -> Result<TraceRow> {
-    let mut forest_tree = plain.clone();
+fn measure(
+    trace: &std::path::Path,
+    plain: &ExecutionTree,
+    base: ExecutionTree,
+    args: &ForestArgs,
+) -> Result<TraceRow> {
+    let mut forest_tree = base;
     forest_tree.set_forest_options(ForestOptions {
         balance: true,
         max_chain: args.max_chain.unwrap_or(u32::MAX),
@@ -108,13 +133,23 @@ fn measure(trace: &std::path::Path, plain: &ExecutionTree, args: &ForestArgs) ->
     let t = Instant::now();
     forest::balance_all(&mut forest_tree);
     let balance_ms = t.elapsed().as_secs_f64() * 1e3;
+    let count = |kind: NodeKind| {
+        forest_tree
+            .iter()
+            .filter(|&x| forest_tree.kind(x) == kind)
+            .count()
+    };
     let mut inserted = Inserted {
         projected: forest_tree.forest_bound(),
         collapsed: 0,
+        loops: (!args.no_loops).then(|| count(NodeKind::Loop)),
+        iterations: (!args.no_loops).then(|| count(NodeKind::Iteration)),
     };
     let mut placed = Inserted {
         projected: 0,
         collapsed: 0,
+        loops: None,
+        iterations: None,
     };
     for x in forest_tree.iter() {
         match forest_tree.kind(x) {
@@ -127,7 +162,9 @@ fn measure(trace: &std::path::Path, plain: &ExecutionTree, args: &ForestArgs) ->
         }
     }
     let nodes = plain.iter().filter(|&x| plain.kind(x).is_call()).count();
-    // The experiments: every call the plain session can ask, each taken as the buggy one.
+    // The experiments: every call the plain session can ask, each taken as the buggy one (on
+    // the forest: the call, or the collapsed node holding it; the loops and iterations around
+    // it are its ancestors, so invalid).
     let mut probe = plain.clone();
     probe.seal();
     let session = Session::new(
@@ -177,8 +214,12 @@ fn measure(trace: &std::path::Path, plain: &ExecutionTree, args: &ForestArgs) ->
 }
 
 fn print_row(r: &TraceRow) {
+    let loops = match (r.inserted.loops, r.inserted.iterations) {
+        (Some(l), Some(i)) => format!(", {l} loops / {i} iterations"),
+        _ => String::new(),
+    };
     println!(
-        "{}: {} nodes, inserted {} projected / {} collapsed, placed {} / {} calls, balanced in {:.1} ms",
+        "{}: {} calls, inserted {} projected / {} collapsed{loops}, placed {} / {} calls, balanced in {:.1} ms",
         r.trace,
         r.nodes,
         r.inserted.projected,
