@@ -6,6 +6,12 @@
 //! it). Asking a node is a query on the edge above it, so the optimal strategy asks the node
 //! whose edge has the largest label in an optimal edge ranking of that tree ([`ranking`]).
 //!
+//! Many questions are worst-case optimal besides the top label's: any whose two parts can each
+//! be searched with one question fewer. Among them the strategy asks, as divide and query does,
+//! the one whose subtree weighs closest to half the suspects (trying the candidates of
+//! [`half_candidates`], nearest half first, up to [`TRIED`]), so that it asks the fewest
+//! questions in the worst case and, within that, few on average; else the top label's.
+//!
 //! The ranking is kept between questions: after "invalid" the answered node's subtree keeps its
 //! labels (they are that subtree's optimal ranking), after "valid" its subtree leaves and only
 //! its ancestors are relabelled. Anything else (don't know, trust, undo, nodes arriving) builds
@@ -15,9 +21,13 @@
 pub mod ranking;
 
 use self::ranking::EdgeRanking;
-use super::{Strategy, StrategyName};
+use super::{half_candidates, Strategy, StrategyName};
 use crate::ids::NodeId;
 use crate::session::{Answer, SuspiciousSet, Walk};
+
+/// Candidates nearest half tried before the top label's question: each costs a relabelling of
+/// its ancestors on copies.
+pub const TRIED: usize = 4;
 
 #[derive(Default)]
 pub struct Optimal {
@@ -43,6 +53,8 @@ struct Suspects {
     revision: u64,
     /// Per vertex, its node (vertex 0: the region root when built).
     node: Vec<NodeId>,
+    /// (node, vertex), by node.
+    by_node: Vec<(NodeId, u32)>,
     ranking: EdgeRanking,
     /// The vertex the current region hangs from.
     root: u32,
@@ -80,9 +92,16 @@ impl Suspects {
             stack.push((x, own));
             Walk::Descend
         });
+        let mut by_node: Vec<(NodeId, u32)> = node
+            .iter()
+            .enumerate()
+            .map(|(v, &x)| (x, v as u32))
+            .collect();
+        by_node.sort_unstable();
         Suspects {
             revision: set.revision(),
             node,
+            by_node,
             ranking: EdgeRanking::new(parent),
             root: 0,
             asked: None,
@@ -117,12 +136,38 @@ impl Suspects {
         true
     }
 
-    /// The node whose edge has the largest label below the region's vertex.
+    /// The question to ask: a worst-case-optimal one nearest half the suspects' weight, else
+    /// the node whose edge has the largest label below the region's vertex.
     fn ask(&mut self, set: &SuspiciousSet) -> Option<NodeId> {
-        let v = self.ranking.first_query(self.root)?;
+        let top = self.ranking.worst_case(self.root);
+        let total = f64::from(set.total_weight());
+        let weight = |x: NodeId| f64::from(set.weight(x));
+        let mut candidates = half_candidates(set, total, weight);
+        candidates.sort_by(|&a, &b| {
+            let off = |x| (2.0 * weight(x) - total).abs();
+            off(a).total_cmp(&off(b)).then(a.cmp(&b))
+        });
+        let balanced = candidates
+            .into_iter()
+            .filter_map(|x| self.vertex(x))
+            .filter(|&v| v != self.root)
+            .take(TRIED)
+            .find(|&v| {
+                self.ranking.worst_case(v) < top
+                    && self.ranking.worst_case_without(v, self.root) < top
+            });
+        let v = match balanced {
+            Some(v) => v,
+            None => self.ranking.first_query(self.root)?,
+        };
         let x = self.node[v as usize];
         self.asked = Some((v, set.weight(x)));
         Some(x)
+    }
+
+    fn vertex(&self, x: NodeId) -> Option<u32> {
+        let i = self.by_node.binary_search_by_key(&x, |&(n, _)| n).ok()?;
+        Some(self.by_node[i].1)
     }
 }
 

@@ -394,6 +394,36 @@ impl EdgeRanking {
         }
     }
 
+    /// The worst case of `top`'s subtree once `v`'s subtree (below `top`, v ≠ top) has left
+    /// it: `v`'s ancestors relabelled up to `top` on copies, the ranking unchanged. It costs a
+    /// `combine` per ancestor whose list changes.
+    pub fn worst_case_without(&self, v: u32, top: u32) -> u32 {
+        let mut gone = v;
+        let mut changed: Option<(u32, Labels)> = None;
+        let mut p = self.parent[v as usize];
+        loop {
+            let lists: Vec<&[u32]> = self
+                .children(p)
+                .iter()
+                .filter(|&&c| c != gone)
+                .map(|&c| match &changed {
+                    Some((x, list)) if *x == c => list.as_slice(),
+                    _ => self.list[c as usize].as_slice(),
+                })
+                .collect();
+            let list = combine(&lists).0;
+            if p == top {
+                return list.first().copied().unwrap_or(0);
+            }
+            if list == self.list[p as usize] {
+                return self.worst_case(top);
+            }
+            changed = Some((p, list));
+            gone = u32::MAX;
+            p = self.parent[p as usize];
+        }
+    }
+
     /// The number of questions that find any vertex below `v` in the worst case.
     pub fn worst_case(&self, v: u32) -> u32 {
         self.list[v as usize].first().copied().unwrap_or(0)

@@ -298,6 +298,64 @@ fn the_ranking_of_every_tree_up_to_10_vertices_asks_as_few_as_minimax() {
     assert_eq!(trees, 6918);
 }
 
+#[test]
+fn the_worst_case_without_a_subtree_is_the_ranking_of_what_is_left() {
+    let mut rng = Rng::new(21);
+    for _ in 0..300 {
+        let n = 2 + rng.below(40) as usize;
+        let parent = random_parents(&mut rng, n);
+        let ranking = EdgeRanking::new(parent.clone());
+        let v = 1 + rng.below(n as u64 - 1) as u32;
+        // `top`: an ancestor of v (the root or one on the way).
+        let mut ancestors = vec![];
+        let mut a = parent[v as usize];
+        loop {
+            ancestors.push(a);
+            if a == 0 {
+                break;
+            }
+            a = parent[a as usize];
+        }
+        let top = ancestors[rng.below(ancestors.len() as u64) as usize];
+        // What is left: top's subtree without v's, renumbered in preorder.
+        let below = |x: u32, anc: u32| {
+            let mut y = x;
+            loop {
+                if y == anc {
+                    return true;
+                }
+                if y == 0 {
+                    return false;
+                }
+                y = parent[y as usize];
+            }
+        };
+        let kept: Vec<u32> = (0..n as u32)
+            .filter(|&x| below(x, top) && !below(x, v))
+            .collect();
+        let index: HashMap<u32, u32> = kept
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (x, i as u32))
+            .collect();
+        let left: Vec<u32> = kept
+            .iter()
+            .map(|&x| {
+                if x == top {
+                    0
+                } else {
+                    index[&parent[x as usize]]
+                }
+            })
+            .collect();
+        assert_eq!(
+            ranking.worst_case_without(v, top),
+            EdgeRanking::new(left).worst_case(0),
+            "tree {parent:?} without {v} below {top}"
+        );
+    }
+}
+
 /// A session tree for `parent`: vertex 0 is the thread, every other vertex a call of its own
 /// method (or of `method[v]`).
 fn session_tree(parent: &[u32], method: impl Fn(usize) -> u32) -> (ExecutionTree, Vec<NodeId>) {
