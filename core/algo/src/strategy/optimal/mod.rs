@@ -12,6 +12,10 @@
 //! [`half_candidates`], nearest half first, up to [`TRIED`]), so that it asks the fewest
 //! questions in the worst case and, within that, few on average; else the top label's.
 //!
+//! The ranking is in memory, about 50 bytes a suspect; while the region holds more suspects
+//! than the tree's persistence bound, the strategy asks as divide and query does, and ranks the
+//! region once it fits: worst-case optimal from there on, memory bounded throughout.
+//!
 //! The ranking is kept between questions: after "invalid" the answered node's subtree keeps its
 //! labels (they are that subtree's optimal ranking), after "valid" its subtree leaves and only
 //! its ancestors are relabelled. Anything else (don't know, trust, undo, nodes arriving) builds
@@ -21,7 +25,7 @@
 pub mod ranking;
 
 use self::ranking::EdgeRanking;
-use super::{half_candidates, Strategy, StrategyName};
+use super::{half_candidates, DivideAndQuery, Strategy, StrategyName};
 use crate::ids::NodeId;
 use crate::session::{Answer, SuspiciousSet, Walk};
 
@@ -40,6 +44,17 @@ impl Strategy for Optimal {
     }
 
     fn select(&mut self, set: &SuspiciousSet) -> Option<NodeId> {
+        if set
+            .tree()
+            .resident_nodes()
+            .is_some_and(|bound| set.total_weight() as usize > bound)
+        {
+            // The ranking lives in memory (about 50 bytes a suspect): beyond the persistence
+            // bound it would hold more than the bound lets the tree hold, so the strategy asks
+            // as divide and query does until the region fits.
+            self.cache = None;
+            return DivideAndQuery.select(set);
+        }
         let reusable = self.cache.as_mut().is_some_and(|s| s.follow(set));
         if !reusable {
             self.cache = Some(Suspects::build(set));

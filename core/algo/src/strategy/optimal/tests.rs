@@ -539,3 +539,67 @@ fn the_kept_ranking_asks_what_a_fresh_one_asks() {
         }
     }
 }
+
+// ---- beyond the persistence bound -----------------------------------------------------------
+
+/// A region larger than the persistence bound is not ranked (the ranking is in memory): the
+/// strategy asks divide and query's question there, and ranks the region once it fits.
+#[test]
+fn beyond_the_persistence_bound_it_asks_as_divide_and_query_until_the_region_fits() {
+    use crate::tree::synthetic::{random_recording, Event, Shape};
+    use crate::tree::PersistenceBound;
+    let shape = Shape {
+        calls: 3000,
+        methods: 40,
+        ..Shape::default()
+    };
+    let tree = |bound: Option<usize>| {
+        let mut tree = ExecutionTree::new();
+        tree.set_persistence_bound(bound.map(PersistenceBound::in_memory));
+        random_recording(8, &shape, |e| match e {
+            Event::Header(h) => {
+                tree.push(&h).unwrap();
+            }
+            Event::Coverage(n, k, es) => tree.set_coverage(n, k, &es).unwrap(),
+        });
+        tree.seal();
+        tree
+    };
+    let (unbounded, bounded) = (tree(None), tree(Some(1000)));
+    let session = |tree: &ExecutionTree, name| {
+        let mut s = Session::new(
+            tree.clone(),
+            create(name, None).unwrap(),
+            TrustPolicy::none(),
+        );
+        s.seal();
+        s
+    };
+    let mut optimal = session(&bounded, StrategyName::Optimal);
+    let mut dq = session(&bounded, StrategyName::DivideAndQuery);
+    let buggy = NodeId(2500);
+    let oracle = SimulatedOracle { buggy };
+    let mut ranked = 0;
+    loop {
+        let (Step::Ask(x), Step::Ask(y)) = (optimal.step(), dq.step()) else {
+            break;
+        };
+        let set = optimal.suspicious();
+        if set.total_weight() > 1000 {
+            assert_eq!(x, y, "beyond the bound, divide and query's question");
+        } else {
+            // The region fits: the question a ranking of it asks.
+            let mut fresh = create(StrategyName::Optimal, None).unwrap();
+            let mut copy = session(&unbounded, StrategyName::Optimal);
+            for &(n, a) in optimal.answers() {
+                copy.answer(n, a).unwrap();
+            }
+            assert_eq!(fresh.select(copy.suspicious()), Some(x));
+            ranked += 1;
+        }
+        let a = oracle.answer(optimal.tree(), x);
+        optimal.answer(x, a).unwrap();
+        dq.answer(x, a).unwrap();
+    }
+    assert!(ranked > 0, "the region came to fit the bound");
+}
