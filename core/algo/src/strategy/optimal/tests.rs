@@ -580,10 +580,7 @@ fn beyond_the_persistence_bound_it_asks_as_divide_and_query_until_the_region_fit
     let buggy = NodeId(2500);
     let oracle = SimulatedOracle { buggy };
     let mut ranked = 0;
-    loop {
-        let (Step::Ask(x), Step::Ask(y)) = (optimal.step(), dq.step()) else {
-            break;
-        };
+    while let (Step::Ask(x), Step::Ask(y)) = (optimal.step(), dq.step()) {
         let set = optimal.suspicious();
         if set.total_weight() > 1000 {
             assert_eq!(x, y, "beyond the bound, divide and query's question");
