@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use hindsight_core::capture::cpu_ms;
 use hindsight_core::session::{Session, TrustPolicy};
 use hindsight_core::strategy::eval::average_questions;
 use hindsight_core::strategy::{bench::answer_latency, create, eval, StrategyName};
@@ -169,8 +170,9 @@ fn main() {
     }
 }
 
-/// The time to the first question of a fresh session, per strategy: what a strategy that works
-/// over the whole suspicious set (`optimal` ranks it) costs before its first question.
+/// The time to the first question of a fresh session, per strategy, wall and CPU (the machine
+/// is shared): what a strategy that works over the whole suspicious set (`optimal` ranks it)
+/// costs before its first question.
 fn first_questions(tree: &hindsight_core::tree::ExecutionTree, strategies: &[StrategyName]) {
     let times: Vec<String> = strategies
         .iter()
@@ -180,9 +182,12 @@ fn first_questions(tree: &hindsight_core::tree::ExecutionTree, strategies: &[Str
                 create(name, None).expect("every strategy exists"),
                 TrustPolicy::none(),
             );
-            let t = Instant::now();
+            let (t, cpu) = (Instant::now(), cpu_ms());
             session.step();
-            format!("{} {:.1} ms", name.as_str(), ms(t.elapsed()))
+            let cpu = cpu_ms()
+                .zip(cpu)
+                .map_or(String::new(), |(b, a)| format!(" ({} ms CPU)", b - a));
+            format!("{} {:.1} ms{cpu}", name.as_str(), ms(t.elapsed()))
         })
         .collect();
     println!("first question: {}", times.join(", "));
