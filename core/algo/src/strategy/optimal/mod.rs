@@ -162,14 +162,16 @@ impl Suspects {
             let off = |x| (2.0 * weight(x) - total).abs();
             off(a).total_cmp(&off(b)).then(a.cmp(&b))
         });
+        // A candidate whose own subtree needs `top` questions is out at no cost; the others
+        // cost a relabelling of their ancestors each, so at most TRIED are tried.
+        let mut tried = 0;
         let balanced = candidates
             .into_iter()
             .filter_map(|x| self.vertex(x))
-            .filter(|&v| v != self.root)
-            .take(TRIED)
+            .filter(|&v| v != self.root && self.ranking.worst_case(v) < top)
             .find(|&v| {
-                self.ranking.worst_case(v) < top
-                    && self.ranking.worst_case_without(v, self.root) < top
+                tried += 1;
+                tried <= TRIED && self.ranking.worst_case_without(v, self.root) < top
             });
         let v = match balanced {
             Some(v) => v,
