@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use hindsight_core::capture::cpu_ms;
 use hindsight_core::debugger::{DebugOptions, Debugger};
 use hindsight_core::ids::NodeId;
 use hindsight_core::session::{Session, TrustPolicy};
@@ -43,7 +44,7 @@ pub struct ForestArgs {
     #[arg(long, value_name = "N", default_value_t = SAMPLE)]
     pub sample: usize,
     /// Print one JSON object: {"traces": [{"trace", "nodes", "inserted": {"projected",
-    /// "collapsed", "loops", "iterations"}, "balance_ms", "questions": {STRATEGY: {"tree",
+    /// "collapsed", "loops", "iterations"}, "balance_ms", "balance_cpu_ms", "questions": {STRATEGY: {"tree",
     /// "forest", ...}}}]}
     #[arg(long)]
     pub json: bool,
@@ -83,6 +84,10 @@ struct TraceRow {
     /// each collapsed node's first call).
     placed: Inserted,
     balance_ms: f64,
+    /// The process's CPU time while balancing (10 ms ticks): what the wall time is on an idle
+    /// machine, and what it is not on a loaded one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    balance_cpu_ms: Option<u64>,
     questions: BTreeMap<String, Questions>,
 }
 
@@ -130,9 +135,10 @@ fn measure(
         balance: true,
         max_chain: args.max_chain.unwrap_or(u32::MAX),
     });
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), cpu_ms());
     forest::balance_all(&mut forest_tree);
     let balance_ms = t.elapsed().as_secs_f64() * 1e3;
+    let balance_cpu_ms = cpu.zip(cpu_ms()).map(|(a, b)| b.saturating_sub(a));
     let count = |kind: NodeKind| {
         forest_tree
             .iter()
@@ -209,6 +215,7 @@ fn measure(
         inserted,
         placed,
         balance_ms,
+        balance_cpu_ms,
         questions,
     })
 }
@@ -218,8 +225,12 @@ fn print_row(r: &TraceRow) {
         (Some(l), Some(i)) => format!(", {l} loops / {i} iterations"),
         _ => String::new(),
     };
+    let cpu = r
+        .balance_cpu_ms
+        .map(|c| format!(" ({c} ms CPU)"))
+        .unwrap_or_default();
     println!(
-        "{}: {} calls, inserted {} projected / {} collapsed{loops}, placed {} / {} calls, balanced in {:.1} ms",
+        "{}: {} calls, inserted {} projected / {} collapsed{loops}, placed {} / {} calls, balanced in {:.1} ms{cpu}",
         r.trace,
         r.nodes,
         r.inserted.projected,
