@@ -6,12 +6,56 @@ package hindsight.runtime;
  * event header method (which takes the timestamp) followed by value methods ({@code vI},
  * {@code vA}, ...) for the event's values. Every method declared here is an entry point of
  * instrumented code, kept out of line by the JIT options the recorder gives the JVM; the
- * encoding they share is in {@link Encoder}.
+ * encoding they share is in {@link Encoder}. The package-private methods here are the rare and
+ * large paths of the encoder, kept out of line by the same option.
  */
 public final class Buf extends Encoder {
 
     Buf(Thread t) {
         super(t);
+    }
+
+    // ---- rare paths of the encoder (out of line) ----
+
+    @Override
+    void flush() {
+        synchronized (Out.LOCK) {
+            if (count > 0) {
+                // A frame of STRING events only has no timestamp of its own.
+                Out.events(tid, Math.max(baseTs, 0), count, b, pos);
+            }
+            emptied();
+        }
+    }
+
+    @Override
+    long firstSeen(Object o) {
+        long id = Ids.OBJECTS.idOf(o);
+        if (id < 0) {
+            id = -id;
+            insertFirstSeen(o, id);
+        }
+        return id;
+    }
+
+    @Override
+    long newString(String s) {
+        long id = Strings.assign(s);
+        if (id < 0) {
+            id = -id;
+            insertString(id, s);
+        }
+        return id;
+    }
+
+    /** A CONTENT event (with the definitions its values need first); see {@link Contents}. */
+    void snapshot(Object o, int kind) {
+        Contents.snapshot(this, o, kind);
+    }
+
+    /** A CONTENT tail of a list (see {@link Contents#added}). */
+    void tail(Object o, java.util.List<?> list, int start, int n) {
+        Contents.tail(this, o, list, start, n);
     }
 
     @Override

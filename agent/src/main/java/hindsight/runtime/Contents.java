@@ -44,9 +44,14 @@ final class Contents {
         if (!changed && !first) {
             return;
         }
+        b.snapshot(o, kind);
+    }
+
+    /** The CONTENT event of {@code o} ({@link Buf#snapshot}, out of line). */
+    static void snapshot(Buf b, Object o, int kind) {
         b.snapshotting = true;
         try {
-            Object[] values = snapshot(o, kind);
+            Object[] values = values(o, kind);
             int n = values.length;
             // Definitions first, as events of their own, so that the CONTENT event is not
             // moved once per first-seen value. A text is a new string every time: it gets a
@@ -114,6 +119,11 @@ final class Contents {
             send(b, o, true);
             return;
         }
+        b.tail(o, list, start, n);
+    }
+
+    /** CONTENT with the elements of {@code list} from {@code start} on ({@link Buf#tail}). */
+    static void tail(Buf b, Object o, java.util.List<?> list, int start, int n) {
         b.snapshotting = true;
         try {
             Object[] values = list.subList(start, n).toArray();
@@ -138,7 +148,7 @@ final class Contents {
     }
 
     /** The values of a CONTENT event, cut after MAX_CONTENT values with the marker. */
-    private static Object[] snapshot(Object o, int kind) {
+    private static Object[] values(Object o, int kind) {
         if (kind == TEXT) {
             return new Object[] {o.toString()};
         }

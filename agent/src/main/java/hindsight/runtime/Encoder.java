@@ -15,6 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * compiles to calls rather than to a copy of the encoder at each of its events, while the
  * encoder's own methods, declared here, are still inlined into each entry point.
  *
+ * <p>What is rare and large (flushing, first-seen objects and new strings, content snapshots) is
+ * declared in {@link Buf} as well, so that it stays out of line too: the JIT compiles it once
+ * rather than into every entry point, which kept the compiler busy for seconds.
+ *
  * <p>Only the owning thread writes a buffer. A value may need a definition first (a string's
  * text, a first-seen object or array); such definitions are inserted in front of the event being
  * written, which then takes a fresh timestamp, so timestamps stay increasing within a frame.
@@ -208,17 +212,13 @@ abstract class Encoder {
     }
 
     /** Writes the EVENTS frame and empties the buffer (owner thread, between events). */
-    void flush() {
-        synchronized (Out.LOCK) {
-            if (count > 0) {
-                // A frame of STRING events only has no timestamp of its own.
-                Out.events(tid, Math.max(baseTs, 0), count, b, pos);
-            }
-            pos = 0;
-            count = 0;
-            baseTs = -1;
-            epoch = flushEpoch;
-        }
+    abstract void flush();
+
+    final void emptied() {
+        pos = 0;
+        count = 0;
+        baseTs = -1;
+        epoch = flushEpoch;
     }
 
     // ---- definitions inserted before the current event ----
@@ -228,15 +228,17 @@ abstract class Encoder {
         if (cachedObjects[slot] == o) {
             return cachedIds[slot];
         }
-        long id = Ids.OBJECTS.idOf(o);
-        if (id < 0) {
-            id = -id;
-            insertFirstSeen(o, id);
+        long id = Ids.OBJECTS.find(o);
+        if (id == 0) {
+            id = firstSeen(o);
         }
         cachedObjects[slot] = o;
         cachedIds[slot] = id;
         return id;
     }
+
+    /** The id of an object that has none yet: assigns it and inserts its definition. */
+    abstract long firstSeen(Object o);
 
     /** A STRING event defining {@code id} as the text of {@code s} (between events). */
     final void writeString(long id, String s) {
@@ -249,17 +251,21 @@ abstract class Encoder {
     }
 
     final long stringId(String s) {
-        long id = Strings.idOf(s);
-        if (id < 0) {
-            id = -id;
-            int start = evStart;
-            byte[] saved = java.util.Arrays.copyOfRange(b, start, pos);
-            pos = start;
-            writeString(id, s);
-            evStart = pos;
-            raw(saved, 0, saved.length);
-        }
-        return id;
+        long id = Strings.known(s);
+        return id != 0 ? id : newString(s);
+    }
+
+    /** The id of a string whose text has none (in its slot): assigns it and inserts its STRING. */
+    abstract long newString(String s);
+
+    /** Inserts a STRING event in front of the current event. */
+    final void insertString(long id, String s) {
+        int start = evStart;
+        byte[] saved = java.util.Arrays.copyOfRange(b, start, pos);
+        pos = start;
+        writeString(id, s);
+        evStart = pos;
+        raw(saved, 0, saved.length);
     }
 
     /** Moves the current event aside, writes NEW_OBJECT/NEW_ARRAY (origin 1) with its timestamp, then re-emits it. */
