@@ -122,10 +122,10 @@ final class ExternalCalls implements Opcodes {
                 after.op(DUP).buf().call(EntryPoint.S_CONTENT);
             }
         } else if (r.getSort() == Type.VOID) {
-            after.event(EntryPoint.EXT_RET).event(EntryPoint.V_VOID);
+            after.event(EntryPoint.EXT_RET_VOID);
             JdkHooks.contents(site, withReceiver, after);
         } else {
-            after.store(r, resultSlot).event(EntryPoint.EXT_RET).value(r, resultSlot);
+            after.store(r, resultSlot).buf().load(r, resultSlot).call(EntryPoint.Valued.EXT_RET, r);
             JdkHooks.contents(site, withReceiver, after);
             if (JdkHooks.mayHoldContent(r)) {
                 JdkHooks.firstContent(after, resultSlot);

@@ -175,6 +175,128 @@ abstract class Encoder {
                 .getBytes(StandardCharsets.UTF_8);
     }
 
+    // ---- values (inlined into the entry points) ----
+
+    final void valZ(int v) {
+        put(v != 0 ? TAG_TRUE : TAG_FALSE);
+    }
+
+    final void valC(int v) {
+        put(TAG_CHAR);
+        varint(v & 0xFFFF);
+    }
+
+    final void valB(int v) {
+        put(TAG_BYTE);
+        svarint((byte) v);
+    }
+
+    final void valS(int v) {
+        put(TAG_SHORT);
+        svarint((short) v);
+    }
+
+    final void valI(int v) {
+        put(TAG_INT);
+        svarint(v);
+    }
+
+    final void valJ(long v) {
+        put(TAG_LONG);
+        svarint(v);
+    }
+
+    final void valF(float v) {
+        put(TAG_FLOAT);
+        int bits = Float.floatToRawIntBits(v);
+        ensure(4);
+        b[pos++] = (byte) bits;
+        b[pos++] = (byte) (bits >>> 8);
+        b[pos++] = (byte) (bits >>> 16);
+        b[pos++] = (byte) (bits >>> 24);
+    }
+
+    final void valD(double v) {
+        put(TAG_DOUBLE);
+        long bits = Double.doubleToRawLongBits(v);
+        ensure(8);
+        for (int i = 0; i < 8; i++) {
+            b[pos++] = (byte) (bits >>> (8 * i));
+        }
+    }
+
+    /** A reference: null, a string (by text), a box (by value) or an object or array (by id). */
+    final void valA(Object o) {
+        if (o == null) {
+            put(TAG_NULL);
+            return;
+        }
+        if (o == Contents.VOID) {
+            put(TAG_VOID);
+            return;
+        }
+        Class<?> c = o.getClass();
+        if (c == String.class) {
+            long id = stringId((String) o);
+            put(TAG_STRING);
+            varint(id);
+        } else if (c == Integer.class) {
+            put(TAG_BOXED);
+            valI((Integer) o);
+        } else if (c == Long.class) {
+            put(TAG_BOXED);
+            valJ((Long) o);
+        } else if (c == Boolean.class) {
+            put(TAG_BOXED);
+            valZ((Boolean) o ? 1 : 0);
+        } else if (c == Character.class) {
+            put(TAG_BOXED);
+            valC((Character) o);
+        } else if (c == Double.class) {
+            put(TAG_BOXED);
+            valD((Double) o);
+        } else if (c == Float.class) {
+            put(TAG_BOXED);
+            valF((Float) o);
+        } else if (c == Byte.class) {
+            put(TAG_BOXED);
+            valB((Byte) o);
+        } else if (c == Short.class) {
+            put(TAG_BOXED);
+            valS((Short) o);
+        } else {
+            long id = objectId(o);
+            put(TAG_OBJECT);
+            varint(id);
+        }
+    }
+
+    // ---- event headers (inlined; the value follows) ----
+
+    final void local(int var) {
+        begin(LOCAL);
+        varint(var);
+    }
+
+    final void fieldWrite(Object o, int field) {
+        begin(FIELD_WRITE);
+        long id = objectId(o);
+        varint(id);
+        varint(field);
+    }
+
+    final void staticWrite(int field) {
+        begin(STATIC_WRITE);
+        varint(field);
+    }
+
+    final void arrayWrite(Object array, int index) {
+        begin(ARRAY_WRITE);
+        long id = objectId(array);
+        varint(id);
+        varint(index);
+    }
+
     /** Starts an event at a boundary between events: may flush first. */
     final void begin(int op) {
         if (pos > LIMIT || epoch != flushEpoch) {
