@@ -56,7 +56,15 @@ fn main() {
     top_sources.extend(java_files(&src.join("hindsight/runtime")));
     top_sources.push(generated.join("Version.java"));
     run(Command::new(&javac)
-        .args(["--release", "17", "-g", "-Xlint:all", "-Werror", STRING_CONCAT, "-d"])
+        .args([
+            "--release",
+            "17",
+            "-g",
+            "-Xlint:all",
+            "-Werror",
+            STRING_CONCAT,
+            "-d",
+        ])
         .arg(&top)
         .args(&top_sources));
 
