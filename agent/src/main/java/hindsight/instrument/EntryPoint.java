@@ -31,7 +31,6 @@ enum EntryPoint {
     THIS_INIT("thisInit", "(Ljava/lang/Object;)V"),
     SEEN("seen", "(Ljava/lang/Object;)V"),
     PARK("park", "()V"),
-    UNPARK("unpark", "()V"),
     CONTENT("content", "(Ljava/lang/Object;Z)V"),
     ADDED("added", "(Ljava/lang/Object;I)V"),
 
@@ -45,10 +44,11 @@ enum EntryPoint {
     V_FLOAT("vF", "(F)V"),
     V_DOUBLE("vD", "(D)V"),
     V_OBJECT("vA", "(Ljava/lang/Object;)V"),
+    /** An EXT_CALL value kept for the CONTENT after an EXT_UNWIND, and whether the call may change it. */
+    V_OBJECT_KEPT("vAk", "(Ljava/lang/Object;Z)V"),
 
     // Events whose value is on the operand stack: static, value first, buffer last.
     S_UNWIND(Kind.STATIC, "sUnwind", "(Ljava/lang/Throwable;" + EntryPoint.BUF_DESC + ")V"),
-    S_EXT_UNWIND(Kind.STATIC, "sExtUnwind", "(Ljava/lang/Throwable;" + EntryPoint.BUF_DESC + ")V"),
     S_THROW(Kind.STATIC, "sThrow", "(Ljava/lang/Throwable;" + EntryPoint.BUF_DESC + ")V"),
     S_CATCH(Kind.STATIC, "sCatch", "(Ljava/lang/Throwable;" + EntryPoint.BUF_DESC + ")V"),
     S_NEW_ARRAY(Kind.STATIC, "sNewArray", "(Ljava/lang/Object;" + EntryPoint.BUF_DESC + ")V"),

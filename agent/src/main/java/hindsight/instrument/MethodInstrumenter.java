@@ -61,12 +61,16 @@ final class MethodInstrumenter implements Opcodes {
             handlers.add(t.handler);
         }
         BlockTable blocks = new BlockTable(m, orig, ordinals, vars);
+        Frames frames = new Frames(in, orig, bufSlot);
         int firstLine = 0;
         int lastLine = 0;
         boolean preSuper = isCtor;
         LabelNode split = null;
         LabelNode preInit = null;
         for (AbstractInsnNode x : orig) {
+            if (x instanceof FrameNode) {
+                continue;
+            }
             if (x instanceof LabelNode) {
                 if (handlers.remove(x)) {
                     in.insert(x, code().op(DUP).buf().call(EntryPoint.S_CATCH).list());
@@ -107,11 +111,12 @@ final class MethodInstrumenter implements Opcodes {
         if (split != null) {
             // The verifier accepts no handler over the super(...) call itself; Buf.superCall
             // makes up for it.
-            catchAll(start, preInit);
-            catchAll(split, end);
+            catchAll(start, preInit, frames.handler(true));
+            catchAll(split, end, frames.handler(false));
         } else {
-            catchAll(start, end);
+            catchAll(start, end, frames.handler(false));
         }
+        frames.restore();
     }
 
     /** The events of one real instruction of the original code. */
@@ -166,9 +171,10 @@ final class MethodInstrumenter implements Opcodes {
     }
 
     /** The handler that records UNWIND and rethrows, for [start, end). */
-    private void catchAll(LabelNode start, LabelNode end) {
+    private void catchAll(LabelNode start, LabelNode end, FrameNode frame) {
         LabelNode handler = new LabelNode();
-        in.add(code().add(handler).op(DUP).buf().call(EntryPoint.S_UNWIND).op(ATHROW).list());
+        in.add(code().add(handler).add(frame).op(DUP).buf().call(EntryPoint.S_UNWIND).op(ATHROW)
+                .list());
         m.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
     }
 

@@ -32,23 +32,64 @@ public final class Buf extends Encoder {
     }
 
     @Override
-    long firstSeen(Object o) {
+    long objectIdMiss(Object o, int slot) {
         long id = Ids.OBJECTS.idOf(o);
         if (id < 0) {
             id = -id;
             insertFirstSeen(o, id);
         }
+        cache(o, slot, id);
         return id;
     }
 
     @Override
-    long newString(String s) {
-        long id = Strings.assign(s);
-        if (id < 0) {
-            id = -id;
-            insertString(id, s);
+    long stringId(String s) {
+        long id = Strings.known(s);
+        if (id == 0) {
+            id = Strings.assign(s);
+            if (id < 0) {
+                id = -id;
+                insertString(id, s);
+            }
         }
         return id;
+    }
+
+    @Override
+    void boxed(Object o) {
+        Class<?> c = o.getClass();
+        if (c == Integer.class) {
+            put(TAG_BOXED);
+            valI((Integer) o);
+        } else if (c == Long.class) {
+            put(TAG_BOXED);
+            valJ((Long) o);
+        } else if (c == Boolean.class) {
+            put(TAG_BOXED);
+            valZ((Boolean) o ? 1 : 0);
+        } else if (c == Character.class) {
+            put(TAG_BOXED);
+            valC((Character) o);
+        } else if (c == Double.class) {
+            put(TAG_BOXED);
+            valD((Double) o);
+        } else if (c == Float.class) {
+            put(TAG_BOXED);
+            valF((Float) o);
+        } else if (c == Byte.class) {
+            put(TAG_BOXED);
+            valB((Byte) o);
+        } else if (c == Short.class) {
+            put(TAG_BOXED);
+            valS((Short) o);
+        } else if (o == Contents.VOID) {
+            put(TAG_VOID);
+        } else {
+            // BigInteger, AtomicLong, ...: an object like any other.
+            long id = objectId(o);
+            put(TAG_OBJECT);
+            varint(id);
+        }
     }
 
     /** A CONTENT event (with the definitions its values need first); see {@link Contents}. */
@@ -147,11 +188,6 @@ public final class Buf extends Encoder {
         STATE.setRelease(this, PARKED);
     }
 
-    /** The owner is back (the call returned or threw, or a callback entered instrumented code). */
-    public void unpark() {
-        reclaim();
-    }
-
 
     // ---- events (headers; the values follow) ----
 
@@ -168,10 +204,22 @@ public final class Buf extends Encoder {
         endCall();
     }
 
+    /** EXT_CALL; its values follow, with vAk for those whose content it may change. */
     public void extCall(int method, int argc) {
         begin(EXT_CALL);
         varint(method);
         varint(argc);
+        openExternal();
+    }
+
+    /**
+     * A value of an EXT_CALL that may be a JDK collection, map or builder: kept until the call
+     * ends, so that if it ends by an exception its CONTENT follows the EXT_UNWIND
+     * ({@code changed}: whether the call may have changed it, see {@link Contents#send}).
+     */
+    public void vAk(Object o, boolean changed) {
+        valA(o);
+        keep(o, changed);
     }
 
     public void line(int line) {
@@ -464,52 +512,62 @@ public final class Buf extends Encoder {
     // EXT_RETURN: a call into uninstrumented code returned.
 
     public void extRetZ(int v) {
+        extReturned();
         begin(EXT_RETURN);
         valZ(v);
     }
 
     public void extRetC(int v) {
+        extReturned();
         begin(EXT_RETURN);
         valC(v);
     }
 
     public void extRetB(int v) {
+        extReturned();
         begin(EXT_RETURN);
         valB(v);
     }
 
     public void extRetS(int v) {
+        extReturned();
         begin(EXT_RETURN);
         valS(v);
     }
 
     public void extRetI(int v) {
+        extReturned();
         begin(EXT_RETURN);
         valI(v);
     }
 
     public void extRetJ(long v) {
+        extReturned();
         begin(EXT_RETURN);
         valJ(v);
     }
 
     public void extRetF(float v) {
+        extReturned();
         begin(EXT_RETURN);
         valF(v);
     }
 
     public void extRetD(double v) {
+        extReturned();
         begin(EXT_RETURN);
         valD(v);
     }
 
     public void extRetA(Object v) {
+        extReturned();
         begin(EXT_RETURN);
         valA(v);
     }
 
     /** EXT_RETURN of a void method. */
     public void extRetV() {
+        extReturned();
         begin(EXT_RETURN);
         put(TAG_VOID);
     }
@@ -540,10 +598,29 @@ public final class Buf extends Encoder {
     }
 
     /**
+     * An exception event at the depth of a call into uninstrumented code that has not returned
+     * means the call threw: its EXT_UNWIND, then the CONTENT of the objects it was given that
+     * it may have changed. (No handler around the call: the exception reaches the caller's own
+     * handler or its catch-all unchanged, and the call site needs no stack map frame.)
+     */
+    private void abandonedExternals(Throwable t) {
+        while (externalOpenAt(depth)) {
+            begin(EXT_UNWIND);
+            valA(t);
+            int from = keptFrom();
+            for (int i = from; i < keptTop; i++) {
+                Contents.send(this, kept[i], keptChanged[i]);
+            }
+            extReturned();
+        }
+    }
+
+    /**
      * An uninstrumented JDK method (System.arraycopy, Arrays.sort, fill, setAll, ...) may have
      * written elements [from, to) of an array: ARRAY_WRITE for each of them, inside its EXT_CALL.
      */
     public void arrayRange(Object array, int from, int to) {
+        reclaim();
         if (array == null) {
             return;
         }
@@ -628,6 +705,8 @@ public final class Buf extends Encoder {
     // ---- events whose value is on the operand stack (static: value first, buffer last) ----
 
     public static void sUnwind(Throwable t, Buf b) {
+        b.reclaim();
+        b.abandonedExternals(t);
         b.abandonedConstructors(t);
         b.begin(UNWIND);
         b.vA(t);
@@ -644,19 +723,14 @@ public final class Buf extends Encoder {
         }
     }
 
-    public static void sExtUnwind(Throwable t, Buf b) {
-        b.unpark();
-        b.abandonedConstructors(t);
-        b.begin(EXT_UNWIND);
-        b.vA(t);
-    }
-
     public static void sThrow(Throwable t, Buf b) {
         b.begin(THROW);
         b.vA(t);
     }
 
     public static void sCatch(Throwable t, Buf b) {
+        b.reclaim();
+        b.abandonedExternals(t);
         b.abandonedConstructors(t);
         b.begin(CATCH);
         b.vA(t);
@@ -676,6 +750,7 @@ public final class Buf extends Encoder {
 
     /** An uninstrumented constructor returned the new object: NEW_OBJECT (origin 0), EXT_RETURN. */
     public static void sExtNew(Object o, Buf b) {
+        b.extReturned();
         long id = Ids.OBJECTS.idOf(o);
         if (id < 0) {
             id = -id;

@@ -106,6 +106,17 @@ abstract class Encoder {
     int[] superCalls = new int[8];
     int superCallsTop;
 
+    /**
+     * Calls into uninstrumented code that have not returned: the depth of their caller, and
+     * where their kept objects ({@link Buf#vAk}) start in {@link #kept}.
+     */
+    private int[] extDepths = new int[8];
+    private int[] extKept = new int[8];
+    private int extTop;
+    Object[] kept = new Object[8];
+    boolean[] keptChanged = new boolean[8];
+    int keptTop;
+
     /** Set while this thread takes a snapshot of JDK content: nested snapshots are skipped. */
     boolean snapshotting;
 
@@ -229,47 +240,22 @@ abstract class Encoder {
     final void valA(Object o) {
         if (o == null) {
             put(TAG_NULL);
-            return;
-        }
-        if (o == Contents.VOID) {
-            put(TAG_VOID);
-            return;
-        }
-        Class<?> c = o.getClass();
-        if (c == String.class) {
+        } else if (o.getClass() == String.class) {
             long id = stringId((String) o);
             put(TAG_STRING);
             varint(id);
-        } else if (c == Integer.class) {
-            put(TAG_BOXED);
-            valI((Integer) o);
-        } else if (c == Long.class) {
-            put(TAG_BOXED);
-            valJ((Long) o);
-        } else if (c == Boolean.class) {
-            put(TAG_BOXED);
-            valZ((Boolean) o ? 1 : 0);
-        } else if (c == Character.class) {
-            put(TAG_BOXED);
-            valC((Character) o);
-        } else if (c == Double.class) {
-            put(TAG_BOXED);
-            valD((Double) o);
-        } else if (c == Float.class) {
-            put(TAG_BOXED);
-            valF((Float) o);
-        } else if (c == Byte.class) {
-            put(TAG_BOXED);
-            valB((Byte) o);
-        } else if (c == Short.class) {
-            put(TAG_BOXED);
-            valS((Short) o);
+        } else if (o instanceof Number || o instanceof Boolean || o instanceof Character
+                || o == Contents.VOID) {
+            boxed(o);
         } else {
             long id = objectId(o);
             put(TAG_OBJECT);
             varint(id);
         }
     }
+
+    /** A box by its value, or any other Number, Boolean or Character object (out of line). */
+    abstract void boxed(Object o);
 
     // ---- event headers (inlined; the value follows) ----
 
@@ -345,22 +331,25 @@ abstract class Encoder {
 
     // ---- definitions inserted before the current event ----
 
+    /**
+     * The id of an object or array. A per-thread cache hit is the only inline path; the identity
+     * map and a first-seen definition are out of line ({@link Buf#objectIdMiss}).
+     */
     final long objectId(Object o) {
         int slot = System.identityHashCode(o) & (CACHE - 1);
         if (cachedObjects[slot] == o) {
             return cachedIds[slot];
         }
-        long id = Ids.OBJECTS.find(o);
-        if (id == 0) {
-            id = firstSeen(o);
-        }
-        cachedObjects[slot] = o;
-        cachedIds[slot] = id;
-        return id;
+        return objectIdMiss(o, slot);
     }
 
-    /** The id of an object that has none yet: assigns it and inserts its definition. */
-    abstract long firstSeen(Object o);
+    /** The id of an object missing from the per-thread cache (which then holds it). */
+    abstract long objectIdMiss(Object o, int slot);
+
+    final void cache(Object o, int slot, long id) {
+        cachedObjects[slot] = o;
+        cachedIds[slot] = id;
+    }
 
     /** A STRING event defining {@code id} as the text of {@code s} (between events). */
     final void writeString(long id, String s) {
@@ -372,13 +361,8 @@ abstract class Encoder {
         count++;
     }
 
-    final long stringId(String s) {
-        long id = Strings.known(s);
-        return id != 0 ? id : newString(s);
-    }
-
-    /** The id of a string whose text has none (in its slot): assigns it and inserts its STRING. */
-    abstract long newString(String s);
+    /** The id of a string (out of line: a lookup by text, maybe a STRING inserted). */
+    abstract long stringId(String s);
 
     /** Inserts a STRING event in front of the current event. */
     final void insertString(long id, String s) {
@@ -411,6 +395,45 @@ abstract class Encoder {
         raw(fields, 0, fields.length);
     }
 
+
+    // ---- calls into uninstrumented code that have not returned ----
+
+    final void openExternal() {
+        if (extTop == extDepths.length) {
+            extDepths = java.util.Arrays.copyOf(extDepths, extTop * 2);
+            extKept = java.util.Arrays.copyOf(extKept, extTop * 2);
+        }
+        extDepths[extTop] = depth;
+        extKept[extTop++] = keptTop;
+    }
+
+    final void keep(Object o, boolean changed) {
+        if (keptTop == kept.length) {
+            kept = java.util.Arrays.copyOf(kept, keptTop * 2);
+            keptChanged = java.util.Arrays.copyOf(keptChanged, keptTop * 2);
+        }
+        kept[keptTop] = o;
+        keptChanged[keptTop++] = changed;
+    }
+
+    /** The innermost open call into uninstrumented code returned (or threw): the owner is back. */
+    final void extReturned() {
+        reclaim();
+        if (extTop > 0) {
+            int from = extKept[--extTop];
+            while (keptTop > from) {
+                kept[--keptTop] = null;
+            }
+        }
+    }
+
+    final boolean externalOpenAt(int d) {
+        return extTop > 0 && extDepths[extTop - 1] == d;
+    }
+
+    final int keptFrom() {
+        return extKept[extTop - 1];
+    }
 
     /** A callback from parked uninstrumented code enters an instrumented method. */
     final void enterFromParked() {
