@@ -10,6 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const ASM_JARS: [&str; 2] = ["asm.jar", "asm-tree.jar"];
+/// String concatenation compiled to `StringBuilder` calls, not `invokedynamic`: each
+/// concatenation's first run would make the JVM spin classes (with the JDK's own ASM, which the
+/// JIT then compiles), seconds of a short recorded run. The agent has no lambdas for the same
+/// reason.
+const STRING_CONCAT: &str = "-XDstringConcat=inline";
 const INSTALL_HINT: &str =
     "install a JDK and ASM with `apt-get install -y default-jdk-headless libasm-java`";
 
@@ -51,7 +56,15 @@ fn main() {
     top_sources.extend(java_files(&src.join("hindsight/runtime")));
     top_sources.push(generated.join("Version.java"));
     run(Command::new(&javac)
-        .args(["--release", "17", "-g", "-Xlint:all", "-Werror", "-d"])
+        .args([
+            "--release",
+            "17",
+            "-g",
+            "-Xlint:all",
+            "-Werror",
+            STRING_CONCAT,
+            "-d",
+        ])
         .arg(&top)
         .args(&top_sources));
 
@@ -67,6 +80,7 @@ fn main() {
             "-g",
             "-Xlint:all,-options",
             "-Werror",
+            STRING_CONCAT,
             "-cp",
             &classpath,
             "-d",

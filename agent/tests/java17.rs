@@ -601,6 +601,24 @@ fn jdk_collections_maps_and_builders_get_their_content_after_calls_that_change_t
             "CONTENT #4 text [\"x6\"]",
         ],
     );
+    // A call that throws: EXT_UNWIND, the receiver's content, then the caller's CATCH.
+    let ws = lines
+        .iter()
+        .position(|l| l.contains("EXT_CALL java.util.List.add(") && l.ends_with(", 5, box 8)"))
+        .expect("the add that throws");
+    // (The exception is first seen there: its NEW_OBJECT may come first.)
+    let unwind = ws + 1 + usize::from(lines[ws + 1].contains("NEW_OBJECT"));
+    assert!(lines[unwind].contains("EXT_UNWIND #"), "{}", lines[unwind]);
+    assert!(
+        lines[unwind + 1].contains("CONTENT #") && lines[unwind + 1].ends_with("sequence [box 7]"),
+        "{}",
+        lines[unwind + 1]
+    );
+    assert!(
+        lines[unwind + 2].contains("CATCH #"),
+        "{}",
+        lines[unwind + 2]
+    );
     // Read-only calls (size, get) send no content again.
     let after_sort = lines
         .iter()

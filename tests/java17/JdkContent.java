@@ -57,9 +57,16 @@ public class JdkContent {
         zs.add(4);
         // Set.of iterates in a per-JVM random order: its content is sent sorted.
         Set<String> salted = Set.of("pear", "apple", "fig", "kiwi");
+        // A call that throws: its EXT_UNWIND, then the list's content (it may have changed).
+        List<Integer> ws = new ArrayList<>(List.of(7));
+        try {
+            ws.add(5, 8);
+        } catch (IndexOutOfBoundsException e) {
+            ws.add(8);
+        }
         Logged logged = new Logged();
         logged.add("q");
         System.out.println(xs + " " + m + " " + sb + " " + big.size() + " " + salted.size() + " " + logged.iterations
-                + " " + ys + " " + zs);
+                + " " + ys + " " + zs + " " + ws);
     }
 }

@@ -133,7 +133,7 @@ final class BlockTable implements Opcodes {
                     add(succ, startingAt(t.handler));
                 }
             }
-            out[i] = succ.stream().mapToInt(Integer::intValue).toArray();
+            out[i] = Ints.of(succ);
         }
         return out;
     }
@@ -181,11 +181,11 @@ final class BlockTable implements Opcodes {
     }
 
     int[] effectKinds() {
-        return effectKinds.stream().mapToInt(Integer::intValue).toArray();
+        return Ints.of(effectKinds);
     }
 
     int[] effectTargets() {
-        return effectTargets.stream().mapToInt(Integer::intValue).toArray();
+        return Ints.of(effectTargets);
     }
 
     /** The ordinals of the blocks' first instructions, in order. */
@@ -221,6 +221,6 @@ final class BlockTable implements Opcodes {
             leaders.add(ordinals.of(t.handler));
         }
         // A leader past the last instruction starts nothing.
-        return leaders.stream().filter(i -> i < ordinals.count).mapToInt(Integer::intValue).toArray();
+        return Ints.of(leaders.headSet(ordinals.count));
     }
 }

@@ -23,7 +23,8 @@ final class ClassInstrumenter {
     /** The instrumented class file, or null to leave a class (module-info) unchanged. */
     byte[] instrument() {
         ClassNode cn = new ClassNode();
-        new ClassReader(bytes).accept(cn, ClassReader.SKIP_FRAMES);
+        // The frames are kept (Frames), expanded so that each can be changed on its own.
+        new ClassReader(bytes).accept(cn, ClassReader.EXPAND_FRAMES);
         if ((cn.access & Opcodes.ACC_MODULE) != 0) {
             return null;
         }
@@ -45,7 +46,7 @@ final class ClassInstrumenter {
             }
             new MethodInstrumenter(cn, m, classId, external).run();
         }
-        ClassWriter cw = new FrameClassWriter(loader);
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
         cn.accept(cw);
         return cw.toByteArray();
     }

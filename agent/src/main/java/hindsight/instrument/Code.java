@@ -40,6 +40,12 @@ final class Code implements Opcodes {
         return this;
     }
 
+    /** Calls the entry point of a one-value event for a value of type t (the stack holds its arguments). */
+    Code call(EntryPoint.Valued e, Type t) {
+        list.add(new MethodInsnNode(INVOKEVIRTUAL, EntryPoint.BUF, e.name(t), e.desc(t), false));
+        return this;
+    }
+
     /** buf.e(ints...): an event header whose fields are constants. */
     Code event(EntryPoint e, int... ints) {
         buf();

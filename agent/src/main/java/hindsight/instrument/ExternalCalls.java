@@ -6,10 +6,8 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.InsnList;
-import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.TryCatchBlockNode;
 
 /**
  * Calls from application code into uninstrumented code: which calls are (judged statically, by
@@ -59,10 +57,12 @@ final class ExternalCalls implements Opcodes {
 
     /**
      * EXT_CALL with the receiver and arguments (saved in temporaries from {@code tempBase} and
-     * reloaded), the call in a try block whose handler records EXT_UNWIND and rethrows, then
-     * EXT_RETURN. The handler sits right after the call so that the application's own handlers
-     * cover its rethrow exactly as they covered the call. {@code resultOnStack}: a constructor
-     * call whose new object stays on the stack (it is the call's result).
+     * reloaded), the call, then EXT_RETURN. There is no handler around the call: if it throws,
+     * the runtime records EXT_UNWIND at the next exception event of the frame (its CATCH or
+     * UNWIND), with the CONTENT of the collections, maps and builders the call was given
+     * ({@code vAk}). So the call site gets no new branch target, and the method keeps its own
+     * stack map frames. {@code resultOnStack}: a constructor call whose new object stays on the
+     * stack (it is the call's result).
      */
     static void wrap(MethodNode m, MethodInsnNode x, boolean resultOnStack, int bufSlot,
             int tempBase) {
@@ -91,10 +91,10 @@ final class ExternalCalls implements Opcodes {
         }
         before.event(EntryPoint.EXT_CALL, mid, args.length + (withReceiver ? 1 : 0));
         if (withReceiver) {
-            before.value(OBJECT, slots[0]);
+            value(before, site, 0, OBJECT, slots[0]);
         }
         for (int i = 0; i < args.length; i++) {
-            before.value(args[i], slots[i + 1]);
+            value(before, site, i + 1, args[i], slots[i + 1]);
         }
         if (withReceiver) {
             before.load(OBJECT, slots[0]);
@@ -105,14 +105,10 @@ final class ExternalCalls implements Opcodes {
         if (JdkHooks.isExit(x)) {
             before.load(Type.INT_TYPE, slots[1]).call(EntryPoint.NOTE_EXIT);
         }
-        LabelNode start = new LabelNode();
-        LabelNode end = new LabelNode();
-        LabelNode handler = new LabelNode();
-        LabelNode cont = new LabelNode();
-        before.event(EntryPoint.PARK).add(start);
+        before.event(EntryPoint.PARK);
 
+        // The entry points after the call take the buffer back from the flusher first.
         Code after = new Code(bufSlot);
-        after.add(end).event(EntryPoint.UNPARK);
         JdkHooks.arrayWrites(site, after);
         Type r = Type.getReturnType(x.desc);
         if (ctor && resultOnStack) {
@@ -122,22 +118,28 @@ final class ExternalCalls implements Opcodes {
                 after.op(DUP).buf().call(EntryPoint.S_CONTENT);
             }
         } else if (r.getSort() == Type.VOID) {
-            after.event(EntryPoint.EXT_RET).event(EntryPoint.V_VOID);
+            after.event(EntryPoint.EXT_RET_VOID);
             JdkHooks.contents(site, withReceiver, after);
         } else {
-            after.store(r, resultSlot).event(EntryPoint.EXT_RET).value(r, resultSlot);
+            after.store(r, resultSlot).buf().load(r, resultSlot).call(EntryPoint.Valued.EXT_RET, r);
             JdkHooks.contents(site, withReceiver, after);
             if (JdkHooks.mayHoldContent(r)) {
                 JdkHooks.firstContent(after, resultSlot);
             }
             after.load(r, resultSlot);
         }
-        after.jump(GOTO, cont).add(handler).op(DUP).buf().call(EntryPoint.S_EXT_UNWIND);
-        JdkHooks.contents(site, withReceiver, after);
-        after.op(ATHROW).add(cont);
         InsnList in = m.instructions;
         in.insertBefore(x, before.list());
         in.insert(x, after.list());
-        m.tryCatchBlocks.add(0, new TryCatchBlockNode(start, end, handler, null));
+    }
+
+    /** The value of the receiver (index 0) or an argument, kept by the runtime if it may need CONTENT after an exception. */
+    private static void value(Code c, JdkHooks.Site site, int index, Type t, int slot) {
+        int changed = JdkHooks.contentAfter(site, index);
+        if (changed < 0) {
+            c.value(t, slot);
+        } else {
+            c.buf().load(t, slot).push(changed).call(EntryPoint.V_OBJECT_KEPT);
+        }
     }
 }

@@ -110,14 +110,37 @@ final class JdkHooks implements Opcodes {
                 c.call(EntryPoint.ADDED);
             }
         }
-        boolean argsChanged = x.name.equals("drainTo")
-                || x.owner.equals("java/util/Collections") && ARG_WRITERS.contains(x.name);
+        boolean argsChanged = argsChanged(x);
         for (int i = 0; i < s.args.length; i++) {
             if (mayHoldContent(s.args[i])) {
                 c.buf().load(OBJECT, s.slots[i + 1]).push(argsChanged ? 1 : 0)
                         .call(EntryPoint.CONTENT);
             }
         }
+    }
+
+    /**
+     * Whether the receiver (index 0, of a call that has one) or an argument (index i + 1) gets
+     * a CONTENT after the call (see {@link #contents}): -1 if not, else 1 when the call may
+     * have changed it, 0 when it is sent only if never sent before.
+     */
+    static int contentAfter(Site s, int index) {
+        MethodInsnNode x = s.call;
+        if (index == 0) {
+            if (!mayHoldContent(Type.getObjectType(x.owner))) {
+                return -1;
+            }
+            return addsAt(x) != NOT_ADDING || !READ_ONLY.contains(x.name) ? 1 : 0;
+        }
+        if (!mayHoldContent(s.args[index - 1])) {
+            return -1;
+        }
+        return argsChanged(x) ? 1 : 0;
+    }
+
+    private static boolean argsChanged(MethodInsnNode x) {
+        return x.name.equals("drainTo")
+                || x.owner.equals("java/util/Collections") && ARG_WRITERS.contains(x.name);
     }
 
     /** CONTENT of an object the runtime meets for the first time (a call's result). */

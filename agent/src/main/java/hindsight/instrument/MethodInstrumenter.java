@@ -61,12 +61,16 @@ final class MethodInstrumenter implements Opcodes {
             handlers.add(t.handler);
         }
         BlockTable blocks = new BlockTable(m, orig, ordinals, vars);
+        Frames frames = new Frames(in, orig, bufSlot);
         int firstLine = 0;
         int lastLine = 0;
         boolean preSuper = isCtor;
         LabelNode split = null;
         LabelNode preInit = null;
         for (AbstractInsnNode x : orig) {
+            if (x instanceof FrameNode) {
+                continue;
+            }
             if (x instanceof LabelNode) {
                 if (handlers.remove(x)) {
                     in.insert(x, code().op(DUP).buf().call(EntryPoint.S_CATCH).list());
@@ -107,11 +111,12 @@ final class MethodInstrumenter implements Opcodes {
         if (split != null) {
             // The verifier accepts no handler over the super(...) call itself; Buf.superCall
             // makes up for it.
-            catchAll(start, preInit);
-            catchAll(split, end);
+            catchAll(start, preInit, frames.handler(true));
+            catchAll(split, end, frames.handler(false));
         } else {
-            catchAll(start, end);
+            catchAll(start, end, frames.handler(false));
         }
+        frames.restore();
     }
 
     /** The events of one real instruction of the original code. */
@@ -166,9 +171,10 @@ final class MethodInstrumenter implements Opcodes {
     }
 
     /** The handler that records UNWIND and rethrows, for [start, end). */
-    private void catchAll(LabelNode start, LabelNode end) {
+    private void catchAll(LabelNode start, LabelNode end, FrameNode frame) {
         LabelNode handler = new LabelNode();
-        in.add(code().add(handler).op(DUP).buf().call(EntryPoint.S_UNWIND).op(ATHROW).list());
+        in.add(code().add(handler).add(frame).op(DUP).buf().call(EntryPoint.S_UNWIND).op(ATHROW)
+                .list());
         m.tryCatchBlocks.add(new TryCatchBlockNode(start, end, handler, null));
     }
 
@@ -192,15 +198,16 @@ final class MethodInstrumenter implements Opcodes {
         if (t.getSort() == Type.VOID) {
             return code().event(EntryPoint.RET_VOID).list();
         }
-        return code().store(t, tempBase).event(EntryPoint.RET).value(t, tempBase)
-                .event(EntryPoint.EXIT).load(t, tempBase).list();
+        return code().store(t, tempBase).buf().load(t, tempBase).call(EntryPoint.Valued.RET, t)
+                .load(t, tempBase).list();
     }
 
     private void local(AbstractInsnNode x, Vars vars, int slot, int opcode) {
         int var = vars.written(x, slot, opcode);
         if (var >= 0) {
-            in.insert(x, code().event(EntryPoint.LOCAL, var)
-                    .value(vars.valueType(var, opcode), slot).list());
+            Type t = vars.valueType(var, opcode);
+            in.insert(x, code().buf().push(var).load(t, slot).call(EntryPoint.Valued.LOCAL, t)
+                    .list());
         }
     }
 
@@ -211,12 +218,12 @@ final class MethodInstrumenter implements Opcodes {
         Code after = code();
         if (preSuper && x.owner.equals(cn.name)) {
             before.load(t, tempBase);
-            after.event(EntryPoint.FIELD_WRITE_UNINIT, fid);
+            after.event(EntryPoint.FIELD_WRITE_UNINIT, fid).value(t, tempBase);
         } else {
             before.op(DUP).load(t, tempBase);
-            after.buf().op(SWAP).push(fid).call(EntryPoint.FIELD_WRITE);
+            after.buf().op(SWAP).push(fid).load(t, tempBase)
+                    .call(EntryPoint.Valued.FIELD_WRITE, t);
         }
-        after.value(t, tempBase);
         in.insertBefore(x, before.list());
         in.insert(x, after.list());
     }
@@ -225,7 +232,8 @@ final class MethodInstrumenter implements Opcodes {
         Type t = Type.getType(x.desc);
         int fid = Defs.field(x.owner, x.name, x.desc, true);
         in.insertBefore(x, code().store(t, tempBase).load(t, tempBase).list());
-        in.insert(x, code().event(EntryPoint.STATIC_WRITE, fid).value(t, tempBase).list());
+        in.insert(x, code().buf().push(fid).load(t, tempBase)
+                .call(EntryPoint.Valued.STATIC_WRITE, t).list());
     }
 
     private void arrayStore(AbstractInsnNode x) {
@@ -249,7 +257,7 @@ final class MethodInstrumenter implements Opcodes {
         if (op == BASTORE) {
             after.load(Type.INT_TYPE, valueSlot).call(EntryPoint.ARRAY_WRITE_B);
         } else {
-            after.call(EntryPoint.ARRAY_WRITE).value(t, valueSlot);
+            after.load(t, valueSlot).call(EntryPoint.Valued.ARRAY_WRITE, t);
         }
         in.insert(x, after.list());
     }

@@ -113,7 +113,13 @@ final class Vars implements Opcodes {
             return -1;
         }
         String desc = storeDesc(storeOpcode);
-        return syntheticVar.computeIfAbsent(slot + desc, k -> add(slot, "local" + slot, desc));
+        String key = slot + desc;
+        Integer var = syntheticVar.get(key);
+        if (var == null) {
+            var = add(slot, "local" + slot, desc);
+            syntheticVar.put(key, var);
+        }
+        return var;
     }
 
     /** The type a LOCAL event gives the value a store writes to a var. */
@@ -126,7 +132,7 @@ final class Vars implements Opcodes {
     }
 
     int[] slots() {
-        return slots.stream().mapToInt(Integer::intValue).toArray();
+        return Ints.of(slots);
     }
 
     String[] names() {

@@ -53,8 +53,9 @@ public final class Agent {
         include = toInternal(o.include);
         exclude = toInternal(o.exclude);
         hello();
-        Runtime.getRuntime().addShutdownHook(new Thread(Agent::shutdown, "hindsight-shutdown"));
-        Thread flusher = new Thread(Agent::flushLoop, "hindsight-flusher");
+        // Threads of named classes, not method references: the runtime spins no classes.
+        Runtime.getRuntime().addShutdownHook(new Task(Task.SHUTDOWN, "hindsight-shutdown"));
+        Thread flusher = new Task(Task.FLUSH, "hindsight-flusher");
         flusher.setDaemon(true);
         flusher.start();
         return true;
@@ -129,6 +130,26 @@ public final class Agent {
                 }
             }
             BUFS.add(new WeakReference<>(b));
+        }
+    }
+
+    /** The flusher thread and the shutdown hook. */
+    private static final class Task extends Thread {
+        static final int FLUSH = 0, SHUTDOWN = 1;
+        private final int job;
+
+        Task(int job, String name) {
+            super(name);
+            this.job = job;
+        }
+
+        @Override
+        public void run() {
+            if (job == FLUSH) {
+                flushLoop();
+            } else {
+                shutdown();
+            }
         }
     }
 

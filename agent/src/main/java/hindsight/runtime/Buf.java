@@ -2,16 +2,104 @@ package hindsight.runtime;
 
 /**
  * One thread's event buffer, as instrumented code sees it. Instrumented code fetches it once
- * per call ({@link R#enter()}), keeps it in a local variable and calls the methods below: an
- * event header method (which takes the timestamp) followed by value methods ({@code vI},
- * {@code vA}, ...) for the event's values. Every method declared here is an entry point of
+ * per call ({@link R#enter()}), keeps it in a local variable and calls the methods below, one
+ * call per event: an event with one value has an entry point per value type ({@code localI},
+ * {@code fieldWriteA}, {@code retJ}, ...: one call instead of a header and a value call, which
+ * halved the calls and the code the JIT compiles); the events with several values (CALL,
+ * EXT_CALL) have a header method followed by value methods ({@code vI}, {@code vA}, ...).
+ * Every method declared here is an entry point of
  * instrumented code, kept out of line by the JIT options the recorder gives the JVM; the
- * encoding they share is in {@link Encoder}.
+ * encoding they share is in {@link Encoder}. The package-private methods here are the rare and
+ * large paths of the encoder, kept out of line by the same option.
  */
 public final class Buf extends Encoder {
 
     Buf(Thread t) {
         super(t);
+    }
+
+    // ---- rare paths of the encoder (out of line) ----
+
+    @Override
+    void flush() {
+        synchronized (Out.LOCK) {
+            if (count > 0) {
+                // A frame of STRING events only has no timestamp of its own.
+                Out.events(tid, Math.max(baseTs, 0), count, b, pos);
+            }
+            emptied();
+        }
+    }
+
+    @Override
+    long objectIdMiss(Object o, int slot) {
+        long id = Ids.OBJECTS.idOf(o);
+        if (id < 0) {
+            id = -id;
+            insertFirstSeen(o, id);
+        }
+        cache(o, slot, id);
+        return id;
+    }
+
+    @Override
+    long stringId(String s) {
+        long id = Strings.known(s);
+        if (id == 0) {
+            id = Strings.assign(s);
+            if (id < 0) {
+                id = -id;
+                insertString(id, s);
+            }
+        }
+        return id;
+    }
+
+    @Override
+    void boxed(Object o) {
+        Class<?> c = o.getClass();
+        if (c == Integer.class) {
+            put(TAG_BOXED);
+            valI((Integer) o);
+        } else if (c == Long.class) {
+            put(TAG_BOXED);
+            valJ((Long) o);
+        } else if (c == Boolean.class) {
+            put(TAG_BOXED);
+            valZ((Boolean) o ? 1 : 0);
+        } else if (c == Character.class) {
+            put(TAG_BOXED);
+            valC((Character) o);
+        } else if (c == Double.class) {
+            put(TAG_BOXED);
+            valD((Double) o);
+        } else if (c == Float.class) {
+            put(TAG_BOXED);
+            valF((Float) o);
+        } else if (c == Byte.class) {
+            put(TAG_BOXED);
+            valB((Byte) o);
+        } else if (c == Short.class) {
+            put(TAG_BOXED);
+            valS((Short) o);
+        } else if (o == Contents.VOID) {
+            put(TAG_VOID);
+        } else {
+            // BigInteger, AtomicLong, ...: an object like any other.
+            long id = objectId(o);
+            put(TAG_OBJECT);
+            varint(id);
+        }
+    }
+
+    /** A CONTENT event (with the definitions its values need first); see {@link Contents}. */
+    void snapshot(Object o, int kind) {
+        Contents.snapshot(this, o, kind);
+    }
+
+    /** A CONTENT tail of a list (see {@link Contents#added}). */
+    void tail(Object o, java.util.List<?> list, int start, int n) {
+        Contents.tail(this, o, list, start, n);
     }
 
     @Override
@@ -34,124 +122,63 @@ public final class Buf extends Encoder {
             return;
         }
         if (o instanceof int[]) {
-            for (int v : (int[]) o) vI(v);
+            for (int v : (int[]) o) valI(v);
         } else if (o instanceof byte[]) {
-            for (byte v : (byte[]) o) vB(v);
+            for (byte v : (byte[]) o) valB(v);
         } else if (o instanceof char[]) {
-            for (char v : (char[]) o) vC(v);
+            for (char v : (char[]) o) valC(v);
         } else if (o instanceof long[]) {
-            for (long v : (long[]) o) vJ(v);
+            for (long v : (long[]) o) valJ(v);
         } else if (o instanceof double[]) {
-            for (double v : (double[]) o) vD(v);
+            for (double v : (double[]) o) valD(v);
         } else if (o instanceof boolean[]) {
-            for (boolean v : (boolean[]) o) vZ(v ? 1 : 0);
+            for (boolean v : (boolean[]) o) valZ(v ? 1 : 0);
         } else if (o instanceof float[]) {
-            for (float v : (float[]) o) vF(v);
+            for (float v : (float[]) o) valF(v);
         } else if (o instanceof short[]) {
-            for (short v : (short[]) o) vS(v);
+            for (short v : (short[]) o) valS(v);
         } else {
-            for (Object v : (Object[]) o) vA(v);
+            for (Object v : (Object[]) o) valA(v);
         }
     }
 
 
-    // ---- values ----
-
-    public void vV() {
-        put(TAG_VOID);
-    }
+    // ---- values of an event with several (CALL, EXT_CALL) ----
 
     public void vZ(int v) {
-        put(v != 0 ? TAG_TRUE : TAG_FALSE);
+        valZ(v);
     }
 
     public void vI(int v) {
-        put(TAG_INT);
-        svarint(v);
+        valI(v);
     }
 
     public void vC(int v) {
-        put(TAG_CHAR);
-        varint(v & 0xFFFF);
+        valC(v);
     }
 
     public void vB(int v) {
-        put(TAG_BYTE);
-        svarint((byte) v);
+        valB(v);
     }
 
     public void vS(int v) {
-        put(TAG_SHORT);
-        svarint((short) v);
+        valS(v);
     }
 
     public void vJ(long v) {
-        put(TAG_LONG);
-        svarint(v);
+        valJ(v);
     }
 
     public void vF(float v) {
-        put(TAG_FLOAT);
-        int bits = Float.floatToRawIntBits(v);
-        ensure(4);
-        b[pos++] = (byte) bits;
-        b[pos++] = (byte) (bits >>> 8);
-        b[pos++] = (byte) (bits >>> 16);
-        b[pos++] = (byte) (bits >>> 24);
+        valF(v);
     }
 
     public void vD(double v) {
-        put(TAG_DOUBLE);
-        long bits = Double.doubleToRawLongBits(v);
-        ensure(8);
-        for (int i = 0; i < 8; i++) {
-            b[pos++] = (byte) (bits >>> (8 * i));
-        }
+        valD(v);
     }
 
     public void vA(Object o) {
-        if (o == null) {
-            put(TAG_NULL);
-            return;
-        }
-        if (o == Contents.VOID) {
-            put(TAG_VOID);
-            return;
-        }
-        Class<?> c = o.getClass();
-        if (c == String.class) {
-            long id = stringId((String) o);
-            put(TAG_STRING);
-            varint(id);
-        } else if (c == Integer.class) {
-            put(TAG_BOXED);
-            vI((Integer) o);
-        } else if (c == Long.class) {
-            put(TAG_BOXED);
-            vJ((Long) o);
-        } else if (c == Boolean.class) {
-            put(TAG_BOXED);
-            vZ((Boolean) o ? 1 : 0);
-        } else if (c == Character.class) {
-            put(TAG_BOXED);
-            vC((Character) o);
-        } else if (c == Double.class) {
-            put(TAG_BOXED);
-            vD((Double) o);
-        } else if (c == Float.class) {
-            put(TAG_BOXED);
-            vF((Float) o);
-        } else if (c == Byte.class) {
-            put(TAG_BOXED);
-            vB((Byte) o);
-        } else if (c == Short.class) {
-            put(TAG_BOXED);
-            vS((Short) o);
-        } else {
-            long id = objectId(o);
-            put(TAG_OBJECT);
-            varint(id);
-        }
+        valA(o);
     }
 
     // ---- parking around calls into uninstrumented code ----
@@ -159,11 +186,6 @@ public final class Buf extends Encoder {
     /** The owner is about to call uninstrumented code; the buffer holds complete events only. */
     public void park() {
         STATE.setRelease(this, PARKED);
-    }
-
-    /** The owner is back (the call returned or threw, or a callback entered instrumented code). */
-    public void unpark() {
-        reclaim();
     }
 
 
@@ -175,10 +197,6 @@ public final class Buf extends Encoder {
         varint(argc);
     }
 
-    public void ret() {
-        begin(RETURN);
-    }
-
     /** RETURN of a void method, then the end of the call. */
     public void retVoid() {
         begin(RETURN);
@@ -186,19 +204,22 @@ public final class Buf extends Encoder {
         endCall();
     }
 
-    /** The end of an instrumented call: the outermost one of a thread flushes. */
-    public void exit() {
-        endCall();
-    }
-
+    /** EXT_CALL; its values follow, with vAk for those whose content it may change. */
     public void extCall(int method, int argc) {
         begin(EXT_CALL);
         varint(method);
         varint(argc);
+        openExternal();
     }
 
-    public void extRet() {
-        begin(EXT_RETURN);
+    /**
+     * A value of an EXT_CALL that may be a JDK collection, map or builder: kept until the call
+     * ends, so that if it ends by an exception its CONTENT follows the EXT_UNWIND
+     * ({@code changed}: whether the call may have changed it, see {@link Contents#send}).
+     */
+    public void vAk(Object o, boolean changed) {
+        valA(o);
+        keep(o, changed);
     }
 
     public void line(int line) {
@@ -238,43 +259,317 @@ public final class Buf extends Encoder {
         varint(field);
     }
 
-    public void local(int var) {
-        begin(LOCAL);
-        varint(var);
-    }
-
-    public void fieldWrite(Object o, int field) {
-        begin(FIELD_WRITE);
-        long id = objectId(o);
-        varint(id);
-        varint(field);
-    }
-
     public void fieldWriteUninit(int field) {
         begin(FIELD_WRITE_UNINIT);
         varint(field);
-    }
-
-    public void staticWrite(int field) {
-        begin(STATIC_WRITE);
-        varint(field);
-    }
-
-    public void arrayWrite(Object array, int index) {
-        begin(ARRAY_WRITE);
-        long id = objectId(array);
-        varint(id);
-        varint(index);
     }
 
     /** ARRAY_WRITE of a bastore: the array decides between boolean and byte. */
     public void arrayWriteB(Object array, int index, int v) {
         arrayWrite(array, index);
         if (array instanceof boolean[]) {
-            vZ(v);
+            valZ(v);
         } else {
-            vB(v);
+            valB(v);
         }
+    }
+
+    // ---- events with one value: an entry point per value type (the name's last letter) ----
+
+    // LOCAL: a local variable was written.
+    public void localZ(int var, int v) {
+        local(var);
+        valZ(v);
+    }
+
+    public void localC(int var, int v) {
+        local(var);
+        valC(v);
+    }
+
+    public void localB(int var, int v) {
+        local(var);
+        valB(v);
+    }
+
+    public void localS(int var, int v) {
+        local(var);
+        valS(v);
+    }
+
+    public void localI(int var, int v) {
+        local(var);
+        valI(v);
+    }
+
+    public void localJ(int var, long v) {
+        local(var);
+        valJ(v);
+    }
+
+    public void localF(int var, float v) {
+        local(var);
+        valF(v);
+    }
+
+    public void localD(int var, double v) {
+        local(var);
+        valD(v);
+    }
+
+    public void localA(int var, Object v) {
+        local(var);
+        valA(v);
+    }
+
+    // FIELD_WRITE: an instance field was written (after the putfield).
+
+    public void fieldWriteZ(Object o, int field, int v) {
+        fieldWrite(o, field);
+        valZ(v);
+    }
+
+    public void fieldWriteC(Object o, int field, int v) {
+        fieldWrite(o, field);
+        valC(v);
+    }
+
+    public void fieldWriteB(Object o, int field, int v) {
+        fieldWrite(o, field);
+        valB(v);
+    }
+
+    public void fieldWriteS(Object o, int field, int v) {
+        fieldWrite(o, field);
+        valS(v);
+    }
+
+    public void fieldWriteI(Object o, int field, int v) {
+        fieldWrite(o, field);
+        valI(v);
+    }
+
+    public void fieldWriteJ(Object o, int field, long v) {
+        fieldWrite(o, field);
+        valJ(v);
+    }
+
+    public void fieldWriteF(Object o, int field, float v) {
+        fieldWrite(o, field);
+        valF(v);
+    }
+
+    public void fieldWriteD(Object o, int field, double v) {
+        fieldWrite(o, field);
+        valD(v);
+    }
+
+    public void fieldWriteA(Object o, int field, Object v) {
+        fieldWrite(o, field);
+        valA(v);
+    }
+
+    // STATIC_WRITE: a static field was written.
+
+    public void staticWriteZ(int field, int v) {
+        staticWrite(field);
+        valZ(v);
+    }
+
+    public void staticWriteC(int field, int v) {
+        staticWrite(field);
+        valC(v);
+    }
+
+    public void staticWriteB(int field, int v) {
+        staticWrite(field);
+        valB(v);
+    }
+
+    public void staticWriteS(int field, int v) {
+        staticWrite(field);
+        valS(v);
+    }
+
+    public void staticWriteI(int field, int v) {
+        staticWrite(field);
+        valI(v);
+    }
+
+    public void staticWriteJ(int field, long v) {
+        staticWrite(field);
+        valJ(v);
+    }
+
+    public void staticWriteF(int field, float v) {
+        staticWrite(field);
+        valF(v);
+    }
+
+    public void staticWriteD(int field, double v) {
+        staticWrite(field);
+        valD(v);
+    }
+
+    public void staticWriteA(int field, Object v) {
+        staticWrite(field);
+        valA(v);
+    }
+
+    // ARRAY_WRITE: an array element was written (a bastore: arrayWriteB).
+
+    public void arrayWriteC(Object array, int index, int v) {
+        arrayWrite(array, index);
+        valC(v);
+    }
+
+    public void arrayWriteS(Object array, int index, int v) {
+        arrayWrite(array, index);
+        valS(v);
+    }
+
+    public void arrayWriteI(Object array, int index, int v) {
+        arrayWrite(array, index);
+        valI(v);
+    }
+
+    public void arrayWriteJ(Object array, int index, long v) {
+        arrayWrite(array, index);
+        valJ(v);
+    }
+
+    public void arrayWriteF(Object array, int index, float v) {
+        arrayWrite(array, index);
+        valF(v);
+    }
+
+    public void arrayWriteD(Object array, int index, double v) {
+        arrayWrite(array, index);
+        valD(v);
+    }
+
+    public void arrayWriteA(Object array, int index, Object v) {
+        arrayWrite(array, index);
+        valA(v);
+    }
+
+    // RETURN, then the end of the call.
+
+    public void retZ(int v) {
+        begin(RETURN);
+        valZ(v);
+        endCall();
+    }
+
+    public void retC(int v) {
+        begin(RETURN);
+        valC(v);
+        endCall();
+    }
+
+    public void retB(int v) {
+        begin(RETURN);
+        valB(v);
+        endCall();
+    }
+
+    public void retS(int v) {
+        begin(RETURN);
+        valS(v);
+        endCall();
+    }
+
+    public void retI(int v) {
+        begin(RETURN);
+        valI(v);
+        endCall();
+    }
+
+    public void retJ(long v) {
+        begin(RETURN);
+        valJ(v);
+        endCall();
+    }
+
+    public void retF(float v) {
+        begin(RETURN);
+        valF(v);
+        endCall();
+    }
+
+    public void retD(double v) {
+        begin(RETURN);
+        valD(v);
+        endCall();
+    }
+
+    public void retA(Object v) {
+        begin(RETURN);
+        valA(v);
+        endCall();
+    }
+
+    // EXT_RETURN: a call into uninstrumented code returned.
+
+    public void extRetZ(int v) {
+        extReturned();
+        begin(EXT_RETURN);
+        valZ(v);
+    }
+
+    public void extRetC(int v) {
+        extReturned();
+        begin(EXT_RETURN);
+        valC(v);
+    }
+
+    public void extRetB(int v) {
+        extReturned();
+        begin(EXT_RETURN);
+        valB(v);
+    }
+
+    public void extRetS(int v) {
+        extReturned();
+        begin(EXT_RETURN);
+        valS(v);
+    }
+
+    public void extRetI(int v) {
+        extReturned();
+        begin(EXT_RETURN);
+        valI(v);
+    }
+
+    public void extRetJ(long v) {
+        extReturned();
+        begin(EXT_RETURN);
+        valJ(v);
+    }
+
+    public void extRetF(float v) {
+        extReturned();
+        begin(EXT_RETURN);
+        valF(v);
+    }
+
+    public void extRetD(double v) {
+        extReturned();
+        begin(EXT_RETURN);
+        valD(v);
+    }
+
+    public void extRetA(Object v) {
+        extReturned();
+        begin(EXT_RETURN);
+        valA(v);
+    }
+
+    /** EXT_RETURN of a void method. */
+    public void extRetV() {
+        extReturned();
+        begin(EXT_RETURN);
+        put(TAG_VOID);
     }
 
     /**
@@ -303,36 +598,74 @@ public final class Buf extends Encoder {
     }
 
     /**
+     * An exception event at the depth of a call into uninstrumented code that has not returned
+     * means the call threw: its EXT_UNWIND, then the CONTENT of the objects it was given that
+     * it may have changed. (No handler around the call: the exception reaches the caller's own
+     * handler or its catch-all unchanged, and the call site needs no stack map frame.)
+     */
+    private void abandonedExternals(Throwable t) {
+        while (externalOpenAt(depth)) {
+            begin(EXT_UNWIND);
+            valA(t);
+            int from = keptFrom();
+            for (int i = from; i < keptTop; i++) {
+                Contents.send(this, kept[i], keptChanged[i]);
+            }
+            extReturned();
+        }
+    }
+
+    /**
      * An uninstrumented JDK method (System.arraycopy, Arrays.sort, fill, setAll, ...) may have
      * written elements [from, to) of an array: ARRAY_WRITE for each of them, inside its EXT_CALL.
      */
     public void arrayRange(Object array, int from, int to) {
+        reclaim();
         if (array == null) {
             return;
         }
         int n = java.lang.reflect.Array.getLength(array);
         from = Math.max(0, from);
         to = Math.min(n, to);
-        for (int i = from; i < to; i++) {
-            arrayWrite(array, i);
-            if (array instanceof int[]) {
-                vI(((int[]) array)[i]);
-            } else if (array instanceof long[]) {
-                vJ(((long[]) array)[i]);
-            } else if (array instanceof double[]) {
-                vD(((double[]) array)[i]);
-            } else if (array instanceof byte[]) {
-                vB(((byte[]) array)[i]);
-            } else if (array instanceof char[]) {
-                vC(((char[]) array)[i]);
-            } else if (array instanceof boolean[]) {
-                vZ(((boolean[]) array)[i] ? 1 : 0);
-            } else if (array instanceof float[]) {
-                vF(((float[]) array)[i]);
-            } else if (array instanceof short[]) {
-                vS(((short[]) array)[i]);
-            } else {
-                vA(((Object[]) array)[i]);
+        // One loop per element type, each element an ARRAY_WRITE encoded inline.
+        if (array instanceof int[]) {
+            int[] a = (int[]) array;
+            for (int i = from; i < to; i++) {
+                arrayWrite(a, i);
+                valI(a[i]);
+            }
+        } else if (array instanceof byte[]) {
+            byte[] a = (byte[]) array;
+            for (int i = from; i < to; i++) {
+                arrayWrite(a, i);
+                valB(a[i]);
+            }
+        } else if (array instanceof char[]) {
+            char[] a = (char[]) array;
+            for (int i = from; i < to; i++) {
+                arrayWrite(a, i);
+                valC(a[i]);
+            }
+        } else if (array instanceof Object[]) {
+            Object[] a = (Object[]) array;
+            for (int i = from; i < to; i++) {
+                arrayWrite(a, i);
+                valA(a[i]);
+            }
+        } else {
+            for (int i = from; i < to; i++) {
+                arrayWrite(array, i);
+                if (array instanceof long[]) {
+                    valJ(((long[]) array)[i]);
+                } else if (array instanceof double[]) {
+                    valD(((double[]) array)[i]);
+                } else if (array instanceof boolean[]) {
+                    valZ(((boolean[]) array)[i] ? 1 : 0);
+                } else if (array instanceof float[]) {
+                    valF(((float[]) array)[i]);
+                } else {
+                    valS(((short[]) array)[i]);
+                }
             }
         }
     }
@@ -372,6 +705,8 @@ public final class Buf extends Encoder {
     // ---- events whose value is on the operand stack (static: value first, buffer last) ----
 
     public static void sUnwind(Throwable t, Buf b) {
+        b.reclaim();
+        b.abandonedExternals(t);
         b.abandonedConstructors(t);
         b.begin(UNWIND);
         b.vA(t);
@@ -388,19 +723,14 @@ public final class Buf extends Encoder {
         }
     }
 
-    public static void sExtUnwind(Throwable t, Buf b) {
-        b.unpark();
-        b.abandonedConstructors(t);
-        b.begin(EXT_UNWIND);
-        b.vA(t);
-    }
-
     public static void sThrow(Throwable t, Buf b) {
         b.begin(THROW);
         b.vA(t);
     }
 
     public static void sCatch(Throwable t, Buf b) {
+        b.reclaim();
+        b.abandonedExternals(t);
         b.abandonedConstructors(t);
         b.begin(CATCH);
         b.vA(t);
@@ -420,6 +750,7 @@ public final class Buf extends Encoder {
 
     /** An uninstrumented constructor returned the new object: NEW_OBJECT (origin 0), EXT_RETURN. */
     public static void sExtNew(Object o, Buf b) {
+        b.extReturned();
         long id = Ids.OBJECTS.idOf(o);
         if (id < 0) {
             id = -id;

@@ -44,9 +44,14 @@ final class Contents {
         if (!changed && !first) {
             return;
         }
+        b.snapshot(o, kind);
+    }
+
+    /** The CONTENT event of {@code o} ({@link Buf#snapshot}, out of line). */
+    static void snapshot(Buf b, Object o, int kind) {
         b.snapshotting = true;
         try {
-            Object[] values = snapshot(o, kind);
+            Object[] values = values(o, kind);
             int n = values.length;
             // Definitions first, as events of their own, so that the CONTENT event is not
             // moved once per first-seen value. A text is a new string every time: it gets a
@@ -114,6 +119,11 @@ final class Contents {
             send(b, o, true);
             return;
         }
+        b.tail(o, list, start, n);
+    }
+
+    /** CONTENT with the elements of {@code list} from {@code start} on ({@link Buf#tail}). */
+    static void tail(Buf b, Object o, java.util.List<?> list, int start, int n) {
         b.snapshotting = true;
         try {
             Object[] values = list.subList(start, n).toArray();
@@ -138,41 +148,58 @@ final class Contents {
     }
 
     /** The values of a CONTENT event, cut after MAX_CONTENT values with the marker. */
-    private static Object[] snapshot(Object o, int kind) {
+    private static Object[] values(Object o, int kind) {
         if (kind == TEXT) {
             return new Object[] {o.toString()};
         }
-        Object[] out = new Object[16];
-        int n = 0;
+        Object[] out;
         if (kind == SEQUENCE) {
-            for (Object e : (java.util.Collection<?>) o) {
-                if (n == MAX_CONTENT) {
-                    out = grow(out, n + 1);
-                    out[n++] = TRUNCATED;
-                    break;
-                }
-                out = grow(out, n + 1);
-                out[n++] = e;
+            // toArray: one call, in iteration order (Collection's contract), and cheap for the
+            // JIT to compile, where an iteration inlined every iterator class it had seen.
+            java.util.Collection<?> c = (java.util.Collection<?>) o;
+            out = c.size() <= MAX_CONTENT ? c.toArray() : null;
+            if (out == null || out.length > MAX_CONTENT) {
+                out = iterated(c);
             }
         } else {
-            int entries = 0;
-            for (java.util.Map.Entry<?, ?> e : ((java.util.Map<?, ?>) o).entrySet()) {
-                out = grow(out, n + 2);
-                if (entries == MAX_CONTENT) {
-                    out[n++] = TRUNCATED;
-                    out[n++] = VOID;
-                    break;
-                }
-                out[n++] = e.getKey();
-                out[n++] = e.getValue();
-                entries++;
-            }
+            out = entries((java.util.Map<?, ?>) o);
         }
-        out = java.util.Arrays.copyOf(out, n);
+        int n = out.length;
         if (n > 1 && out[n - 1] != VOID && out[n - 1] != TRUNCATED && isSalted(o.getClass())) {
             canonicalOrder(out, kind == MAP ? 2 : 1);
         }
         return out;
+    }
+
+    /** The first MAX_CONTENT elements of a long collection, then the marker. */
+    private static Object[] iterated(java.util.Collection<?> c) {
+        Object[] out = new Object[MAX_CONTENT + 1];
+        int n = 0;
+        for (Object e : c) {
+            if (n == MAX_CONTENT) {
+                out[n++] = TRUNCATED;
+                break;
+            }
+            out[n++] = e;
+        }
+        return java.util.Arrays.copyOf(out, n);
+    }
+
+    /** Keys and values of a map, alternating, cut after MAX_CONTENT entries by the marker. */
+    private static Object[] entries(java.util.Map<?, ?> m) {
+        Object[] out = new Object[2 * Math.min(m.size(), MAX_CONTENT) + 2];
+        int n = 0;
+        for (java.util.Map.Entry<?, ?> e : m.entrySet()) {
+            out = grow(out, n + 2);
+            if (n == 2 * MAX_CONTENT) {
+                out[n++] = TRUNCATED;
+                out[n++] = VOID;
+                break;
+            }
+            out[n++] = e.getKey();
+            out[n++] = e.getValue();
+        }
+        return java.util.Arrays.copyOf(out, n);
     }
 
     /**

@@ -15,6 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * compiles to calls rather than to a copy of the encoder at each of its events, while the
  * encoder's own methods, declared here, are still inlined into each entry point.
  *
+ * <p>What is rare and large (flushing, first-seen objects and new strings, content snapshots) is
+ * declared in {@link Buf} as well, so that it stays out of line too: the JIT compiles it once
+ * rather than into every entry point, which kept the compiler busy for seconds.
+ *
  * <p>Only the owning thread writes a buffer. A value may need a definition first (a string's
  * text, a first-seen object or array); such definitions are inserted in front of the event being
  * written, which then takes a fresh timestamp, so timestamps stay increasing within a frame.
@@ -102,6 +106,17 @@ abstract class Encoder {
     int[] superCalls = new int[8];
     int superCallsTop;
 
+    /**
+     * Calls into uninstrumented code that have not returned: the depth of their caller, and
+     * where their kept objects ({@link Buf#vAk}) start in {@link #kept}.
+     */
+    private int[] extDepths = new int[8];
+    private int[] extKept = new int[8];
+    private int extTop;
+    Object[] kept = new Object[8];
+    boolean[] keptChanged = new boolean[8];
+    int keptTop;
+
     /** Set while this thread takes a snapshot of JDK content: nested snapshots are skipped. */
     boolean snapshotting;
 
@@ -171,6 +186,103 @@ abstract class Encoder {
                 .getBytes(StandardCharsets.UTF_8);
     }
 
+    // ---- values (inlined into the entry points) ----
+
+    final void valZ(int v) {
+        put(v != 0 ? TAG_TRUE : TAG_FALSE);
+    }
+
+    final void valC(int v) {
+        put(TAG_CHAR);
+        varint(v & 0xFFFF);
+    }
+
+    final void valB(int v) {
+        put(TAG_BYTE);
+        svarint((byte) v);
+    }
+
+    final void valS(int v) {
+        put(TAG_SHORT);
+        svarint((short) v);
+    }
+
+    final void valI(int v) {
+        put(TAG_INT);
+        svarint(v);
+    }
+
+    final void valJ(long v) {
+        put(TAG_LONG);
+        svarint(v);
+    }
+
+    final void valF(float v) {
+        put(TAG_FLOAT);
+        int bits = Float.floatToRawIntBits(v);
+        ensure(4);
+        b[pos++] = (byte) bits;
+        b[pos++] = (byte) (bits >>> 8);
+        b[pos++] = (byte) (bits >>> 16);
+        b[pos++] = (byte) (bits >>> 24);
+    }
+
+    final void valD(double v) {
+        put(TAG_DOUBLE);
+        long bits = Double.doubleToRawLongBits(v);
+        ensure(8);
+        for (int i = 0; i < 8; i++) {
+            b[pos++] = (byte) (bits >>> (8 * i));
+        }
+    }
+
+    /** A reference: null, a string (by text), a box (by value) or an object or array (by id). */
+    final void valA(Object o) {
+        if (o == null) {
+            put(TAG_NULL);
+        } else if (o.getClass() == String.class) {
+            long id = stringId((String) o);
+            put(TAG_STRING);
+            varint(id);
+        } else if (o instanceof Number || o instanceof Boolean || o instanceof Character
+                || o == Contents.VOID) {
+            boxed(o);
+        } else {
+            long id = objectId(o);
+            put(TAG_OBJECT);
+            varint(id);
+        }
+    }
+
+    /** A box by its value, or any other Number, Boolean or Character object (out of line). */
+    abstract void boxed(Object o);
+
+    // ---- event headers (inlined; the value follows) ----
+
+    final void local(int var) {
+        begin(LOCAL);
+        varint(var);
+    }
+
+    final void fieldWrite(Object o, int field) {
+        begin(FIELD_WRITE);
+        long id = objectId(o);
+        varint(id);
+        varint(field);
+    }
+
+    final void staticWrite(int field) {
+        begin(STATIC_WRITE);
+        varint(field);
+    }
+
+    final void arrayWrite(Object array, int index) {
+        begin(ARRAY_WRITE);
+        long id = objectId(array);
+        varint(id);
+        varint(index);
+    }
+
     /** Starts an event at a boundary between events: may flush first. */
     final void begin(int op) {
         if (pos > LIMIT || epoch != flushEpoch) {
@@ -208,34 +320,35 @@ abstract class Encoder {
     }
 
     /** Writes the EVENTS frame and empties the buffer (owner thread, between events). */
-    void flush() {
-        synchronized (Out.LOCK) {
-            if (count > 0) {
-                // A frame of STRING events only has no timestamp of its own.
-                Out.events(tid, Math.max(baseTs, 0), count, b, pos);
-            }
-            pos = 0;
-            count = 0;
-            baseTs = -1;
-            epoch = flushEpoch;
-        }
+    abstract void flush();
+
+    final void emptied() {
+        pos = 0;
+        count = 0;
+        baseTs = -1;
+        epoch = flushEpoch;
     }
 
     // ---- definitions inserted before the current event ----
 
+    /**
+     * The id of an object or array. A per-thread cache hit is the only inline path; the identity
+     * map and a first-seen definition are out of line ({@link Buf#objectIdMiss}).
+     */
     final long objectId(Object o) {
         int slot = System.identityHashCode(o) & (CACHE - 1);
         if (cachedObjects[slot] == o) {
             return cachedIds[slot];
         }
-        long id = Ids.OBJECTS.idOf(o);
-        if (id < 0) {
-            id = -id;
-            insertFirstSeen(o, id);
-        }
+        return objectIdMiss(o, slot);
+    }
+
+    /** The id of an object missing from the per-thread cache (which then holds it). */
+    abstract long objectIdMiss(Object o, int slot);
+
+    final void cache(Object o, int slot, long id) {
         cachedObjects[slot] = o;
         cachedIds[slot] = id;
-        return id;
     }
 
     /** A STRING event defining {@code id} as the text of {@code s} (between events). */
@@ -248,18 +361,17 @@ abstract class Encoder {
         count++;
     }
 
-    final long stringId(String s) {
-        long id = Strings.idOf(s);
-        if (id < 0) {
-            id = -id;
-            int start = evStart;
-            byte[] saved = java.util.Arrays.copyOfRange(b, start, pos);
-            pos = start;
-            writeString(id, s);
-            evStart = pos;
-            raw(saved, 0, saved.length);
-        }
-        return id;
+    /** The id of a string (out of line: a lookup by text, maybe a STRING inserted). */
+    abstract long stringId(String s);
+
+    /** Inserts a STRING event in front of the current event. */
+    final void insertString(long id, String s) {
+        int start = evStart;
+        byte[] saved = java.util.Arrays.copyOfRange(b, start, pos);
+        pos = start;
+        writeString(id, s);
+        evStart = pos;
+        raw(saved, 0, saved.length);
     }
 
     /** Moves the current event aside, writes NEW_OBJECT/NEW_ARRAY (origin 1) with its timestamp, then re-emits it. */
@@ -283,6 +395,45 @@ abstract class Encoder {
         raw(fields, 0, fields.length);
     }
 
+
+    // ---- calls into uninstrumented code that have not returned ----
+
+    final void openExternal() {
+        if (extTop == extDepths.length) {
+            extDepths = java.util.Arrays.copyOf(extDepths, extTop * 2);
+            extKept = java.util.Arrays.copyOf(extKept, extTop * 2);
+        }
+        extDepths[extTop] = depth;
+        extKept[extTop++] = keptTop;
+    }
+
+    final void keep(Object o, boolean changed) {
+        if (keptTop == kept.length) {
+            kept = java.util.Arrays.copyOf(kept, keptTop * 2);
+            keptChanged = java.util.Arrays.copyOf(keptChanged, keptTop * 2);
+        }
+        kept[keptTop] = o;
+        keptChanged[keptTop++] = changed;
+    }
+
+    /** The innermost open call into uninstrumented code returned (or threw): the owner is back. */
+    final void extReturned() {
+        reclaim();
+        if (extTop > 0) {
+            int from = extKept[--extTop];
+            while (keptTop > from) {
+                kept[--keptTop] = null;
+            }
+        }
+    }
+
+    final boolean externalOpenAt(int d) {
+        return extTop > 0 && extDepths[extTop - 1] == d;
+    }
+
+    final int keptFrom() {
+        return extKept[extTop - 1];
+    }
 
     /** A callback from parked uninstrumented code enters an instrumented method. */
     final void enterFromParked() {

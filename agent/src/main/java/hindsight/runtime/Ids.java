@@ -48,6 +48,11 @@ final class Ids {
         return id != 0 ? id : idOfLocked(o, h);
     }
 
+    /** The id of {@code o}, or 0 when it has none (no lock, no assignment). */
+    long find(Object o) {
+        return find(table, o, System.identityHashCode(o));
+    }
+
     /** A new id that no object will have (a string sent once, never looked up again). */
     synchronized long fresh() {
         return next++;

@@ -32,18 +32,32 @@ final class Strings {
 
     /** The id of {@code s}: positive when its text has one, negative (minus the new id) when assigned now. */
     static long idOf(String s) {
+        long id = known(s);
+        return id != 0 ? id : assign(s);
+    }
+
+    /** The id of {@code s} when it has one now (its slot, or the long strings' map), else 0. */
+    static long known(String s) {
+        if (s.length() > SHORT) {
+            return LONG.find(s);
+        }
+        Slot slot = SLOTS[slot(s)];
+        return slot != null && (slot.text == s || slot.text.equals(s)) ? slot.id : 0;
+    }
+
+    /** Assigns {@code s} an id (it has none): minus the new id, or its id if it got one meanwhile. */
+    static long assign(String s) {
         if (s.length() > SHORT) {
             return LONG.idOf(s);
         }
-        int h = s.hashCode();
-        int i = (h ^ (h >>> 16)) & (SLOTS.length - 1);
-        Slot slot = SLOTS[i];
-        if (slot != null && (slot.text == s || slot.text.equals(s))) {
-            return slot.id;
-        }
         long id = LONG.fresh();
-        SLOTS[i] = new Slot(s, id);
+        SLOTS[slot(s)] = new Slot(s, id);
         return -id;
+    }
+
+    private static int slot(String s) {
+        int h = s.hashCode();
+        return (h ^ (h >>> 16)) & (SLOTS.length - 1);
     }
 
     /** A new id for a text sent once (a builder's content). */
