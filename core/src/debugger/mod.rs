@@ -12,6 +12,7 @@ mod cache;
 mod forest;
 mod fragment;
 mod frames;
+mod inspect;
 mod live;
 mod options;
 mod question;
@@ -58,6 +59,8 @@ pub enum DebugError {
     Session(#[from] SessionError),
     #[error(transparent)]
     Question(#[from] QuestionError),
+    #[error(transparent)]
+    Omni(#[from] crate::omniscient::OmniError),
     #[error("no call of `{0}` is in the execution tree (yet): nothing to trust; give the qualified name, e.g. pkg.Class.method")]
     NoCallOf(String),
     #[error("`{0}` is trusted already")]

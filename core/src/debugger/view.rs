@@ -14,6 +14,9 @@ use crate::tree::NodeKind;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TreeNode {
     pub id: u32,
+    /// `root`, `thread`, `routine`, `external`, `loop`, `iteration`, `collapsed` or
+    /// `projected`: what the node stands for, for the UI's icon.
+    pub kind: NodeKind,
     /// The question for a complete call, `pkg.Class.method (running)` for a running one, `run`
     /// for the root, `Thread [name]` for a thread (the Java thread's name; `thread #id` when the
     /// trace does not know it).
@@ -24,8 +27,10 @@ pub struct TreeNode {
     /// `valid`, `invalid`, `trusted`, `don't know`, or absent. Every call of a method trusted by
     /// an answer shows `trusted`.
     pub answer: Option<String>,
+    /// The first timestamp of the node: a collapsed or projected node's first call's entry.
     pub entry: u64,
-    /// The entry timestamp while the node runs.
+    /// Its last: a collapsed or projected node's last call's exit; the entry timestamp while
+    /// the node runs.
     pub exit: u64,
 }
 
@@ -73,13 +78,17 @@ impl Debugger {
         let complete = tree.is_complete(id);
         let child_count = tree.children(id).count() as u32;
         let answer = self.shown_answer(id).map(|a| a.to_string());
-        // A live trace not created yet shows no timestamps.
+        // A live trace not created yet shows no timestamps. A forest node runs from its first
+        // call's entry to its last call's exit.
+        let (first, last) = tree.span(id).unwrap_or((id, id));
         let _ = self.open_reader();
-        let (entry, exit) = match self.reader.as_ref().map(|r| r.node(id)) {
-            Some(Ok(Some(row))) => (
-                row.header.entry,
-                row.header.exit.unwrap_or(row.header.entry),
-            ),
+        let row = |n: NodeId| match self.reader.as_ref().map(|r| r.node(n)) {
+            Some(Ok(Some(row))) => Some(row.header),
+            _ => None,
+        };
+        let (entry, exit) = match (row(first), row(last)) {
+            (Some(f), Some(l)) => (f.entry, l.exit.unwrap_or(f.entry)),
+            (Some(f), None) => (f.entry, f.entry),
             _ => (0, 0),
         };
         let method = match kind {
@@ -97,6 +106,7 @@ impl Debugger {
         };
         Ok(TreeNode {
             id: id.0,
+            kind,
             label,
             method,
             child_count,

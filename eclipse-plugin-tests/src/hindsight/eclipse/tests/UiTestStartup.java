@@ -23,6 +23,7 @@ public class UiTestStartup implements IStartup {
             List<Harness.Step> steps = new ArrayList<>(new WorkbenchTests().steps());
             steps.addAll(new SessionViewTests().steps());
             steps.addAll(new RealSessionTests().steps());
+            steps.addAll(new ForestTests().steps());
             steps.addAll(new WorkflowTests().steps());
             new Harness(Path.of(out), display).run(steps);
         });
