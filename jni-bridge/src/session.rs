@@ -15,8 +15,8 @@ use hindsight_core::debugger::{
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
 use hindsight_core::omniscient::{
-    children_of, history, origin, Children, EventPage, History, NodeState,
-    OmniError, RenderLimits, ValueOrigin, VarPath,
+    children_of, history, origin, Children, EventPage, History, NodeState, OmniError, RenderLimits,
+    ValueOrigin, VarPath,
 };
 use hindsight_core::query::{self, catalogue, QueryError, Request};
 use hindsight_core::session::Answer;

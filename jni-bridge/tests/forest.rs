@@ -149,7 +149,10 @@ fn sumnumbers_with_the_defaults_asks_about_its_loop_and_finds_the_code_before_it
     );
     assert!(iterations[1].label.contains("iteration 2 of 3"));
     let chain = projected[0].clone();
-    assert!(chain.id >= FOREST_BASE, "a projected node has the forest's own id");
+    assert!(
+        chain.id >= FOREST_BASE,
+        "a projected node has the forest's own id"
+    );
     assert!(chain.label.starts_with("2 calls"), "{}", chain.label);
     assert!(
         chain.entry > 0 && chain.entry < chain.exit,
@@ -159,7 +162,11 @@ fn sumnumbers_with_the_defaults_asks_about_its_loop_and_finds_the_code_before_it
     // The way to the projected node, for the tree to reveal it.
     let path = session.path_to(chain.id as i64).unwrap();
     assert_eq!((path[0].id, path.last().unwrap().id), (0, chain.id));
-    assert_eq!(path.len(), 7, "run, thread, main, sumNumbers, loop, iteration, it");
+    assert_eq!(
+        path.len(),
+        7,
+        "run, thread, main, sumNumbers, loop, iteration, it"
+    );
 
     // The Node view: the loop shows its frame between its entry and exit.
     let state = session.node_state(the_loop.id as i64, -1, &[]).unwrap();
@@ -170,14 +177,26 @@ fn sumnumbers_with_the_defaults_asks_about_its_loop_and_finds_the_code_before_it
     };
     assert_eq!(var(&state, "sum"), (Some("0".into()), Some("3".into())));
     assert_eq!(var(&state, "i"), (Some("1".into()), Some("3".into())));
-    assert_eq!((state.entry_ts, state.exit_ts), (the_loop.entry, Some(the_loop.exit)));
-    let second = session.node_state(iterations[1].id as i64, -1, &[]).unwrap();
+    assert_eq!(
+        (state.entry_ts, state.exit_ts),
+        (the_loop.entry, Some(the_loop.exit))
+    );
+    let second = session
+        .node_state(iterations[1].id as i64, -1, &[])
+        .unwrap();
     assert_eq!(var(&second, "i"), (Some("2".into()), Some("3".into())));
     // The projected chain: what it works on (this) and its calls' results.
     let chained = session.node_state(chain.id as i64, -1, &[]).unwrap();
     assert_eq!(chained.node.0, chain.id);
-    assert_eq!(chained.result.as_deref(), Some("false, 3"), "isEven(3), add(0, 3)");
-    assert!(chained.variables.iter().any(|v| v.name == "this"), "{chained:?}");
+    assert_eq!(
+        chained.result.as_deref(),
+        Some("false, 3"),
+        "isEven(3), add(0, 3)"
+    );
+    assert!(
+        chained.variables.iter().any(|v| v.name == "this"),
+        "{chained:?}"
+    );
     assert!(
         session
             .node_state(chain.id as i64, chain.entry as i64 - 1, &[])
@@ -215,9 +234,18 @@ fn sumnumbers_with_the_defaults_asks_about_its_loop_and_finds_the_code_before_it
     // A made-up forest id is an error, not a crash.
     let unknown = (FOREST_BASE + 1000) as i64;
     for err in [
-        session.node_state(unknown, -1, &[]).err().map(|e| e.to_string()),
-        session.events(unknown, None, 0, 10).err().map(|e| e.to_string()),
-        session.answer(unknown, "valid").err().map(|e| e.to_string()),
+        session
+            .node_state(unknown, -1, &[])
+            .err()
+            .map(|e| e.to_string()),
+        session
+            .events(unknown, None, 0, 10)
+            .err()
+            .map(|e| e.to_string()),
+        session
+            .answer(unknown, "valid")
+            .err()
+            .map(|e| e.to_string()),
         session.path_to(unknown).err().map(|e| e.to_string()),
     ] {
         let err = err.expect("an error");
@@ -228,7 +256,10 @@ fn sumnumbers_with_the_defaults_asks_about_its_loop_and_finds_the_code_before_it
     // outside it (Lemma 1).
     let (asked, end) = answer_to_the_end(
         &mut session,
-        &["sumnumbers.SumNumbers.main", "sumnumbers.SumNumbers.sumNumbers"],
+        &[
+            "sumnumbers.SumNumbers.main",
+            "sumnumbers.SumNumbers.sumNumbers",
+        ],
     );
     assert_eq!(end.kind, "buggy", "{asked:#?}");
     assert!(
@@ -240,7 +271,11 @@ fn sumnumbers_with_the_defaults_asks_about_its_loop_and_finds_the_code_before_it
         (bug.kind, bug.method.as_str()),
         (NodeKind::Routine, "sumnumbers.SumNumbers.sumNumbers")
     );
-    assert_eq!(bug.lines, [11, 12, 18], "the initialisations and the return");
+    assert_eq!(
+        bug.lines,
+        [11, 12, 18],
+        "the initialisations and the return"
+    );
     // The tree shows the answers on the loop's nodes.
     let nodes = walk(&mut session);
     assert!(
@@ -282,15 +317,26 @@ fn castling_without_loops_collapses_the_moves_and_bounds_the_chains() {
         .variable_children(&this.path, right.entry as i64, right.exit as i64, 0, 10)
         .unwrap();
     let x = fields.children.iter().find(|f| f.name == "x").unwrap();
-    assert_eq!((x.entry.as_deref(), x.value.as_deref()), (Some("8"), Some("11")));
+    assert_eq!(
+        (x.entry.as_deref(), x.value.as_deref()),
+        (Some("8"), Some("11"))
+    );
     // Its events: the three calls, each a row for its call and one for its return.
     let events = session.events(right.id as i64, None, 0, 100).unwrap();
     let kinds: Vec<&str> = events.events.iter().map(|e| e.kind.as_str()).collect();
-    assert_eq!(kinds.iter().filter(|k| **k == "call").count(), 3, "{kinds:?}");
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "call").count(),
+        3,
+        "{kinds:?}"
+    );
     // A history of the tower's x from there: every move.
     let history = session.history(&format!("{}.x", this.path), 0, -1).unwrap();
     let values: Vec<&str> = history.entries.iter().map(|e| e.value.as_str()).collect();
-    assert_eq!(values, ["8", "9", "10", "11"], "locate, then the three moves");
+    assert_eq!(
+        values,
+        ["8", "9", "10", "11"],
+        "locate, then the three moves"
+    );
 
     // Trust by the collapsed node's method trusts the moves: never asked again.
     session.trust("castling.Position.left").unwrap();
@@ -299,10 +345,15 @@ fn castling_without_loops_collapses_the_moves_and_bounds_the_chains() {
         &["castling.Chess.main", "castling.Chess.castling"],
     );
     assert!(
-        asked.iter().any(|a| a.starts_with("Collapsed 3 calls Position.right")),
+        asked
+            .iter()
+            .any(|a| a.starts_with("Collapsed 3 calls Position.right")),
         "{asked:#?}"
     );
-    assert!(!asked.iter().any(|a| a.contains("Position.left")), "{asked:#?}");
+    assert!(
+        !asked.iter().any(|a| a.contains("Position.left")),
+        "{asked:#?}"
+    );
     let bug = end.report.unwrap().buggy_node.unwrap();
     assert_eq!(
         (bug.kind, bug.method.as_str()),
@@ -341,10 +392,17 @@ fn castling_with_the_defaults_projects_iterations_and_the_plain_tree_has_calls_o
     assert_eq!(projected.len(), 2, "{nodes:#?}");
     // A projected run of iterations shows its frame over the run.
     let run = projected[0].clone();
-    assert!(run.label.contains("iterations 1 to 2 of 4"), "{}", run.label);
+    assert!(
+        run.label.contains("iterations 1 to 2 of 4"),
+        "{}",
+        run.label
+    );
     let state = session.node_state(run.id as i64, -1, &[]).unwrap();
     let i = state.variables.iter().find(|v| v.name == "i").unwrap();
-    assert_eq!((i.entry.as_deref(), i.value.as_deref()), (Some("1"), Some("3")));
+    assert_eq!(
+        (i.entry.as_deref(), i.value.as_deref()),
+        (Some("1"), Some("3"))
+    );
     assert_eq!(state.result, None, "a loop's code returns nothing");
     let t = state.variables.iter().find(|v| v.name == "t").unwrap();
     assert_eq!(t.value.as_deref(), Some("Position{x=10, y=1}"));

@@ -20,6 +20,8 @@ mod report;
 mod splice;
 mod status;
 #[cfg(test)]
+mod tests_inspect;
+#[cfg(test)]
 mod tests_loops;
 mod view;
 

@@ -473,16 +473,7 @@ pub(super) fn statics_state(
         };
         let name = format!("{}.{}", super::simple_class_name(&class), field.name);
         variables.push(var_state(
-            reader,
-            changes,
-            name,
-            path,
-            before,
-            now,
-            entry,
-            at,
-            expand,
-            limits,
+            reader, changes, name, path, before, now, entry, at, expand, limits,
         )?);
     }
     Ok(variables)
