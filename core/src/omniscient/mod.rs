@@ -1,8 +1,8 @@
 //! Omniscient state: values of a recorded run at any timestamp, as a person reads them
 //! (`render`) and as the reference oracle compares them (`canonical`); and the back-in-time
 //! queries over a trace: variable paths (`path`, `resolve`), the state of a call at any moment
-//! (`state`), a call's event list (`events`), a variable's history (`history`) and the origin
-//! of a value (`origin`).
+//! (`state`) and of a chain of calls (`chain`), a call's event list (`events`), a variable's
+//! history (`history`) and the origin of a value (`origin`).
 //!
 //! The value algorithms read the heap through the [`Heap`] trait, which the trace reader
 //! implements, and are tested on in-memory heaps; the queries read a `TraceReader` and return
