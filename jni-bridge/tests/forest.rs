@@ -337,6 +337,17 @@ fn castling_without_loops_collapses_the_moves_and_bounds_the_chains() {
         ["8", "9", "10", "11"],
         "locate, then the three moves"
     );
+    // Each move's write leads to the collapsed node, which shows the calls it absorbed.
+    for entry in &history.entries[1..] {
+        let writer = entry.node.expect("a writer").0 as i64;
+        let path = session.path_to(writer).unwrap();
+        assert_eq!(
+            path.last().unwrap().id,
+            right.id,
+            "write at {}",
+            entry.timestamp
+        );
+    }
 
     // Trust by the collapsed node's method trusts the moves: never asked again.
     session.trust("castling.Position.left").unwrap();
@@ -397,6 +408,17 @@ fn castling_with_the_defaults_projects_iterations_and_the_plain_tree_has_calls_o
         "{}",
         run.label
     );
+    // Don't know, then undo, on a projected node.
+    session.answer(run.id as i64, "dont-know").unwrap();
+    let shown = |s: &mut BridgeSession| {
+        walk(s)
+            .into_iter()
+            .find(|n| n.id == run.id)
+            .and_then(|n| n.answer)
+    };
+    assert_eq!(shown(&mut session).as_deref(), Some("dont-know"));
+    session.undo().unwrap();
+    assert_eq!(shown(&mut session), None, "undone");
     let state = session.node_state(run.id as i64, -1, &[]).unwrap();
     let i = state.variables.iter().find(|v| v.name == "i").unwrap();
     assert_eq!(

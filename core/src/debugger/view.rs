@@ -168,19 +168,35 @@ impl Debugger {
     }
 
     /// The way from the root to `node`: each node with its position among its parent's
-    /// children, the root first, `node` last.
+    /// children, the root first, the node that shows `node` last (see [`Self::shown_node`]).
     pub fn path_to(&mut self, node: NodeId) -> Result<Vec<PathStep>, DebugError> {
         self.pump()?;
-        if !self.session.tree().contains(node) {
-            return Err(DebugError::UnknownNode(node));
-        }
+        let shown = self.shown_node(node)?;
         Ok(self
             .session
             .tree()
-            .path_from_root(node)
+            .path_from_root(shown)
             .into_iter()
             .map(|(n, index)| PathStep { id: n.0, index })
             .collect())
+    }
+
+    /// The node of the session's tree that shows the recorder's node `node` (a history's writer,
+    /// a query's row): itself; the collapsed node that absorbed it; in a session without loops,
+    /// the call a loop or an iteration runs in.
+    pub fn shown_node(&mut self, node: NodeId) -> Result<NodeId, DebugError> {
+        if let Some(shown) = self.session.tree().image(node) {
+            return Ok(shown);
+        }
+        self.open_reader()?;
+        let frame = match &self.reader {
+            Some(r) if r.node(node)?.is_some_and(|row| row.header.kind.is_loop()) => r
+                .frame_of(node)?
+                .map(|f| f.header.id)
+                .filter(|&f| self.session.tree().contains(f)),
+            _ => None,
+        };
+        frame.ok_or(DebugError::UnknownNode(node))
     }
 
     /// `Thread [name]` for a thread node, by the Java thread's name the trace keeps.

@@ -68,6 +68,8 @@ public class ForestTests {
                         this::sumNumbersViews),
                 new Harness.Step("forest: answers on loop nodes find the bug before the loop, in the editor",
                         this::sumNumbersVerdict),
+                new Harness.Step("forest: mergesort's bug found in a loop iteration, its lines in the editor",
+                        this::mergeSortIteration),
                 new Harness.Step("forest: castling's iterations projected, a projected node answered, the bug",
                         this::castling),
                 new Harness.Step("forest: loops off, open trace collapses castling's moves, answered and trusted",
@@ -227,7 +229,9 @@ public class ForestTests {
     }
 
     /** The Event List's rows' texts, once it shows {@code header}. */
-    private List<String> eventRows(Harness h, String header) {
+    private List<String> eventRows(Harness h, String header) throws Exception {
+        // In front of the Console a launch brings up, without taking the focus from the tree.
+        page().showView(EventListView.ID, null, IWorkbenchPage.VIEW_VISIBLE);
         Table t = events.viewer().getTable();
         h.waitUntil(() -> events.getContentDescription().startsWith(header) && t.getItemCount() > 0
                 && !t.getItem(t.getItemCount() - 1).getText(1).isEmpty(), 10_000);
@@ -376,6 +380,71 @@ public class ForestTests {
         System.out.println("UITEST forest sumNumbers: " + asked);
     }
 
+    /**
+     * The jhyde paper's MergeSort (the CLI's trace) with the defaults: a person sees the program
+     * print [1, 4, 9, 7]; every step that produced that array is wrong, main too, the others are
+     * right (the reference oracle answers alike, with every strategy). The defect, {@code c[lb++]
+     * = a[la++]} in merge's second loop, is found as the one iteration of that loop that ran it.
+     */
+    private void mergeSortIteration(Harness h) throws Exception {
+        String trace = Check.notNull(System.getProperty("hindsight.uitest.trace"), "-Dhindsight.uitest.trace");
+        TraceSession before = Sessions.current();
+        OpenTraceHandler.open(page().getWorkbenchWindow().getShell(), Path.of(trace)).join();
+        Check.isTrue(h.waitUntil(() -> Sessions.current() != before, 10_000), "the trace opened");
+        TraceSession s = Sessions.current();
+        Check.isTrue(h.waitUntil(() -> tree.getContentDescription().startsWith("Is this "), 10_000),
+                "asking: " + tree.getContentDescription());
+        List<String> asked = new ArrayList<>();
+        page().activate(tree);
+        for (int i = 0; i < 30; i++) {
+            Question q = s.nextQuestion();
+            if (q.kind() != Question.Kind.ASK) {
+                break;
+            }
+            long id = q.node().id();
+            if (i == 0 && selectedId() != id) {
+                reveal(h, id);
+            }
+            Check.isTrue(h.waitUntil(() -> selectedId() == id, 10_000), "the question is selected: " + q.node().label());
+            boolean wrong = q.node().label().startsWith("MergeSort.main(") || q.node().label().contains("→[1, 4, 9, 7]");
+            asked.add(q.node().kind() + (wrong ? " invalid" : " valid"));
+            Commands.run(wrong ? Commands.INVALID : Commands.VALID);
+            h.waitUntil(() -> {
+                try {
+                    Question next = s.nextQuestion();
+                    return next.kind() != Question.Kind.ASK || next.node().id() != id;
+                } catch (Exception e) {
+                    return true;
+                }
+            }, 5000);
+        }
+        Question end = s.nextQuestion();
+        Check.equal(Question.Kind.BUGGY, end.kind(), "a verdict after " + asked);
+        Check.equal(TreeNode.Kind.ITERATION, end.node().kind(), "the buggy node is an iteration");
+        Check.isTrue(end.node().label().startsWith("MergeSort.merge: loop at MergeSort.java:11, iteration 1 of 2"),
+                "the iteration that ran c[lb++] = a[la++]: " + end.node().label());
+        Check.isTrue(h.waitUntil(() -> tree.getContentDescription().startsWith(
+                "Bug found in MergeSort.merge (loop iteration):"), 5000), "the verdict: " + tree.getContentDescription());
+        IFile file = ResourcesPlugin().getProject("mergesort").getFile("src/MergeSort.java");
+        Check.isTrue(h.waitUntil(() -> {
+            try {
+                return file.findMarkers(BugMarkers.BUG, false, IResource.DEPTH_ZERO).length == 1;
+            } catch (Exception e) {
+                return false;
+            }
+        }, 5000), "a problem marker on MergeSort.java");
+        String message = String.valueOf(file.findMarkers(BugMarkers.BUG, false, IResource.DEPTH_ZERO)[0]
+                .getAttribute(IMarker.MESSAGE));
+        Check.isTrue(message.startsWith("Hindsight: bug in MergeSort.merge (loop iteration), lines 11-12, found with "),
+                "the Problems view's message: " + message);
+        Check.equal(List.of(11, 12), lineMarkers(file), "the iteration's own lines, annotated");
+        page().showView("org.eclipse.ui.views.ProblemView");
+        page().activate(tree);
+        h.settle(1500);
+        h.screenshot("forest mergesort bug in a loop iteration in the editor");
+        System.out.println("UITEST forest mergesort: " + asked);
+    }
+
     private static org.eclipse.core.resources.IWorkspaceRoot ResourcesPlugin() {
         return org.eclipse.core.resources.ResourcesPlugin.getWorkspace().getRoot();
     }
@@ -397,7 +466,14 @@ public class ForestTests {
         Check.isTrue(vars.contains("i: 1 | \u25cf 3"), "i over the two iterations: " + vars);
         Check.isTrue(vars.stream().anyMatch(v -> v.startsWith("t: Position{x=8, y=1} | \u25d0 Position{x=10, y=1}")),
                 "the tower moved twice: " + vars);
-        // Answered from the tree, as any node: it shows valid at once.
+        // Answered from the tree, as any node: don't know, taken back, then valid.
+        page().activate(tree);
+        Commands.run(Commands.DONT_KNOW);
+        Check.isTrue(h.waitUntil(() -> answerOf(s, run.id()) == Answer.DONT_KNOW, 10_000),
+                "the projected node answered don't know");
+        Commands.run(Commands.UNDO);
+        Check.isTrue(h.waitUntil(() -> answerOf(s, run.id()) == null, 10_000), "the answer undone");
+        reveal(h, run.id());
         page().activate(tree);
         Commands.run(Commands.VALID);
         Check.isTrue(h.waitUntil(() -> answerOf(s, run.id()) == Answer.VALID, 10_000),

@@ -172,7 +172,7 @@ public final class NativeSession implements TraceSession {
             return null;
         }
         for (Answer a : Answer.values()) {
-            if (a.label().equals(label)) {
+            if (a.coreName().equals(label)) {
                 return a;
             }
         }
@@ -301,7 +301,7 @@ public final class NativeSession implements TraceSession {
 
     @Override
     public void answer(long node, Answer answer) throws HindsightException {
-        nAnswer(handle, node, answer.label());
+        nAnswer(handle, node, answer.coreName());
     }
 
     @Override

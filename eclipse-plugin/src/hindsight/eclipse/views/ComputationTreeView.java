@@ -469,8 +469,9 @@ public class ComputationTreeView extends SessionView {
     }
 
     /**
-     * Expands the way from the root to node {@code id}, then selects and shows it; the other
-     * views follow the selection. The core gives each step's position among its siblings: a Job
+     * Expands the way from the root to node {@code id} (or to the node that shows it: a
+     * collapsed node for a call it absorbed), then selects and shows it; the other views follow
+     * the selection. The core gives each step's position among its siblings: a Job
      * reads the pages on the way (only those), then the UI thread expands it without waiting.
      */
     public void reveal(long id) {
@@ -519,7 +520,9 @@ public class ComputationTreeView extends SessionView {
                 item = item.getItem(row);
             }
         }
-        if (materialized(item) instanceof TreeNode n && n.id() == id) {
+        // The node that shows id: itself, or the collapsed node that absorbed its call.
+        long shown = path.get(path.size() - 1).id();
+        if (materialized(item) instanceof TreeNode n && n.id() == shown) {
             // Selected as a click selects it: the item itself (its element may be a page read
             // again meanwhile), then the viewer's listeners and the other views are told.
             tree.setSelection(item);
