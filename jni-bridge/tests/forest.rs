@@ -329,6 +329,9 @@ fn castling_without_loops_collapses_the_moves_and_bounds_the_chains() {
         3,
         "{kinds:?}"
     );
+    // All on castling's line 18 (`for (...) {t.right();}`), the first call's row too.
+    let lines: Vec<Option<u32>> = events.events.iter().map(|e| e.line).collect();
+    assert!(lines.iter().all(|l| *l == Some(18)), "{lines:?}");
     // A history of the tower's x from there: every move.
     let history = session.history(&format!("{}.x", this.path), 0, -1).unwrap();
     let values: Vec<&str> = history.entries.iter().map(|e| e.value.as_str()).collect();
