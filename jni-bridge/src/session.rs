@@ -496,3 +496,24 @@ impl BridgeSession {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_options_take_the_command_line_defaults_and_bound_chains_from_two() {
+        let defaults = TreeOptions::default();
+        assert!(defaults.loops && defaults.forest.balance, "{defaults:?}");
+        assert_eq!(defaults.forest.max_chain, u32::MAX);
+        assert_eq!(TreeOptions::new(true, true, 0), defaults);
+        for no_bound in [0, 1, -3, i64::from(u32::MAX) + 1] {
+            let o = TreeOptions::new(false, false, no_bound);
+            assert_eq!(o.forest.max_chain, u32::MAX, "{no_bound}");
+        }
+        let o = TreeOptions::new(false, true, 2);
+        assert_eq!((o.forest.balance, o.loops, o.forest.max_chain), (false, true, 2));
+        let options = BridgeSession::options("", Bounds::default(), TreeOptions::PLAIN);
+        assert!(!options.loops && !options.forest.balance);
+    }
+}

@@ -457,3 +457,87 @@ fn castling_with_the_defaults_projects_iterations_and_the_plain_tree_has_calls_o
     );
     session.close();
 }
+
+/// A program held inside a call made in nested loops (reading its standard input in the last
+/// one), with the defaults: the Java debugger's frames lead to the running calls through the
+/// loops and iterations they run in, whatever the forest made of the completed ones.
+#[test]
+fn a_suspended_frame_inside_loops_leads_to_its_running_call() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let jar = compile(dir.path(), "sumnumbers");
+    let src = dir.path().join("Nest.java");
+    std::fs::write(
+        &src,
+        "public class Nest {\n  int n;\n  void step(int i, int j) throws Exception {\n    \
+         n += i * j;\n    if (i == 2 && j == 1) n += System.in.read();\n  }\n  \
+         void sort() throws Exception {\n    for (int i = 1; i <= 2; i++) {\n      step(i, 0);\n      \
+         for (int j = 0; j < 2; j++) step(i, j);\n    }\n  }\n  \
+         public static void main(String[] a) throws Exception {\n    Nest x = new Nest();\n    \
+         x.sort();\n    System.out.println(x.n);\n  }\n}\n",
+    )
+    .unwrap();
+    let javac = Command::new("javac")
+        .arg("-g")
+        .arg("-d")
+        .arg(dir.path())
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(javac.success());
+    let mut session = BridgeSession::start_live_with(
+        &dir.path().join("nest.htrace"),
+        "",
+        Bounds::default(),
+        TreeOptions::default(),
+    )
+    .unwrap();
+    let socket = session.socket_path().unwrap().to_path_buf();
+    let mut child = Command::new("java")
+        .arg(format!(
+            "-javaagent:{}=socket={}",
+            jar.display(),
+            socket.display()
+        ))
+        .arg("-cp")
+        .arg(dir.path())
+        .arg("Nest")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let frames: Vec<String> = [
+        "java.io.FileInputStream.read",
+        "java.io.BufferedInputStream.read",
+        "Nest.step",
+        "Nest.sort",
+        "Nest.main",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut found = None;
+    for _ in 0..1000 {
+        // The Computation Tree reads the tree meanwhile, as the plugin does.
+        let _ = session.next_question().unwrap();
+        let _ = walk(&mut session);
+        found = session.frame_node(1, &frames, 2).unwrap();
+        if found.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let step = found.expect("the frame of Nest.step is its running call");
+    assert_eq!(step.node.method.as_deref(), Some("Nest.step"));
+    assert!(!step.node.complete);
+    let sort = session.frame_node(1, &frames, 3).unwrap().expect("sort");
+    assert_eq!(sort.node.kind, NodeKind::Routine);
+    assert_eq!(sort.node.method.as_deref(), Some("Nest.sort"));
+    let history = session
+        .history(&format!("{}:j", step.node.id), 0, -1)
+        .unwrap();
+    let values: Vec<&str> = history.entries.iter().map(|e| e.value.as_str()).collect();
+    assert_eq!(values, ["1"], "the argument j of step(2, 1)");
+    child.stdin.take().unwrap().write_all(b"\n").unwrap();
+    assert!(child.wait().unwrap().success());
+    session.close();
+}

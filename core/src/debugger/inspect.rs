@@ -71,10 +71,12 @@ impl Debugger {
         if let Some(cut) = page.events.iter().position(|e| e.timestamp > exit) {
             page.events.truncate(cut);
         }
-        // The parent's line before its first event listed here: the line that made the call.
-        let call_line = reader.node_detail(first)?.map_or(0, |d| d.call_line);
-        for e in page.events.iter_mut().take_while(|e| e.line.is_none()) {
-            e.line = (call_line > 0).then_some(call_line);
+        // The parent's line before its first event listed: the line that made the first call.
+        if from <= entry {
+            let call_line = reader.node_detail(first)?.map_or(0, |d| d.call_line);
+            for e in page.events.iter_mut().take_while(|e| e.line.is_none()) {
+                e.line = (call_line > 0).then_some(call_line);
+            }
         }
         page.next = page.next.filter(|&n| n <= exit);
         page.node = node;
