@@ -512,7 +512,10 @@ mod tests {
             assert_eq!(o.forest.max_chain, u32::MAX, "{no_bound}");
         }
         let o = TreeOptions::new(false, true, 2);
-        assert_eq!((o.forest.balance, o.loops, o.forest.max_chain), (false, true, 2));
+        assert_eq!(
+            (o.forest.balance, o.loops, o.forest.max_chain),
+            (false, true, 2)
+        );
         let options = BridgeSession::options("", Bounds::default(), TreeOptions::PLAIN);
         assert!(!options.loops && !options.forest.balance);
     }
