@@ -171,6 +171,7 @@ public class ForestTests {
         nodeView = (NodeView) page().showView(NodeView.ID);
         events = (EventListView) page().showView(EventListView.ID);
         page().showView(ComputationTreeView.ID);
+        Check.isTrue(indexed(h, project), "JDT indexed " + project.getElementName() + " and its JDK");
         var manager = DebugPlugin.getDefault().getLaunchManager();
         Set<ILaunch> before = Set.of(manager.getLaunches());
         new JavaApplicationShortcut().launch(new StructuredSelection(project.findType(main).getCompilationUnit()),
@@ -182,6 +183,31 @@ public class ForestTests {
                 && tree.getContentDescription().startsWith("Is this "), 30_000),
                 "recorded and asking: " + tree.statusText() + " / " + tree.getContentDescription());
         return s;
+    }
+
+    /**
+     * Waits, the UI running, until JDT can search {@code project}: the shortcut's search for main
+     * types waits for the indexer in a modal progress dialog, and on a loaded machine indexing
+     * a new project's JDK took over a minute, after which the watchdog closed that dialog.
+     */
+    private static boolean indexed(Harness h, IJavaProject project) {
+        Thread search = new Thread(() -> {
+            try {
+                new org.eclipse.jdt.core.search.SearchEngine().searchAllTypeNames(null,
+                        org.eclipse.jdt.core.search.SearchPattern.R_EXACT_MATCH, null,
+                        org.eclipse.jdt.core.search.SearchPattern.R_PREFIX_MATCH,
+                        org.eclipse.jdt.core.search.IJavaSearchConstants.CLASS,
+                        org.eclipse.jdt.core.search.SearchEngine.createJavaSearchScope(
+                                new org.eclipse.jdt.core.IJavaElement[] {project}),
+                        new org.eclipse.jdt.core.search.TypeNameRequestor() {
+                        }, org.eclipse.jdt.core.search.IJavaSearchConstants.WAIT_UNTIL_READY_TO_SEARCH, null);
+            } catch (Exception e) {
+                System.out.println("UITEST waiting for the Java indexer: " + e);
+            }
+        }, "uitest: waiting for the Java indexer");
+        search.setDaemon(true);
+        search.start();
+        return h.waitUntil(() -> !search.isAlive(), 600_000);
     }
 
     /** Every node of the session's tree, read as the view reads it, in preorder. */
