@@ -12,11 +12,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use jni::objects::{JClass, JObjectArray, JString};
-use jni::sys::{jdouble, jint, jlong, jstring};
+use jni::sys::{jboolean, jdouble, jint, jlong, jstring};
 use jni::JNIEnv;
 use serde::Serialize;
 
-use session::{Bounds, BridgeError, BridgeSession};
+use session::{Bounds, BridgeError, BridgeSession, TreeOptions};
 
 const EXCEPTION: &str = "hindsight/eclipse/core/HindsightException";
 
@@ -108,6 +108,11 @@ fn bounds(resident_nodes: jlong, question_cache: jint) -> Bounds {
     }
 }
 
+/// The tree options Java passes: a `max_chain` below 2 sets no bound.
+fn tree_options(balance: jboolean, loops: jboolean, max_chain: jint) -> TreeOptions {
+    TreeOptions::new(balance != 0, loops != 0, max_chain.into())
+}
+
 #[no_mangle]
 pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nOpenTrace<'l>(
     mut env: JNIEnv<'l>,
@@ -116,14 +121,18 @@ pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nOpenTrace<'l>(
     trust: JString<'l>,
     resident_nodes: jlong,
     question_cache: jint,
+    balance: jboolean,
+    loops: jboolean,
+    max_chain: jint,
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let path = string(env, &path)?;
         let trust = optional_string(env, &trust)?.unwrap_or_default();
-        Ok(registry::insert(BridgeSession::open_bounded(
+        Ok(registry::insert(BridgeSession::open_with(
             Path::new(&path),
             &trust,
             bounds(resident_nodes, question_cache),
+            tree_options(balance, loops, max_chain),
         )?))
     })
 }
@@ -136,14 +145,18 @@ pub extern "system" fn Java_hindsight_eclipse_core_NativeSession_nStartLive<'l>(
     trust: JString<'l>,
     resident_nodes: jlong,
     question_cache: jint,
+    balance: jboolean,
+    loops: jboolean,
+    max_chain: jint,
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let trace = string(env, &trace)?;
         let trust = optional_string(env, &trust)?.unwrap_or_default();
-        Ok(registry::insert(BridgeSession::start_live_bounded(
+        Ok(registry::insert(BridgeSession::start_live_with(
             Path::new(&trace),
             &trust,
             bounds(resident_nodes, question_cache),
+            tree_options(balance, loops, max_chain),
         )?))
     })
 }

@@ -15,8 +15,8 @@ use hindsight_core::debugger::{
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
 use hindsight_core::omniscient::{
-    children_of, history, node_events, node_state, origin, Children, EventPage, History, NodeState,
-    OmniError, RenderLimits, ValueOrigin, VarPath,
+    children_of, history, origin, Children, EventPage, History, NodeState, OmniError, RenderLimits,
+    ValueOrigin, VarPath,
 };
 use hindsight_core::query::{self, catalogue, QueryError, Request};
 use hindsight_core::session::Answer;
@@ -161,10 +161,54 @@ pub struct Bounds {
     pub question_cache: Option<usize>,
 }
 
+/// How a front end shapes a new session's execution tree (its preferences), with the command
+/// line's defaults (`hindsight debug`: balanced, loops asked about, chains of any length).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeOptions {
+    /// Ask about loops and their iterations (`false`: `--no-loops`).
+    pub loops: bool,
+    /// The execution forest: `balance` false is `--no-balance`, `max_chain` is `--max-chain`.
+    pub forest: ForestOptions,
+}
+
+impl TreeOptions {
+    /// The plain tree of calls (`--no-loops --no-balance`).
+    pub const PLAIN: TreeOptions = TreeOptions {
+        loops: false,
+        forest: ForestOptions::OFF,
+    };
+
+    /// The options a front end's settings give: a `max_chain` below 2 (0 in the preferences)
+    /// sets no bound, as a `debug` without `--max-chain` (which takes at least 2).
+    pub fn new(balance: bool, loops: bool, max_chain: i64) -> TreeOptions {
+        TreeOptions {
+            loops,
+            forest: ForestOptions {
+                balance,
+                max_chain: u32::try_from(max_chain)
+                    .ok()
+                    .filter(|&n| n >= 2)
+                    .unwrap_or(u32::MAX),
+            },
+        }
+    }
+}
+
+impl Default for TreeOptions {
+    /// The core's (and the command line's) defaults.
+    fn default() -> Self {
+        let core = DebugOptions::default();
+        TreeOptions {
+            loops: core.loops,
+            forest: core.forest,
+        }
+    }
+}
+
 impl BridgeSession {
     /// The options of a new session: methods matching `trust` (`java.*, pkg.Class.method`)
-    /// are trusted from the start; the cache bounds of `bounds`.
-    fn options(trust: &str, bounds: Bounds) -> DebugOptions {
+    /// are trusted from the start; the cache bounds of `bounds`; the tree shaped by `tree`.
+    fn options(trust: &str, bounds: Bounds, tree: TreeOptions) -> DebugOptions {
         let defaults = DebugOptions::default();
         DebugOptions {
             trust: GlobSet::parse(trust),
@@ -174,27 +218,27 @@ impl BridgeSession {
             question_cache: bounds
                 .question_cache
                 .map_or(defaults.question_cache, |n| n.max(1)),
-            // The Computation Tree has no label, icon or preference for loops and iterations
-            // yet: the plugin's sessions look through them (as `debug --no-loops`).
-            loops: false,
-            // The plain tree until the Computation Tree shows the execution forest's nodes with
-            // their own label, icon and Node view (issue 13, Eclipse part) and the preferences
-            // pass `--no-balance` / `--max-chain`.
-            forest: ForestOptions::OFF,
+            loops: tree.loops,
+            forest: tree.forest,
             ..defaults
         }
     }
 
-    /// A session over a trace written by `hindsight record`; methods matching `trust` are
-    /// never asked about.
+    /// A session over a trace written by `hindsight record`, its tree shaped as `hindsight
+    /// debug` shapes it; methods matching `trust` are never asked about.
     pub fn open(trace: &Path, trust: &str) -> BridgeResult<BridgeSession> {
-        Self::open_bounded(trace, trust, Bounds::default())
+        Self::open_with(trace, trust, Bounds::default(), TreeOptions::default())
     }
 
-    /// `open` with the cache bounds of the front end.
-    pub fn open_bounded(trace: &Path, trust: &str, bounds: Bounds) -> BridgeResult<BridgeSession> {
+    /// `open` with the cache bounds and the tree options of the front end.
+    pub fn open_with(
+        trace: &Path,
+        trust: &str,
+        bounds: Bounds,
+        tree: TreeOptions,
+    ) -> BridgeResult<BridgeSession> {
         Ok(BridgeSession {
-            debugger: Debugger::open(trace, Self::options(trust, bounds))?,
+            debugger: Debugger::open(trace, Self::options(trust, bounds, tree))?,
             recording: None,
             socket: None,
             trace: trace.to_path_buf(),
@@ -203,22 +247,24 @@ impl BridgeSession {
     }
 
     /// Starts listening for the agent; the first JVM that connects is recorded into `trace`
-    /// and fills the session while it runs. Methods matching `trust` are never asked about.
+    /// and fills the session while it runs, its tree shaped as `hindsight debug` shapes it.
+    /// Methods matching `trust` are never asked about.
     pub fn start_live(trace: &Path, trust: &str) -> BridgeResult<BridgeSession> {
-        Self::start_live_bounded(trace, trust, Bounds::default())
+        Self::start_live_with(trace, trust, Bounds::default(), TreeOptions::default())
     }
 
-    /// `start_live` with the cache bounds of the front end.
-    pub fn start_live_bounded(
+    /// `start_live` with the cache bounds and the tree options of the front end.
+    pub fn start_live_with(
         trace: &Path,
         trust: &str,
         bounds: Bounds,
+        tree: TreeOptions,
     ) -> BridgeResult<BridgeSession> {
         let (sink, feed) = capture::feed(capture::DEFAULT_FEED_CAPACITY);
         let live = LiveRecording::start(trace, WriterConfig::default(), sink.for_first_jvm())?;
         let socket = live.socket_path().to_path_buf();
         let first = capture::trace_path_for(trace, 0);
-        let debugger = Debugger::live(feed, &first, Self::options(trust, bounds))?;
+        let debugger = Debugger::live(feed, &first, Self::options(trust, bounds, tree))?;
         Ok(BridgeSession {
             debugger,
             recording: Some(live),
@@ -258,26 +304,17 @@ impl BridgeSession {
             .children(Self::node_id(node)?, offset, limit)?)
     }
 
-    /// The variables of `node` at `at` (its exit when negative), `expand` paths expanded.
+    /// The variables of `node` at `at` (its exit when negative), `expand` paths expanded: a
+    /// call's, a loop's or an iteration's frame, a collapsed or projected node's chain
+    /// (`Debugger::node_state`).
     pub fn node_state(&mut self, node: i64, at: i64, expand: &[String]) -> BridgeResult<NodeState> {
-        let id = self.known_node(node)?;
+        let id = Self::node_id(node)?;
         let expand: Vec<VarPath> = expand
             .iter()
             .map(|p| parse_path(p))
             .collect::<Result<_, _>>()?;
         let at = u64::try_from(at).ok();
-        let limits = self.limits;
-        Ok(node_state(self.reader()?, id, at, &expand, limits)?)
-    }
-
-    /// A node of the tree taken in so far.
-    fn known_node(&mut self, node: i64) -> BridgeResult<NodeId> {
-        self.debugger.pump()?;
-        let id = Self::node_id(node)?;
-        if !self.debugger.session().tree().contains(id) {
-            return Err(BridgeError::UnknownNode(id.0 as u64));
-        }
-        Ok(id)
+        Ok(self.debugger.node_state(id, at, &expand)?)
     }
 
     /// Up to `limit` events of `node` from timestamp `from`, marked for `var` when given; the
@@ -289,11 +326,10 @@ impl BridgeSession {
         from: i64,
         limit: i32,
     ) -> BridgeResult<EventPage> {
-        let id = self.known_node(node)?;
+        let id = Self::node_id(node)?;
         let var = var.map(parse_path).transpose()?;
         let (from, limit) = (from.max(0) as u64, limit.max(0) as usize);
-        let reader = self.reader()?;
-        Ok(node_events(reader, id, from, limit, var.as_ref())?)
+        Ok(self.debugger.node_events(id, from, limit, var.as_ref())?)
     }
 
     /// Changes `offset..offset + limit` of the variable at `path` (all of them when `limit`
@@ -345,7 +381,7 @@ impl BridgeSession {
 
     /// Answers the question about `node` (`valid`, `invalid`, `trusted`, `don't know`).
     pub fn answer(&mut self, node: i64, answer: &str) -> BridgeResult<()> {
-        let id = self.known_node(node)?;
+        let id = Self::node_id(node)?;
         let answer = Answer::from_str(answer).map_err(|e| BridgeError::Invalid(e.to_string()))?;
         Ok(self.debugger.answer(id, answer)?)
     }
@@ -458,5 +494,29 @@ impl BridgeSession {
                     let _ = live.finish();
                 });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_options_take_the_command_line_defaults_and_bound_chains_from_two() {
+        let defaults = TreeOptions::default();
+        assert!(defaults.loops && defaults.forest.balance, "{defaults:?}");
+        assert_eq!(defaults.forest.max_chain, u32::MAX);
+        assert_eq!(TreeOptions::new(true, true, 0), defaults);
+        for no_bound in [0, 1, -3, i64::from(u32::MAX) + 1] {
+            let o = TreeOptions::new(false, false, no_bound);
+            assert_eq!(o.forest.max_chain, u32::MAX, "{no_bound}");
+        }
+        let o = TreeOptions::new(false, true, 2);
+        assert_eq!(
+            (o.forest.balance, o.loops, o.forest.max_chain),
+            (false, true, 2)
+        );
+        let options = BridgeSession::options("", Bounds::default(), TreeOptions::PLAIN);
+        assert!(!options.loops && !options.forest.balance);
     }
 }

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use hindsight_jni::session::{Bounds, BridgeSession};
+use hindsight_jni::session::{Bounds, BridgeSession, TreeOptions};
 
 fn java(dir: &Path) -> std::path::PathBuf {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -40,9 +40,17 @@ fn oracle(method: &str, merges_seen: &mut u32) -> &'static str {
 }
 
 /// A live session over a run of MergeSort that has ended; methods matching `trust` trusted.
+/// The plain tree of calls (the dialogues below are the jhyde paper's, about calls; the
+/// execution forest and loops are `forest.rs`'s).
 fn recorded_mergesort(dir: &Path, trust: &str) -> BridgeSession {
     let jar = java(dir);
-    let session = BridgeSession::start_live(&dir.join("run.htrace"), trust).unwrap();
+    let session = BridgeSession::start_live_with(
+        &dir.join("run.htrace"),
+        trust,
+        Bounds::default(),
+        TreeOptions::PLAIN,
+    )
+    .unwrap();
     let socket = session.socket_path().unwrap().to_path_buf();
     let out = Command::new("java")
         .arg(format!(
@@ -220,10 +228,11 @@ fn a_session_keeps_the_persistence_bound_it_was_given() {
             resident_nodes: given,
             question_cache: Some(16),
         };
-        let session = BridgeSession::start_live_bounded(
+        let session = BridgeSession::start_live_with(
             &dir.path().join(format!("run{i}.htrace")),
             "",
             bounds,
+            TreeOptions::default(),
         )
         .unwrap();
         assert_eq!(session.resident_nodes(), kept, "given {given:?}");

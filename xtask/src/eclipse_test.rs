@@ -114,6 +114,12 @@ pub fn run(layout: &Layout, artifacts: &Artifacts, limit: Duration) -> Result<()
             "-Dhindsight.uitest.repo={}",
             std::path::absolute(&layout.root)?.display()
         ))
+        // Only the steps whose names match, for working on one (a regular expression).
+        .args(
+            std::env::var("HINDSIGHT_UITEST_ONLY")
+                .ok()
+                .map(|only| format!("-Dhindsight.uitest.only={only}")),
+        )
         .arg("-jar")
         .arg(p2::launcher(&eclipse)?)
         .arg("-data")

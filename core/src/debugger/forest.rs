@@ -160,7 +160,7 @@ fn steps(tree: &ExecutionTree, node: NodeId) -> Vec<NodeId> {
 }
 
 /// The recorder's calls a forest node stands for, in call order (the top of each step).
-fn calls(tree: &ExecutionTree, node: NodeId) -> Vec<NodeId> {
+pub(super) fn calls(tree: &ExecutionTree, node: NodeId) -> Vec<NodeId> {
     match tree.kind(node) {
         NodeKind::Projected => tree.children(node).flat_map(|c| calls(tree, c)).collect(),
         _ => tree.calls_in(node),

@@ -35,14 +35,36 @@ pub fn match_frames(frames: &[&str], calls: &[&str]) -> Vec<Option<usize>> {
 impl Debugger {
     /// The running call behind frame `index` of the stack `frames` (innermost first, each
     /// `pkg.Class.method`) of the thread whose Java id (`Thread.getId()`) is `java_thread`;
-    /// `None` when that frame is not recorded (uninstrumented code, or not arrived yet).
+    /// `None` when that frame is not recorded (uninstrumented code, or not arrived within
+    /// [`CATCH_UP_LIMIT`] in a live recording).
     pub fn frame_node(
         &mut self,
         java_thread: u64,
         frames: &[String],
         index: usize,
     ) -> Result<Option<FrameNode>, DebugError> {
-        self.catch_up()?;
+        // What the suspended thread sent last may reach the recorder after `catch_up` took it
+        // as quiet (a loaded machine schedules the program's writer or the recorder's reader
+        // late): a frame not matched is looked for again while the recording goes on.
+        let start = std::time::Instant::now();
+        loop {
+            self.catch_up()?;
+            let found = self.running_call_of(java_thread, frames, index)?;
+            let live = self.recording().is_some() && !self.is_sealed();
+            if found.is_some() || !live || start.elapsed() > CATCH_UP_LIMIT {
+                return Ok(found);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
+    /// [`Debugger::frame_node`] over the tree as the session has it now.
+    fn running_call_of(
+        &mut self,
+        java_thread: u64,
+        frames: &[String],
+        index: usize,
+    ) -> Result<Option<FrameNode>, DebugError> {
         self.open_reader()?;
         let Some(reader) = &self.reader else {
             return Ok(None);

@@ -12,12 +12,15 @@ mod cache;
 mod forest;
 mod fragment;
 mod frames;
+mod inspect;
 mod live;
 mod options;
 mod question;
 mod report;
 mod splice;
 mod status;
+#[cfg(test)]
+mod tests_inspect;
 #[cfg(test)]
 mod tests_loops;
 mod view;
@@ -58,6 +61,8 @@ pub enum DebugError {
     Session(#[from] SessionError),
     #[error(transparent)]
     Question(#[from] QuestionError),
+    #[error(transparent)]
+    Omni(#[from] crate::omniscient::OmniError),
     #[error("no call of `{0}` is in the execution tree (yet): nothing to trust; give the qualified name, e.g. pkg.Class.method")]
     NoCallOf(String),
     #[error("`{0}` is trusted already")]

@@ -14,6 +14,9 @@ use crate::tree::NodeKind;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TreeNode {
     pub id: u32,
+    /// `root`, `thread`, `routine`, `external`, `loop`, `iteration`, `collapsed` or
+    /// `projected`: what the node stands for, for the UI's icon.
+    pub kind: NodeKind,
     /// The question for a complete call, `pkg.Class.method (running)` for a running one, `run`
     /// for the root, `Thread [name]` for a thread (the Java thread's name; `thread #id` when the
     /// trace does not know it).
@@ -24,8 +27,10 @@ pub struct TreeNode {
     /// `valid`, `invalid`, `trusted`, `don't know`, or absent. Every call of a method trusted by
     /// an answer shows `trusted`.
     pub answer: Option<String>,
+    /// The first timestamp of the node: a collapsed or projected node's first call's entry.
     pub entry: u64,
-    /// The entry timestamp while the node runs.
+    /// Its last: a collapsed or projected node's last call's exit; the entry timestamp while
+    /// the node runs.
     pub exit: u64,
 }
 
@@ -73,13 +78,17 @@ impl Debugger {
         let complete = tree.is_complete(id);
         let child_count = tree.children(id).count() as u32;
         let answer = self.shown_answer(id).map(|a| a.to_string());
-        // A live trace not created yet shows no timestamps.
+        // A live trace not created yet shows no timestamps. A forest node runs from its first
+        // call's entry to its last call's exit.
+        let (first, last) = tree.span(id).unwrap_or((id, id));
         let _ = self.open_reader();
-        let (entry, exit) = match self.reader.as_ref().map(|r| r.node(id)) {
-            Some(Ok(Some(row))) => (
-                row.header.entry,
-                row.header.exit.unwrap_or(row.header.entry),
-            ),
+        let row = |n: NodeId| match self.reader.as_ref().map(|r| r.node(n)) {
+            Some(Ok(Some(row))) => Some(row.header),
+            _ => None,
+        };
+        let (entry, exit) = match (row(first), row(last)) {
+            (Some(f), Some(l)) => (f.entry, l.exit.unwrap_or(f.entry)),
+            (Some(f), None) => (f.entry, f.entry),
             _ => (0, 0),
         };
         let method = match kind {
@@ -97,6 +106,7 @@ impl Debugger {
         };
         Ok(TreeNode {
             id: id.0,
+            kind,
             label,
             method,
             child_count,
@@ -158,19 +168,35 @@ impl Debugger {
     }
 
     /// The way from the root to `node`: each node with its position among its parent's
-    /// children, the root first, `node` last.
+    /// children, the root first, the node that shows `node` last (see [`Self::shown_node`]).
     pub fn path_to(&mut self, node: NodeId) -> Result<Vec<PathStep>, DebugError> {
         self.pump()?;
-        if !self.session.tree().contains(node) {
-            return Err(DebugError::UnknownNode(node));
-        }
+        let shown = self.shown_node(node)?;
         Ok(self
             .session
             .tree()
-            .path_from_root(node)
+            .path_from_root(shown)
             .into_iter()
             .map(|(n, index)| PathStep { id: n.0, index })
             .collect())
+    }
+
+    /// The node of the session's tree that shows the recorder's node `node` (a history's writer,
+    /// a query's row): itself; the collapsed node that absorbed it; in a session without loops,
+    /// the call a loop or an iteration runs in.
+    pub fn shown_node(&mut self, node: NodeId) -> Result<NodeId, DebugError> {
+        if let Some(shown) = self.session.tree().image(node) {
+            return Ok(shown);
+        }
+        self.open_reader()?;
+        let frame = match &self.reader {
+            Some(r) if r.node(node)?.is_some_and(|row| row.header.kind.is_loop()) => r
+                .frame_of(node)?
+                .map(|f| f.header.id)
+                .filter(|&f| self.session.tree().contains(f)),
+            _ => None,
+        };
+        frame.ok_or(DebugError::UnknownNode(node))
     }
 
     /// `Thread [name]` for a thread node, by the Java thread's name the trace keeps.

@@ -1,14 +1,15 @@
 //! Omniscient state: values of a recorded run at any timestamp, as a person reads them
 //! (`render`) and as the reference oracle compares them (`canonical`); and the back-in-time
 //! queries over a trace: variable paths (`path`, `resolve`), the state of a call at any moment
-//! (`state`), a call's event list (`events`), a variable's history (`history`) and the origin
-//! of a value (`origin`).
+//! (`state`) and of a chain of calls (`chain`), a call's event list (`events`), a variable's
+//! history (`history`) and the origin of a value (`origin`).
 //!
 //! The value algorithms read the heap through the [`Heap`] trait, which the trace reader
 //! implements, and are tested on in-memory heaps; the queries read a `TraceReader` and return
 //! plain serde structs, for the command line and the JNI bridge alike.
 
 mod canonical;
+mod chain;
 mod error;
 pub mod events;
 mod heap;
@@ -29,6 +30,7 @@ pub use crate::trace::store::Variable;
 pub(crate) use canonical::compares_by_class;
 pub(crate) use canonical::is_default;
 pub use canonical::{canonical_state, CanonicalState};
+pub use chain::chain_state;
 pub use error::{OmniError, OmniResult};
 pub use events::{describe_event, node_events, EventMark, EventPage, EventRow};
 pub use heap::{simple_class_name, Heap, HeapError, HeapResult, ObjectInfo};
@@ -39,7 +41,7 @@ pub use path::{PathRoot, PathSyntaxError, Step, VarPath};
 pub use render::{render_value, RenderLimits};
 pub use resolve::{default_time, resolve, Resolved};
 pub use site::{write_site, WriteSite};
-pub use state::{children_of, node_state, Children, Mark, NodeState, VarState};
+pub use state::{children_of, frame_state, node_state, Children, Mark, NodeState, VarState};
 
 #[cfg(test)]
 pub(crate) mod testing;

@@ -181,7 +181,7 @@ fn size_of(heap: &impl Heap, v: Option<Value>, at: Timestamp) -> OmniResult<Opti
 /// Builds one variable's state; `expand` lists paths whose ancestors (and themselves) get their
 /// first page of children.
 #[allow(clippy::too_many_arguments)]
-fn var_state<H: Heap>(
+pub(super) fn var_state<H: Heap>(
     heap: &H,
     changes: &mut Changes<'_, H>,
     name: String,
@@ -290,23 +290,34 @@ fn object_children<H: Heap>(
     Ok(out)
 }
 
-/// The call's entry and exit, checking that `at` lies between them (defaulting to the exit,
-/// or the entry of an incomplete call).
-fn call_span(
+/// The first and last timestamps of nodes `first` to `last` (one node when they are the same;
+/// calls, loops or iterations), checking that `at` lies between them (defaulting to the exit,
+/// or the entry of an incomplete node). `shown` names the span in errors.
+pub(super) fn span_of(
     reader: &TraceReader,
-    node: NodeId,
+    shown: NodeId,
+    first: NodeId,
+    last: NodeId,
     at: Option<Timestamp>,
 ) -> OmniResult<(Timestamp, Option<Timestamp>, Timestamp)> {
-    let row = reader.node(node)?.ok_or_else(|| OmniError::missing(node))?;
-    if row.header.kind != NodeKind::Routine && !row.header.kind.is_loop() {
-        return Err(OmniError::NoCall(node));
-    }
-    let (entry, exit) = (row.header.entry, row.header.exit);
+    let row = |n: NodeId| -> OmniResult<_> {
+        let row = reader.node(n)?.ok_or_else(|| OmniError::missing(n))?;
+        if row.header.kind != NodeKind::Routine && !row.header.kind.is_loop() {
+            return Err(OmniError::NoCall(n));
+        }
+        Ok(row)
+    };
+    let entry = row(first)?.header.entry;
+    let exit = if last == first {
+        row(first)?.header.exit
+    } else {
+        row(last)?.header.exit
+    };
     let at = at.unwrap_or(exit.unwrap_or(entry));
     let end = exit.unwrap_or(Timestamp::MAX);
     if at < entry || at > end {
         return Err(OmniError::OutsideNode {
-            node,
+            node: shown,
             at,
             entry,
             exit: end,
@@ -326,7 +337,23 @@ pub fn node_state(
     expand: &[VarPath],
     limits: RenderLimits,
 ) -> OmniResult<NodeState> {
-    let (entry, exit, at) = call_span(reader, node, at)?;
+    frame_state(reader, node, node, node, at, expand, limits)
+}
+
+/// The state of iterations `first` to `last` of one loop taken as one step (a projected node
+/// of the execution forest over them, `shown`): the frame's variables between `first`'s entry
+/// and `last`'s exit, as for one iteration. With `first == last == shown`, [`node_state`].
+pub fn frame_state(
+    reader: &TraceReader,
+    shown: NodeId,
+    first: NodeId,
+    last: NodeId,
+    at: Option<Timestamp>,
+    expand: &[VarPath],
+    limits: RenderLimits,
+) -> OmniResult<NodeState> {
+    let (entry, exit, at) = span_of(reader, shown, first, last, at)?;
+    let node = first;
     let frame = reader.frame_of(node)?.map_or(node, |f| f.header.id);
     let detail = reader
         .node_detail(frame)?
@@ -377,7 +404,57 @@ pub fn node_state(
             )?,
         );
     }
-    for field in touched_statics(reader, method.as_ref().map(|m| m.class), entry, at)? {
+    variables.extend(statics_state(
+        reader,
+        &mut changes,
+        method.as_ref().map(|m| m.class),
+        entry,
+        at,
+        expand,
+        limits,
+    )?);
+    let (mut result, mut exception) = (None, None);
+    if exit.is_some_and(|x| x <= at) && frame == node && first == last {
+        match detail.result {
+            Some(NodeResult::Returned(Value::Void)) | None => {}
+            Some(NodeResult::Returned(v)) => result = Some(render_value(reader, &v, at, limits)?),
+            Some(NodeResult::Threw(e)) => {
+                let name = exception_name(reader, &e)?;
+                result = Some(format!("throws {name}"));
+                exception = Some(name);
+            }
+        }
+    }
+    let method_name = match detail.row.header.method {
+        Some(m) => Some(names.qualified(m)?),
+        None => None,
+    };
+    Ok(NodeState {
+        node: shown,
+        method: method_name,
+        entry_ts: entry,
+        exit_ts: exit,
+        at,
+        result,
+        exception,
+        variables,
+    })
+}
+
+/// The static fields a state lists (see [`touched_statics`]), each between `entry` and `at`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn statics_state(
+    reader: &TraceReader,
+    changes: &mut Changes<'_, TraceReader>,
+    class: Option<crate::ids::ClassId>,
+    entry: Timestamp,
+    at: Timestamp,
+    expand: &[VarPath],
+    limits: RenderLimits,
+) -> OmniResult<Vec<VarState>> {
+    let mut names = super::names::Names::new(reader);
+    let mut variables = Vec::new();
+    for field in touched_statics(reader, class, entry, at)? {
         let class = names.class(field.class)?;
         let before = reader.static_at(field.id, entry)?;
         let now = reader.static_at(field.id, at)?;
@@ -396,44 +473,10 @@ pub fn node_state(
         };
         let name = format!("{}.{}", super::simple_class_name(&class), field.name);
         variables.push(var_state(
-            reader,
-            &mut changes,
-            name,
-            path,
-            before,
-            now,
-            entry,
-            at,
-            expand,
-            limits,
+            reader, changes, name, path, before, now, entry, at, expand, limits,
         )?);
     }
-    let (mut result, mut exception) = (None, None);
-    if exit.is_some_and(|x| x <= at) && frame == node {
-        match detail.result {
-            Some(NodeResult::Returned(Value::Void)) | None => {}
-            Some(NodeResult::Returned(v)) => result = Some(render_value(reader, &v, at, limits)?),
-            Some(NodeResult::Threw(e)) => {
-                let name = exception_name(reader, &e)?;
-                result = Some(format!("throws {name}"));
-                exception = Some(name);
-            }
-        }
-    }
-    let method_name = match detail.row.header.method {
-        Some(m) => Some(names.qualified(m)?),
-        None => None,
-    };
-    Ok(NodeState {
-        node,
-        method: method_name,
-        entry_ts: entry,
-        exit_ts: exit,
-        at,
-        result,
-        exception,
-        variables,
-    })
+    Ok(variables)
 }
 
 /// The simple class name of a thrown value.
@@ -449,7 +492,7 @@ const MAX_STATICS: usize = 500;
 /// Static fields the call touched: those of its method's class, and any static field written
 /// between its entry and `at`. A static of another class that the call only read is not listed:
 /// the change index answers for writes; reads are only in the call's events.
-fn touched_statics(
+pub(super) fn touched_statics(
     reader: &TraceReader,
     class: Option<crate::ids::ClassId>,
     entry: Timestamp,

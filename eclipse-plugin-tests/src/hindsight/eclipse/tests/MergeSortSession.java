@@ -79,8 +79,9 @@ final class MergeSortSession implements TraceSession {
         if (c == null) {
             throw new HindsightException("no node " + id);
         }
-        return new TreeNode(id, c[1], c[0], children.getOrDefault(id, List.of()).size(), true, answers.get(id),
-                id * 100, id * 100 + 99);
+        // Every node of the double is a call, its root main's.
+        return new TreeNode(id, TreeNode.Kind.ROUTINE, c[1], c[0], children.getOrDefault(id, List.of()).size(), true,
+                answers.get(id), id * 100, id * 100 + 99);
     }
 
     private void open() throws HindsightException {
@@ -256,7 +257,8 @@ final class MergeSortSession implements TraceSession {
         }
         if (answers.get(LAST_MERGE) == Answer.INVALID) {
             return new Question(Question.Kind.BUGGY, node(LAST_MERGE), List.of(), answers.size(),
-                    new BugReport(LAST_MERGE, "MergeSort.merge", "MergeSort.java", List.of(9, 10, 12)));
+                    new BugReport(LAST_MERGE, TreeNode.Kind.ROUTINE, "MergeSort.merge", "MergeSort.java",
+                            List.of(9, 10, 12)));
         }
         return new Question(Question.Kind.ASK, node(LAST_MERGE));
     }

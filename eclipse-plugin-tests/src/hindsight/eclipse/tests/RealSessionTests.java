@@ -39,6 +39,9 @@ import org.eclipse.ui.texteditor.ITextEditor;
  * The jhyde paper's MergeSort session with the real core: the shortcut launches the program into
  * a live recording (JNI bridge, agent), the user answers through the Computation Tree's actions
  * until the bug is found in merge, then follows c[2] to its history and the line that wrote it.
+ * The paper's dialogue is about calls: these steps set the preferences to the plain tree of
+ * calls (no execution forest, no loop nodes), which also checks that the preferences reach the
+ * core; {@link ForestTests} puts the defaults back.
  */
 public class RealSessionTests {
     private ComputationTreeView tree;
@@ -143,6 +146,9 @@ public class RealSessionTests {
     }
 
     private void launch(Harness h) throws Exception {
+        var store = hindsight.eclipse.preferences.PreferenceConstants.store();
+        store.setValue(hindsight.eclipse.preferences.PreferenceConstants.BALANCE, false);
+        store.setValue(hindsight.eclipse.preferences.PreferenceConstants.LOOPS, false);
         tree = (ComputationTreeView) page().showView(ComputationTreeView.ID);
         nodeView = (NodeView) page().showView(NodeView.ID);
         page().showView(ComputationTreeView.ID);

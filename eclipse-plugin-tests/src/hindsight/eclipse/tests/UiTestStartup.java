@@ -23,7 +23,15 @@ public class UiTestStartup implements IStartup {
             List<Harness.Step> steps = new ArrayList<>(new WorkbenchTests().steps());
             steps.addAll(new SessionViewTests().steps());
             steps.addAll(new RealSessionTests().steps());
+            steps.addAll(new ForestTests().steps());
             steps.addAll(new WorkflowTests().steps());
+            // -Dhindsight.uitest.only=REGEX (HINDSIGHT_UITEST_ONLY for cargo xtask eclipse-test)
+            // runs the steps whose names it finds, for working on one.
+            String only = System.getProperty("hindsight.uitest.only");
+            if (only != null && !only.isEmpty()) {
+                java.util.regex.Pattern p = java.util.regex.Pattern.compile(only);
+                steps.removeIf(step -> !p.matcher(step.name()).find());
+            }
             new Harness(Path.of(out), display).run(steps);
         });
     }

@@ -180,7 +180,7 @@ public class WorkflowTests {
         }
     }
 
-    private IJavaProject javaProject(String name, List<IClasspathEntry> libraries) throws Exception {
+    static IJavaProject javaProject(String name, List<IClasspathEntry> libraries) throws Exception {
         IProject p = ResourcesPlugin.getWorkspace().getRoot().getProject(name);
         if (!p.exists()) {
             p.create(null);
@@ -254,10 +254,15 @@ public class WorkflowTests {
             }
             """;
 
-    /** The answers a person gives about the tests' run: max and the test of max are wrong. */
+    /**
+     * The answers a person gives about the tests' run: max and the test of max are wrong; max's
+     * loop and each of its iterations compute what they should from where they start (the loop
+     * starts too late: the bug is max's code before the loop, generalized-AD paper, Lemma 1).
+     */
     private static String oracle(TreeNode n) {
         String m = String.valueOf(n.method());
-        return m.equals("Sorter.max") || m.equals("SorterTest.maxOfFour") ? Commands.INVALID : Commands.VALID;
+        boolean wrong = n.kind().isCall() && (m.equals("Sorter.max") || m.equals("SorterTest.maxOfFour"));
+        return wrong ? Commands.INVALID : Commands.VALID;
     }
 
     private void junit(Harness h) throws Exception {
@@ -316,6 +321,7 @@ public class WorkflowTests {
         }
         Check.equal(Question.Kind.BUGGY, q.kind(), "a verdict");
         Check.equal("Sorter.max", q.node().method(), "the bug is in Sorter.max");
+        Check.equal(TreeNode.Kind.ROUTINE, q.node().kind(), "the call of max, its loop being right");
         Check.isTrue(h.waitUntil(() -> tree.getContentDescription().startsWith("Bug found in Sorter.max"), 5000),
                 "the tree says so: " + tree.getContentDescription());
     }
@@ -333,6 +339,8 @@ public class WorkflowTests {
             lines.add(m.getAttribute(IMarker.LINE_NUMBER, -1));
         }
         Check.isTrue(lines.containsAll(List.of(4, 5, 10)), "the lines max ran are marked: " + lines);
+        // Its loop was answered right: the loop's body is not max's buggy code (Lemma 1).
+        Check.isTrue(!lines.contains(6) && !lines.contains(7), "the loop's body is not marked: " + lines);
         IEditorPart part = Check.notNull(page().getActiveEditor(), "the editor opened on the bug");
         ITextEditor editor = Check.notNull(part.getAdapter(ITextEditor.class), "a text editor");
         Check.equal("Sorter.java", editor.getEditorInput().getName(), "the buggy method's file");
@@ -569,7 +577,7 @@ public class WorkflowTests {
         String trace = Check.notNull(System.getProperty("hindsight.uitest.trace"), "-Dhindsight.uitest.trace");
         OpenTraceHandler.open(page().getWorkbenchWindow().getShell(), Path.of(trace)).join();
         tree = (ComputationTreeView) page().showView(ComputationTreeView.ID);
-        Check.isTrue(h.waitUntil(() -> tree.getContentDescription().startsWith("Is this call right?"), 10_000),
+        Check.isTrue(h.waitUntil(() -> tree.getContentDescription().startsWith("Is this "), 10_000),
                 "the trace's first question: " + tree.getContentDescription());
     }
 
@@ -647,11 +655,13 @@ public class WorkflowTests {
         try (UiLatency latency = new UiLatency(h.display())) {
             DebugUITools.launch(config, LaunchAttributes.MODE);
             // Answer what the tree selects, as a person would, while the program runs and after.
-            long deadline = System.currentTimeMillis() + 420_000;
+            // A bound, not a measure: the 45 million events took 295 s at load 10-12 and did not
+            // all arrive in 420 s at load 18 on this shared 2-core machine.
+            long deadline = System.currentTimeMillis() + 720_000;
             while (System.currentTimeMillis() < deadline && (answered < 8 || !recordingEnded(manager, before)
                     || !tree.statusText().startsWith("Recording complete"))) {
                 String asked = tree.getContentDescription();
-                if (asked.startsWith("Is this call right?") && answered < 8
+                if (asked.startsWith("Is this ") && answered < 8
                         && tree.viewer().getStructuredSelection().getFirstElement() instanceof TreeNode) {
                     page().activate(tree);
                     Commands.run(Commands.VALID);

@@ -46,7 +46,7 @@ public class OpenTraceHandler extends AbstractHandler {
                 try {
                     NativeSession session = NativeSession.open(trace,
                             PreferenceConstants.store().getString(PreferenceConstants.TRUSTED_PACKAGES),
-                            PreferenceConstants.bounds());
+                            PreferenceConstants.bounds(), PreferenceConstants.treeOptions());
                     if (monitor.isCanceled()) {
                         session.close();
                         return Status.CANCEL_STATUS;

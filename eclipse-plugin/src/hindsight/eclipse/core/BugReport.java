@@ -3,14 +3,20 @@ package hindsight.eclipse.core;
 import java.util.List;
 
 /**
- * The buggy call as the verdict reports it (the core's {@code BuggyNode}).
+ * The buggy node as the verdict reports it (the core's {@code BuggyNode}).
  *
  * @param node the buggy node
- * @param method its method, {@code pkg.Class.method}
+ * @param kind what it is: a call, a loop, an iteration, a collapsed or projected node
+ * @param method its method, {@code pkg.Class.method} (a loop's: the method it runs in)
  * @param file the source file the class names ({@code MergeSort.java}), or null
- * @param lines the source lines the call executed itself, sorted
+ * @param lines the source lines the node executed itself (not its children), sorted
  */
-public record BugReport(long node, String method, String file, List<Integer> lines) {
+public record BugReport(long node, TreeNode.Kind kind, String method, String file, List<Integer> lines) {
+    /** The buggy node in messages: {@code MergeSort.merge}, {@code SumNumbers.sumNumbers (loop iteration)}. */
+    public String title() {
+        return TreeNode.title(kind, method, method);
+    }
+
     /** {@code lines 10-12} or {@code lines 10, 12, 14}, for messages. */
     public String linesText() {
         if (lines.isEmpty()) {

@@ -71,10 +71,17 @@ public final class NativeSession implements TraceSession {
 
     /** {@link #open(Path, String)} with the cache bounds of the preferences. */
     public static NativeSession open(Path trace, String trust, Bounds bounds) throws HindsightException {
+        return open(trace, trust, bounds, TreeOptions.DEFAULTS);
+    }
+
+    /** {@link #open(Path, String)} with the cache bounds and the tree's shape of the preferences. */
+    public static NativeSession open(Path trace, String trust, Bounds bounds, TreeOptions tree)
+            throws HindsightException {
         load();
         try {
             return new NativeSession(nOpenTrace(trace.toAbsolutePath().toString(), trust,
-                    bounds.residentNodes(), bounds.questionCache()), trace.getFileName().toString(), trace);
+                    bounds.residentNodes(), bounds.questionCache(), tree.balance(), tree.loops(), tree.maxChain()),
+                    trace.getFileName().toString(), trace);
         } catch (UnsatisfiedLinkError e) {
             throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
         }
@@ -96,10 +103,17 @@ public final class NativeSession implements TraceSession {
     /** {@link #startLive(Path, String, String)} with the cache bounds of the preferences. */
     public static NativeSession startLive(Path trace, String name, String trust, Bounds bounds)
             throws HindsightException {
+        return startLive(trace, name, trust, bounds, TreeOptions.DEFAULTS);
+    }
+
+    /** {@link #startLive(Path, String, String)} with the cache bounds and the tree's shape of the preferences. */
+    public static NativeSession startLive(Path trace, String name, String trust, Bounds bounds, TreeOptions tree)
+            throws HindsightException {
         load();
         try {
             return new NativeSession(nStartLive(trace.toAbsolutePath().toString(), trust,
-                    bounds.residentNodes(), bounds.questionCache()), name, trace);
+                    bounds.residentNodes(), bounds.questionCache(), tree.balance(), tree.loops(), tree.maxChain()),
+                    name, trace);
         } catch (UnsatisfiedLinkError e) {
             throw new HindsightException("the loaded libhindsight_jni.so is not the Hindsight bridge: " + e.getMessage(), e);
         }
@@ -133,7 +147,7 @@ public final class NativeSession implements TraceSession {
     public TreeNode root() throws HindsightException {
         // The root's own row: node 0 is the parent of everything, so read it as its own child page's owner.
         ChildPage page = children(0, 0, 0);
-        return new TreeNode(0, "run", null, page.total(), false, null, 0, 0);
+        return new TreeNode(0, TreeNode.Kind.ROOT, "run", null, page.total(), false, null, 0, 0);
     }
 
     @Override
@@ -147,7 +161,8 @@ public final class NativeSession implements TraceSession {
     }
 
     static TreeNode treeNode(Map<String, Object> m) {
-        return new TreeNode(Json.num(m, "id", -1), Json.str(m, "label"), Json.str(m, "method"),
+        return new TreeNode(Json.num(m, "id", -1), TreeNode.Kind.of(Json.str(m, "kind")), Json.str(m, "label"),
+                Json.str(m, "method"),
                 (int) Json.num(m, "child_count", 0), Json.bool(m, "complete"), answer(Json.str(m, "answer")),
                 Json.num(m, "entry", 0), Json.num(m, "exit", 0));
     }
@@ -157,7 +172,7 @@ public final class NativeSession implements TraceSession {
             return null;
         }
         for (Answer a : Answer.values()) {
-            if (a.label().equals(label)) {
+            if (a.coreName().equals(label)) {
                 return a;
             }
         }
@@ -286,7 +301,7 @@ public final class NativeSession implements TraceSession {
 
     @Override
     public void answer(long node, Answer answer) throws HindsightException {
-        nAnswer(handle, node, answer.label());
+        nAnswer(handle, node, answer.coreName());
     }
 
     @Override
@@ -312,7 +327,8 @@ public final class NativeSession implements TraceSession {
                 for (Object l : Json.list(b, "lines")) {
                     lines.add(((Number) l).intValue());
                 }
-                report = new BugReport(Json.num(b, "id", -1), Json.str(b, "method"), Json.str(b, "file"), lines);
+                report = new BugReport(Json.num(b, "id", -1), TreeNode.Kind.of(Json.str(b, "kind")),
+                        Json.str(b, "method"), Json.str(b, "file"), lines);
             }
         }
         return new Question(kind, node == null ? null : treeNode(Json.obj(node)), candidates,
@@ -387,11 +403,11 @@ public final class NativeSession implements TraceSession {
     // The bridge. Names start with n so that they never overload the interface's methods
     // (javac -h would then mangle the argument types into the symbol names).
 
-    private static native long nOpenTrace(String path, String trust, long residentNodes, int questionCache)
-            throws HindsightException;
+    private static native long nOpenTrace(String path, String trust, long residentNodes, int questionCache,
+            boolean balance, boolean loops, int maxChain) throws HindsightException;
 
-    private static native long nStartLive(String trace, String trust, long residentNodes, int questionCache)
-            throws HindsightException;
+    private static native long nStartLive(String trace, String trust, long residentNodes, int questionCache,
+            boolean balance, boolean loops, int maxChain) throws HindsightException;
 
     private static native String nSocketPath(long handle) throws HindsightException;
 

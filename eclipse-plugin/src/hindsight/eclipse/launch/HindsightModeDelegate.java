@@ -110,7 +110,7 @@ public class HindsightModeDelegate implements ILaunchConfigurationDelegate2 {
         NativeSession session;
         try {
             session = NativeSession.startLive(trace, config.getName(), LaunchAttributes.trust(config),
-                    PreferenceConstants.bounds());
+                    PreferenceConstants.bounds(), PreferenceConstants.treeOptions());
         } catch (HindsightException e) {
             throw AgentJar.error("Hindsight could not start the recording, so the program was not launched: "
                     + e.getMessage(), e);

@@ -22,6 +22,19 @@ public final class PreferenceConstants {
     public static final String LOGIC_BOUND = "cache.logic";
     /** Depth of the tree the views keep below the node they show. */
     public static final String PRESENTATION_DEPTH = "cache.presentationDepth";
+    /**
+     * Balance the execution tree: collapse and project chains of calls and of loop iterations
+     * (the execution forest) so that a question halves the suspects. Passed to the core when a
+     * session starts ({@code hindsight debug}; off is {@code --no-balance}).
+     */
+    public static final String BALANCE = "tree.balance";
+    /** Ask about loops and their iterations (off is {@code --no-loops}); when a session starts. */
+    public static final String LOOPS = "tree.loops";
+    /**
+     * The most calls or iterations one collapsed or projected node stands for; 0: no limit
+     * ({@code --max-chain}). When a session starts.
+     */
+    public static final String MAX_CHAIN = "tree.maxChain";
 
     public static final String DEFAULT_STRATEGY = "edge-coverage";
     /** The papers' defaults: 0.5 for edges, 0.6 for def-use chains. */
@@ -32,6 +45,10 @@ public final class PreferenceConstants {
     public static final int DEFAULT_PERSISTENCE_BOUND = 3_000_000;
     public static final int DEFAULT_LOGIC_BOUND = 256;
     public static final int DEFAULT_PRESENTATION_DEPTH = 4;
+    /** The command line's defaults: balanced, loops asked about, chains of any length. */
+    public static final boolean DEFAULT_BALANCE = true;
+    public static final boolean DEFAULT_LOOPS = true;
+    public static final int DEFAULT_MAX_CHAIN = 0;
 
     private PreferenceConstants() {
     }
@@ -55,6 +72,12 @@ public final class PreferenceConstants {
     /** The cache bounds of the preferences, for a new session. */
     public static hindsight.eclipse.core.Bounds bounds() {
         return new hindsight.eclipse.core.Bounds(store().getInt(PERSISTENCE_BOUND), store().getInt(LOGIC_BOUND));
+    }
+
+    /** How the preferences shape the execution tree of a new session. */
+    public static hindsight.eclipse.core.TreeOptions treeOptions() {
+        return new hindsight.eclipse.core.TreeOptions(store().getBoolean(BALANCE), store().getBoolean(LOOPS),
+                store().getInt(MAX_CHAIN));
     }
 
     /** The plugin's preference store. */

@@ -17,5 +17,8 @@ public class PreferenceInitializer extends AbstractPreferenceInitializer {
         s.setDefault(PERSISTENCE_BOUND, DEFAULT_PERSISTENCE_BOUND);
         s.setDefault(LOGIC_BOUND, DEFAULT_LOGIC_BOUND);
         s.setDefault(PRESENTATION_DEPTH, DEFAULT_PRESENTATION_DEPTH);
+        s.setDefault(BALANCE, DEFAULT_BALANCE);
+        s.setDefault(LOOPS, DEFAULT_LOOPS);
+        s.setDefault(MAX_CHAIN, DEFAULT_MAX_CHAIN);
     }
 }

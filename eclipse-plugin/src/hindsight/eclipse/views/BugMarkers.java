@@ -15,9 +15,11 @@ import org.eclipse.ui.texteditor.ITextEditor;
 
 /**
  * The bug in the editor: a problem marker in the Problems view ("Hindsight: bug in
- * MergeSort.merge, lines 10-12, found with 7 answers") and one marker per line the buggy call
- * executed itself, shown as Hindsight annotations (ruler icon, overview ruler colour). They
- * are not persistent and are removed when the session closes.
+ * MergeSort.merge, lines 10-12, found with 7 answers"; a buggy loop, iteration or chain says
+ * which: "bug in SumNumbers.sumNumbers (loop iteration), lines 13-14") and one marker per line
+ * the buggy node executed itself (Lemma 1 of the generalized-AD paper: its code minus its
+ * children's), shown as Hindsight annotations (ruler icon, overview ruler colour). They are not
+ * persistent and are removed when the session closes.
  */
 public final class BugMarkers {
     /** The problem marker's type (plugin.xml). */
@@ -34,9 +36,13 @@ public final class BugMarkers {
      */
     public static String show(IWorkbenchPage page, BugReport bug, int answers) {
         clear();
-        IFile file = SourceLines.file(SourceLines.className(bug.method()));
-        String message = "Hindsight: bug in " + bug.method() + ", " + bug.linesText() + ", found with " + answers
+        boolean method = bug.method() != null && bug.method().lastIndexOf('.') > 0;
+        IFile file = method ? SourceLines.file(SourceLines.className(bug.method())) : null;
+        String message = "Hindsight: bug in " + bug.title() + ", " + bug.linesText() + ", found with " + answers
                 + (answers == 1 ? " answer" : " answers");
+        if (!method) {
+            return message + " (the buggy node's steps run in several methods: answer its steps to find one)";
+        }
         if (file == null) {
             String why = SourceLines.openMethod(page, bug.method());
             return why != null ? why : message + " (a library class: no marker, the class file editor shows it)";
@@ -56,7 +62,8 @@ public final class BugMarkers {
             for (int line : bug.lines()) {
                 IMarker m = file.createMarker(LINE);
                 m.setAttributes(new String[] {IMarker.MESSAGE, IMarker.LINE_NUMBER, IMarker.TRANSIENT},
-                        new Object[] {"Run by the buggy call of " + bug.method(), line, true});
+                        new Object[] {"Run by the buggy " + bug.kind().noun() + " of " + bug.method()
+                                + " itself (not by what it called)", line, true});
             }
             ITextEditor editor = IDE.openEditor(page, problem).getAdapter(ITextEditor.class);
             if (editor != null && !bug.lines().isEmpty()) {

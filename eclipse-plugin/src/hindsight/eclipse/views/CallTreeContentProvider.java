@@ -146,7 +146,9 @@ public class CallTreeContentProvider implements ILazyTreeContentProvider {
 
     @Override
     public void updateElement(Object parent, int index) {
-        if (session == null) {
+        // A row whose parent row was cleared (refresh) and not shown again yet: it is asked
+        // for again once its parent is filled.
+        if (session == null || parent == null) {
             return;
         }
         if (parent instanceof Input in) {

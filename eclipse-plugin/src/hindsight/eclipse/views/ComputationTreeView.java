@@ -228,7 +228,11 @@ public class ComputationTreeView extends SessionView {
             return;
         }
         if (((IStructuredSelection) viewer.getSelection()).getFirstElement() instanceof TreeNode node) {
-            if (a == Answer.TRUSTED) {
+            if (a == Answer.TRUSTED && (node.method() == null || node.method().isEmpty())) {
+                // Trust is about a method: a projected chain of calls of several methods has none.
+                showError("trusting", new HindsightException("the " + node.kind().noun()
+                        + " selected runs several methods: trust one of its calls instead"));
+            } else if (a == Answer.TRUSTED) {
                 afterCall("trusting " + node.method(), s -> s.trust(node.method()));
             } else {
                 afterCall("answering " + a.label(), s -> s.answer(node.id(), a));
@@ -288,18 +292,18 @@ public class ComputationTreeView extends SessionView {
         }
         switch (q.kind()) {
             case ASK -> {
-                setContentDescription("Is this call right? " + q.node().label());
+                setContentDescription(question(q.node().kind()) + " " + q.node().label());
                 verdict.setImage(Theme.icon("dontknow"));
-                verdict.setText("Answer about the selected call: Valid, Invalid, Trust or Don't know "
+                verdict.setText("Answer about the selected node: Valid, Invalid, Trust or Don't know "
                         + "(toolbar, context menu, Ctrl+Shift+1..4); Ctrl+Z takes an answer back.");
                 // While it asks, the line is a tooltip: the tree gets the room.
                 viewer.getTree().setToolTipText(verdict.getText());
             }
             case BUGGY -> {
-                setContentDescription("Bug found in " + q.node().method() + ": " + q.node().label());
+                setContentDescription("Bug found in " + q.node().title() + ": " + q.node().label());
                 verdict.setImage(Theme.icon("bug"));
                 String lines = q.report() != null ? ", " + q.report().linesText() : "";
-                verdict.setText("Bug found in " + q.node().method() + lines + " with " + q.answers()
+                verdict.setText("Bug found in " + q.node().title() + lines + " with " + q.answers()
                         + " answers. The editor marks the lines; Undo (Ctrl+Z) to revise an answer.");
                 if (q.report() != null) {
                     String why = BugMarkers.show(getSite().getPage(), q.report(), q.answers());
@@ -319,7 +323,7 @@ public class ComputationTreeView extends SessionView {
                     TableItem i = new TableItem(candidates, SWT.NONE);
                     i.setText(n.label());
                     i.setData(n);
-                    i.setImage(Theme.icon(n.answer() == Answer.DONT_KNOW ? "dontknow" : "invalid"));
+                    i.setImage(Theme.nodeIcon(n.answer() == Answer.DONT_KNOW ? "dontknow" : "invalid", kindIcon(n)));
                 }
             }
             case NO_BUG -> {
@@ -346,7 +350,32 @@ public class ComputationTreeView extends SessionView {
         }
     }
 
-    /** The recording's state, and what became of each JVM the launch started. */
+    /**
+     * The question's first words, by what is asked about: {@code Is this call right?}, {@code Is
+     * this loop right?}, {@code Is this iteration right?}, {@code Is this chain right?} (a
+     * collapsed or projected node: one step from its first call's entry to its last's exit).
+     */
+    public static String question(TreeNode.Kind kind) {
+        return switch (kind) {
+            case LOOP -> "Is this loop right?";
+            case ITERATION -> "Is this iteration right?";
+            case COLLAPSED, PROJECTED -> "Is this chain right?";
+            default -> "Is this call right?";
+        };
+    }
+
+    /** The icon of a node's kind (icons/NAME.png), or null for the run and the threads. */
+    static String kindIcon(TreeNode n) {
+        return switch (n.kind()) {
+            case ROUTINE, EXTERNAL -> "routine";
+            case LOOP -> "loop";
+            case ITERATION -> "iteration";
+            case COLLAPSED -> "collapsed";
+            case PROJECTED -> "projected";
+            case ROOT, THREAD -> null;
+        };
+    }
+
     /** Whether the launch behind the session recorded nothing (it failed, or no JVM connected). */
     private boolean notRecorded;
 
@@ -440,8 +469,9 @@ public class ComputationTreeView extends SessionView {
     }
 
     /**
-     * Expands the way from the root to node {@code id}, then selects and shows it; the other
-     * views follow the selection. The core gives each step's position among its siblings: a Job
+     * Expands the way from the root to node {@code id} (or to the node that shows it: a
+     * collapsed node for a call it absorbed), then selects and shows it; the other views follow
+     * the selection. The core gives each step's position among its siblings: a Job
      * reads the pages on the way (only those), then the UI thread expands it without waiting.
      */
     public void reveal(long id) {
@@ -490,7 +520,9 @@ public class ComputationTreeView extends SessionView {
                 item = item.getItem(row);
             }
         }
-        if (materialized(item) instanceof TreeNode n && n.id() == id) {
+        // The node that shows id: itself, or the collapsed node that absorbed its call.
+        long shown = path.get(path.size() - 1).id();
+        if (materialized(item) instanceof TreeNode n && n.id() == shown) {
             // Selected as a click selects it: the item itself (its element may be a page read
             // again meanwhile), then the viewer's listeners and the other views are told.
             tree.setSelection(item);
@@ -600,10 +632,11 @@ public class ComputationTreeView extends SessionView {
     }
 
     /**
-     * A node's label, icon and colours: valid green with a tick, invalid red with a cross, the
+     * A node's label, icons and colours: valid green with a tick, invalid red with a cross, the
      * buggy node in a stronger red, bold, with a bug icon, trusted yellow with a shield (every
      * call of a trusted method: the core reports it on each), don't know with a question mark, a
-     * running call with an ellipsis. Colours are the theme's.
+     * running call with an ellipsis; beside it the icon of the node's kind (a call, a loop, an
+     * iteration, collapsed calls, a projected chain). Colours are the theme's.
      */
     /** The one column of the tree; its width follows the view and the longest label shown. */
     private TreeColumn column;
@@ -667,23 +700,29 @@ public class ComputationTreeView extends SessionView {
             return element instanceof CallTreeContentProvider.Range r ? r.toString() : super.getText(element);
         }
 
+        /**
+         * Two icons side by side: the answer (or the bug, or running) and the node's kind
+         * (call, loop, iteration, collapsed, projected); none for the run and the threads.
+         */
         @Override
         public Image getImage(Object element) {
-            if (!(element instanceof TreeNode n)) {
+            if (!(element instanceof TreeNode n) || !n.kind().isAskable()) {
                 return null;
             }
+            String state;
             if (n.id() == buggy) {
-                return Theme.icon("bug");
+                state = "bug";
+            } else if (n.answer() == null) {
+                state = n.complete() ? null : "running";
+            } else {
+                state = switch (n.answer()) {
+                    case VALID -> "valid";
+                    case INVALID -> "invalid";
+                    case TRUSTED -> "trusted";
+                    case DONT_KNOW -> "dontknow";
+                };
             }
-            if (n.answer() == null) {
-                return n.complete() || n.id() == 0 || n.method() == null ? null : Theme.icon("running");
-            }
-            return Theme.icon(switch (n.answer()) {
-                case VALID -> "valid";
-                case INVALID -> "invalid";
-                case TRUSTED -> "trusted";
-                case DONT_KNOW -> "dontknow";
-            });
+            return Theme.nodeIcon(state, kindIcon(n));
         }
 
         @Override

@@ -186,7 +186,7 @@ public class EventListView extends SessionView implements org.eclipse.ui.part.IS
         // call, before the viewer refreshes for the new input.
         viewer.setItemCount(0);
         viewer.setInput(n);
-        setContentDescription("Events of " + (n.method() != null ? n.method() : n.label())
+        setContentDescription("Events of " + n.title()
                 + (variable != null ? ", marked for " + Paths.display(variable) : ""));
         rows.request(0);
     }

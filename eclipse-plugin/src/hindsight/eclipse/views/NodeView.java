@@ -23,9 +23,13 @@ import org.eclipse.ui.ISelectionListener;
 import org.eclipse.ui.IWorkbenchActionConstants;
 
 /**
- * The selected call's variables: the old value at the lower bound (the call's entry), the new
+ * The selected node's variables: the old value at the lower bound (the node's entry), the new
  * value at the upper bound (its exit, or the event selected in the Event List). Changed values are
- * red and marked \u25cf, changed contents yellow and marked \u25d0.
+ * red and marked \u25cf, changed contents yellow and marked \u25d0. A call shows its locals,
+ * {@code this} and statics; a loop or an iteration its frame's (the call it runs in) between its
+ * entry and exit; a collapsed or projected chain what it works on (the calls' receiver, the objects
+ * the first call was given, statics) from its first call's entry to its last call's exit, and the
+ * calls' results.
  */
 public class NodeView extends SessionView implements org.eclipse.ui.part.IShowInTarget {
     public static final String ID = "hindsight.eclipse.views.node";
@@ -195,7 +199,7 @@ public class NodeView extends SessionView implements org.eclipse.ui.part.IShowIn
         if (state != null && state.node() == n.id() && state.at() == at && session() == shownFor) {
             return;
         }
-        if (n.method() == null) {
+        if (!n.kind().isAskable()) {
             // The run and its threads are not calls: they have no variables.
             requests++;
             state = null;
@@ -203,8 +207,9 @@ public class NodeView extends SessionView implements org.eclipse.ui.part.IShowIn
             setContentDescription(n.label() + ": select a call to see its variables");
             return;
         }
-        // The header names the call shown and the moment, not an internal path.
-        String call = n.method() != null ? n.method() : n.label();
+        // The header names the node shown (a call's method, a loop's, a chain's) and the
+        // moment, not an internal path.
+        String call = n.title();
         int mine = ++requests;
         Job job = Job.create("Reading the variables of " + call, monitor -> {
             try {

@@ -1,10 +1,12 @@
 package hindsight.eclipse.views;
 
 import hindsight.eclipse.Activator;
+import org.eclipse.jface.resource.CompositeImageDescriptor;
 import org.eclipse.jface.resource.ImageDescriptor;
 import org.eclipse.jface.resource.JFaceResources;
 import org.eclipse.swt.graphics.Color;
 import org.eclipse.swt.graphics.Image;
+import org.eclipse.swt.graphics.Point;
 import org.eclipse.swt.graphics.RGB;
 import org.eclipse.swt.widgets.Control;
 import org.eclipse.ui.PlatformUI;
@@ -51,6 +53,42 @@ public final class Theme {
 
     static double luminance(RGB c) {
         return (0.299 * c.red + 0.587 * c.green + 0.114 * c.blue) / 255;
+    }
+
+    /** The width of {@link #nodeIcon}: two icons of 16 pixels and a gap. */
+    static final int NODE_ICON_WIDTH = 34;
+
+    /**
+     * A tree row's icon: the answer's (or the bug's, or running) on the left, empty when there is
+     * none, and the node's kind's on the right ({@code icons/NAME.png} each, either may be null).
+     * Every row of a tree must have an image of one size, hence one image for both; shared.
+     */
+    public static Image nodeIcon(String state, String kind) {
+        var images = JFaceResources.getImageRegistry();
+        String key = Activator.PLUGIN_ID + "/node/" + state + "+" + kind;
+        Image image = images.get(key);
+        if (image == null) {
+            Image left = state == null ? null : icon(state);
+            Image right = kind == null ? null : icon(kind);
+            images.put(key, new CompositeImageDescriptor() {
+                @Override
+                protected void drawCompositeImage(int width, int height) {
+                    if (left != null) {
+                        drawImage(createCachedImageDataProvider(left), 0, 0);
+                    }
+                    if (right != null) {
+                        drawImage(createCachedImageDataProvider(right), NODE_ICON_WIDTH - 16, 0);
+                    }
+                }
+
+                @Override
+                protected Point getSize() {
+                    return new Point(NODE_ICON_WIDTH, 16);
+                }
+            });
+            image = images.get(key);
+        }
+        return image;
     }
 
     /** The plugin's icon {@code icons/NAME.png}, shared. */
