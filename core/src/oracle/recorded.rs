@@ -82,6 +82,11 @@ pub struct OutputCall {
 /// A recorded run, as the reference oracle reads it.
 pub trait RecordedRun: Heap {
     fn call(&self, node: NodeId) -> HeapResult<CallView>;
+    /// The call without `statics` and `output` (left empty): what its footprint needs, which
+    /// finds both in the call's events. Cheaper where they cost a look-up each (a trace).
+    fn call_basic(&self, node: NodeId) -> HeapResult<CallView> {
+        self.call(node)
+    }
     /// The node's children that are calls, loops or iterations, in order.
     fn children(&self, node: NodeId) -> HeapResult<Vec<NodeId>>;
     /// Every call of `method`, in call order.

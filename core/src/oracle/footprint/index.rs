@@ -149,7 +149,7 @@ impl FootprintIndex {
             return Ok(None);
         }
         // A number the reference run does not have is no twin.
-        let Ok(twin) = reference.call(node) else {
+        let Ok(twin) = reference.call_basic(node) else {
             return Ok(None);
         };
         if twin.method != call.method || twin.outcome.is_none() {
@@ -179,7 +179,7 @@ impl FootprintIndex {
         let mut index = MethodIndex::default();
         let mut seen_trails = std::collections::HashSet::new();
         for r in reference.calls_of(method)? {
-            let call = reference.call(r)?;
+            let call = reference.call_basic(r)?;
             if call.outcome.is_none() {
                 continue;
             }

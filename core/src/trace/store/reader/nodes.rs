@@ -19,6 +19,9 @@ use crate::tree::NodeKind;
 
 /// Decoded node pages kept by a reader (a page is never rewritten once committed).
 const CACHED_PAGES: usize = 4;
+/// The same for a held reader, whose every node read may come from a decoded page (the
+/// reference oracle reads the calls of a method all over the run).
+const CACHED_PAGES_HELD: usize = 64;
 
 /// An argument of a call, by position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -87,7 +90,12 @@ impl TraceReader {
                 .map_err(|e| self.corrupt(&format!("node page {first}"), e.problem))?,
         );
         let mut cache = self.node_pages.borrow_mut();
-        if cache.len() >= CACHED_PAGES {
+        let capacity = if self.held {
+            CACHED_PAGES_HELD
+        } else {
+            CACHED_PAGES
+        };
+        if cache.len() >= capacity {
             cache.remove(0);
         }
         cache.push((first..=last, Arc::clone(&page)));
@@ -136,6 +144,10 @@ impl TraceReader {
             .iter()
             .find(|(range, _)| range.contains(&id.0))
             .map(|(_, page)| Arc::clone(page));
+        let cached = match cached {
+            None if self.held => self.node_page(id)?,
+            c => c,
+        };
         if let Some(page) = cached {
             return match page.find(id) {
                 Some(i) => self.page_row(&page, i).map(Some),
