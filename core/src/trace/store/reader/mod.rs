@@ -84,6 +84,8 @@ pub struct TraceReader {
     defs: RefCell<defs::DefCache>,
     /// Decoded pages of the change index, by segment and page start.
     page_cache: RefCell<Lru<PageKey, Arc<Vec<super::index::IndexEntry>>>>,
+    /// The start keys of each index segment's pages, once read (held readers only).
+    index_starts: RefCell<std::collections::HashMap<i64, Arc<Vec<Vec<u8>>>>>,
     /// The event blocks of each thread, by `last_ts`, once read (held readers only).
     blocks: RefCell<Option<std::collections::HashMap<crate::ids::ThreadId, Arc<Vec<BlockRef>>>>>,
     /// The last node pages decoded, by their id range.
@@ -304,6 +306,7 @@ impl TraceReader {
             block_cache: RefCell::new(BlockCache::default()),
             node_pages: RefCell::new(Vec::new()),
             blocks: RefCell::new(None),
+            index_starts: RefCell::default(),
         })
     }
 

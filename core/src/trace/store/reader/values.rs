@@ -75,6 +75,13 @@ impl TraceReader {
     /// the reference oracle and the question renderer look up values near each other. (A live
     /// trace's merges replace segments, so its pages are decoded each time.)
     fn page_at(&self, segment: i64, probe: &[u8]) -> StoreResult<Option<Arc<Vec<IndexEntry>>>> {
+        if let Some(starts) = self.page_starts(segment)? {
+            let i = starts.partition_point(|s| s.as_slice() <= probe);
+            return match i.checked_sub(1) {
+                Some(i) => self.decoded_page(segment, starts[i].clone()).map(Some),
+                None => Ok(None),
+            };
+        }
         let start: Option<Vec<u8>> = self
             .conn
             .prepare_cached(
@@ -84,6 +91,34 @@ impl TraceReader {
             .map_err(self.err("reading the change index"))?;
         let Some(start) = start else { return Ok(None) };
         self.decoded_page(segment, start).map(Some)
+    }
+
+    /// The start keys of `segment`'s pages, sorted, read once when the reader is held (a
+    /// finished trace's segments never change): a value's look-up then costs no query when its
+    /// page is decoded already. `None` for a trace being written.
+    fn page_starts(&self, segment: i64) -> StoreResult<Option<Arc<Vec<Vec<u8>>>>> {
+        if !self.held {
+            return Ok(None);
+        }
+        if let Some(starts) = self.index_starts.borrow().get(&segment) {
+            return Ok(Some(Arc::clone(starts)));
+        }
+        let starts: Vec<Vec<u8>> = {
+            let mut st = self
+                .conn
+                .prepare_cached("SELECT start FROM index_pages WHERE segment = ?1 ORDER BY start")
+                .map_err(self.err("reading the change index"))?;
+            let rows = st
+                .query_map([segment], |r| r.get::<_, Vec<u8>>(0))
+                .map_err(self.err("reading the change index"))?;
+            rows.collect::<Result<_, _>>()
+                .map_err(self.err("reading the change index"))?
+        };
+        let starts = Arc::new(starts);
+        self.index_starts
+            .borrow_mut()
+            .insert(segment, Arc::clone(&starts));
+        Ok(Some(starts))
     }
 
     /// The page of `segment` starting at `start`, decoded, from the cache when it is there.
