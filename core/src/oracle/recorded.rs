@@ -87,6 +87,11 @@ pub trait RecordedRun: Heap {
     fn call_basic(&self, node: NodeId) -> HeapResult<CallView> {
         self.call(node)
     }
+    /// The call's entry and exit (`None` while incomplete), `None` for no such node: what
+    /// tells a small call from a large one without reading its events.
+    fn call_span(&self, node: NodeId) -> HeapResult<Option<(Timestamp, Option<Timestamp>)>> {
+        Ok(self.call_basic(node).ok().map(|c| (c.entry, c.exit)))
+    }
     /// The node's children that are calls, loops or iterations, in order.
     fn children(&self, node: NodeId) -> HeapResult<Vec<NodeId>>;
     /// Every call of `method`, in call order.

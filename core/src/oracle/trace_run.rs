@@ -303,6 +303,14 @@ impl RecordedRun for TraceRun {
         Ok(view)
     }
 
+    fn call_span(&self, node: NodeId) -> HeapResult<Option<(Timestamp, Option<Timestamp>)>> {
+        Ok(self
+            .reader
+            .node(node)
+            .map_err(heap_err)?
+            .map(|r| (r.header.entry, r.header.exit)))
+    }
+
     fn call_basic(&self, node: NodeId) -> HeapResult<CallView> {
         let detail = self
             .reader

@@ -308,11 +308,11 @@ impl TraceReader {
                 return Ok(());
             }
             for &(block, _) in &blocks {
-                for e in self.load_block(block)?.iter() {
+                let events = self.load_block(block)?;
+                // Events are in timestamp order: a small call's start is found, not walked to.
+                let from = events.partition_point(|e| e.event.ts < start);
+                for e in &events[from..] {
                     let ts = e.event.ts;
-                    if ts < start {
-                        continue;
-                    }
                     if ts > end {
                         return Ok(());
                     }

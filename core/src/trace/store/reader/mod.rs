@@ -88,13 +88,8 @@ pub struct TraceReader {
     index_starts: RefCell<std::collections::HashMap<i64, Arc<Vec<Vec<u8>>>>>,
     /// The event blocks of each thread, by `last_ts`, once read (held readers only).
     blocks: RefCell<Option<std::collections::HashMap<crate::ids::ThreadId, Arc<Vec<BlockRef>>>>>,
-    /// The last node pages decoded, by their id range.
-    node_pages: RefCell<
-        Vec<(
-            std::ops::RangeInclusive<u32>,
-            std::sync::Arc<super::node_pages::NodePage>,
-        )>,
-    >,
+    /// The last node pages decoded (see `nodes::NodePageCache`).
+    node_pages: RefCell<nodes::NodePageCache>,
 }
 
 /// Where an event block lies: its thread's events from `first_ts` to `last_ts`, none of them
@@ -304,7 +299,7 @@ impl TraceReader {
             defs: RefCell::new(defs::DefCache::default()),
             page_cache: RefCell::new(Lru::new(PAGE_CACHE)),
             block_cache: RefCell::new(BlockCache::default()),
-            node_pages: RefCell::new(Vec::new()),
+            node_pages: RefCell::default(),
             blocks: RefCell::new(None),
             index_starts: RefCell::default(),
         })

@@ -37,11 +37,16 @@ pub const MAX_PAGE: u32 = 1 << 16;
 impl TraceReader {
     /// Index segments that may hold writes at or before `t`, newest last write first.
     fn segments_upto(&self, t: Timestamp) -> StoreResult<Vec<Segment>> {
-        let max_id: i64 = self
-            .conn
-            .prepare_cached("SELECT coalesce(max(id), 0) FROM segments")
-            .and_then(|mut s| s.query_row([], |r| r.get(0)))
-            .map_err(self.err("reading index segments"))?;
+        // A held reader's trace is finished: its segments, once read, never change.
+        let known = self.held && self.segments.borrow().0 >= 0;
+        let max_id: i64 = if known {
+            self.segments.borrow().0
+        } else {
+            self.conn
+                .prepare_cached("SELECT coalesce(max(id), 0) FROM segments")
+                .and_then(|mut s| s.query_row([], |r| r.get(0)))
+                .map_err(self.err("reading index segments"))?
+        };
         let mut cache = self.segments.borrow_mut();
         if cache.0 != max_id {
             let mut st = self
@@ -189,7 +194,12 @@ impl TraceReader {
             let Some(entries) = self.page_at(seg.id, &probe)? else {
                 continue;
             };
-            let found = entries.iter().rev().find(|e| e.key == key && e.ts <= t);
+            // Entries are sorted by (key, timestamp): the last one up to (key, t).
+            let end = entries.partition_point(|e| (e.key, e.ts) <= (key, t));
+            let found = end
+                .checked_sub(1)
+                .map(|i| &entries[i])
+                .filter(|e| e.key == key);
             if let Some(e) = found {
                 if best.is_none_or(|b| e.ts > b.ts) {
                     best = Some(Write::from(e));
