@@ -17,7 +17,8 @@
 //!   divergence both runs number their calls alike) is walked first, read by read against the
 //!   buggy call's reads, and the walk stops at the first read that differs;
 //! - the method's *small* reference calls (at most [`SMALL_SPAN`] events each) are indexed
-//!   once: per call two hashes, and each distinct trail up to a budget of locations;
+//!   once: per call the hash of its reads, and each distinct trail up to a budget of
+//!   locations; a call's effect is described only when it matches a buggy call;
 //! - its *large* calls (a `main`, a parser's `next` with a document below it) are never
 //!   walked whole to be indexed: each is walked for one buggy call at a time, read by read
 //!   against both lookups at once, and the walk stops as soon as neither can match, which
@@ -62,6 +63,7 @@ pub enum Judgement {
     Unprovable,
 }
 
+#[derive(Clone, Copy)]
 struct Entry {
     effect: u128,
     /// Whether the effect is completely known.
@@ -71,7 +73,7 @@ struct Entry {
 #[derive(Default)]
 pub(super) struct MethodIndex {
     /// The small calls, by the hash of their reads.
-    by_reads: HashMap<u128, Vec<Entry>>,
+    by_reads: HashMap<u128, Vec<NodeId>>,
     /// Distinct trails of the small calls, by the hash of their locations.
     trails: Vec<(u128, Vec<Location>)>,
     /// The large calls, walked per buggy call.
@@ -84,6 +86,10 @@ pub(super) struct MethodIndex {
 #[derive(Default)]
 pub struct FootprintIndex {
     pub(super) methods: HashMap<MethodKey, MethodIndex>,
+    /// The effects of the small calls that matched a buggy call, computed when they first
+    /// did: describing an effect (a parser's new buffers, element by element) is what indexing
+    /// would spend most on, and only a match needs it.
+    effects: HashMap<NodeId, Option<Entry>>,
     names: Interner,
     trail_locations: usize,
 }
@@ -115,9 +121,10 @@ impl FootprintIndex {
         // Lookup 1 among the small calls: a valid match decides at once.
         let mut own = Verdicts::default();
         if fp.reads_complete {
-            if let Some(entries) = self.methods[&call.method].by_reads.get(&fp.reads) {
+            let entries = self.entries(reference, &call.method, fp.reads)?;
+            if !entries.is_empty() {
                 let named = |o: ObjectId| fp.naming.name(o);
-                own.compare(effect_hash(buggy, &fp, &named)?, entries);
+                own.compare(effect_hash(buggy, &fp, &named)?, &entries);
             }
         }
         if own.valid {
@@ -150,11 +157,12 @@ impl FootprintIndex {
         }
         // Lookup 2 among the small calls.
         let at = call.entry.saturating_sub(1);
-        let index = &self.methods[&call.method];
-        for (locations, trail) in index.trails.iter().take(MAX_EVALUATIONS) {
+        let trails = self.methods[&call.method].trails.len().min(MAX_EVALUATIONS);
+        for t in 0..trails {
             if evaluated.valid {
                 break;
             }
+            let (locations, trail) = &self.methods[&call.method].trails[t];
             if *locations == fp.locations {
                 // The buggy call's own locations: its own reads, looked up above.
                 continue;
@@ -162,17 +170,46 @@ impl FootprintIndex {
             let Some((reads, naming)) = evaluate(buggy, call, trail, &self.names, at, &fp)? else {
                 continue;
             };
-            let Some(entries) = index.by_reads.get(&reads) else {
+            let entries = self.entries(reference, &call.method, reads)?;
+            if entries.is_empty() {
                 continue;
-            };
+            }
             let mapped = |o: ObjectId| naming.name(o);
-            evaluated.compare(effect_hash(buggy, &fp, &mapped)?, entries);
+            evaluated.compare(effect_hash(buggy, &fp, &mapped)?, &entries);
         }
         Ok(if evaluated.found() {
             evaluated.judgement()
         } else {
             Judgement::NoMatch
         })
+    }
+
+    /// The effects of the small calls of `method` that read `reads`, each described once.
+    fn entries(
+        &mut self,
+        reference: &impl RecordedRun,
+        method: &MethodKey,
+        reads: u128,
+    ) -> HeapResult<Vec<Entry>> {
+        let Some(calls) = self.methods[method].by_reads.get(&reads).cloned() else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for r in calls {
+            if !self.effects.contains_key(&r) {
+                let view = reference.call_basic(r)?;
+                let entry = match walk(reference, r, &view, &mut self.names)? {
+                    Some(fp) => effect_hash(reference, &fp, &|o: ObjectId| fp.naming.name(o))?
+                        .map(|(effect, complete)| Entry { effect, complete }),
+                    None => None,
+                };
+                self.effects.insert(r, entry);
+            }
+            if let Some(e) = &self.effects[&r] {
+                out.push(*e);
+            }
+        }
+        Ok(out)
     }
 
     /// The reference call with the buggy call's number, when it is a call of the same method
@@ -299,15 +336,7 @@ impl FootprintIndex {
             if fp.cut || !fp.reads_complete {
                 continue;
             }
-            let own = |o: ObjectId| fp.naming.name(o);
-            let Some((effect, complete)) = effect_hash(reference, &fp, &own)? else {
-                continue;
-            };
-            index
-                .by_reads
-                .entry(fp.reads)
-                .or_default()
-                .push(Entry { effect, complete });
+            index.by_reads.entry(fp.reads).or_default().push(r);
             keep_trail(&mut index, &mut seen_trails, &mut self.trail_locations, fp);
         }
         self.methods.insert(method.clone(), index);
