@@ -82,6 +82,16 @@ pub struct OutputCall {
 /// A recorded run, as the reference oracle reads it.
 pub trait RecordedRun: Heap {
     fn call(&self, node: NodeId) -> HeapResult<CallView>;
+    /// The call without `statics` and `output` (left empty): what its footprint needs, which
+    /// finds both in the call's events. Cheaper where they cost a look-up each (a trace).
+    fn call_basic(&self, node: NodeId) -> HeapResult<CallView> {
+        self.call(node)
+    }
+    /// The call's entry and exit (`None` while incomplete), `None` for no such node: what
+    /// tells a small call from a large one without reading its events.
+    fn call_span(&self, node: NodeId) -> HeapResult<Option<(Timestamp, Option<Timestamp>)>> {
+        Ok(self.call_basic(node).ok().map(|c| (c.entry, c.exit)))
+    }
     /// The node's children that are calls, loops or iterations, in order.
     fn children(&self, node: NodeId) -> HeapResult<Vec<NodeId>>;
     /// Every call of `method`, in call order.

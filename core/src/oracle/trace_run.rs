@@ -273,6 +273,45 @@ impl Heap for TraceRun {
 
 impl RecordedRun for TraceRun {
     fn call(&self, node: NodeId) -> HeapResult<CallView> {
+        let mut view = self.call_basic(node)?;
+        let (Some(exit), Some(row)) = (view.exit, self.reader.node(node).map_err(heap_err)?) else {
+            return Ok(view);
+        };
+        let h = &row.header;
+        for (name, f) in &self.statics {
+            let written = self
+                .reader
+                .last_write(Variable::Static { field: f.id }, exit)
+                .map_err(heap_err)?;
+            if written.is_some_and(|w| w.ts >= h.entry) {
+                view.statics.push(name.clone());
+            }
+        }
+        if let Some(outputs) = h.thread.and_then(|t| self.outputs.get(&t)) {
+            let from = outputs.partition_point(|o| o.0 <= h.entry);
+            for (_, out, name) in outputs[from..].iter().take_while(|o| o.0 < exit) {
+                let Some(d) = self.reader.node_detail(*out).map_err(heap_err)? else {
+                    continue;
+                };
+                view.output.push(OutputCall {
+                    method: name.clone(),
+                    args: d.args.iter().map(|a| a.value).collect(),
+                    at: d.row.header.entry,
+                });
+            }
+        }
+        Ok(view)
+    }
+
+    fn call_span(&self, node: NodeId) -> HeapResult<Option<(Timestamp, Option<Timestamp>)>> {
+        Ok(self
+            .reader
+            .node(node)
+            .map_err(heap_err)?
+            .map(|r| (r.header.entry, r.header.exit)))
+    }
+
+    fn call_basic(&self, node: NodeId) -> HeapResult<CallView> {
         let detail = self
             .reader
             .node_detail(node)
@@ -297,32 +336,6 @@ impl RecordedRun for TraceRun {
             .then(|| self.hashes.get(&method).copied())
             .flatten();
         let exit = h.exit;
-        let mut statics = Vec::new();
-        if let Some(exit) = exit {
-            for (name, f) in &self.statics {
-                let written = self
-                    .reader
-                    .last_write(Variable::Static { field: f.id }, exit)
-                    .map_err(heap_err)?;
-                if written.is_some_and(|w| w.ts >= h.entry) {
-                    statics.push(name.clone());
-                }
-            }
-        }
-        let mut output = Vec::new();
-        if let (Some(exit), Some(outputs)) = (exit, h.thread.and_then(|t| self.outputs.get(&t))) {
-            let from = outputs.partition_point(|o| o.0 <= h.entry);
-            for (_, out, name) in outputs[from..].iter().take_while(|o| o.0 < exit) {
-                let Some(d) = self.reader.node_detail(*out).map_err(heap_err)? else {
-                    continue;
-                };
-                output.push(OutputCall {
-                    method: name.clone(),
-                    args: d.args.iter().map(|a| a.value).collect(),
-                    at: d.row.header.entry,
-                });
-            }
-        }
         let mut view = CallView {
             method,
             code_hash,
@@ -334,8 +347,8 @@ impl RecordedRun for TraceRun {
                 NodeResult::Returned(v) => Outcome::Returned(v),
                 NodeResult::Threw(v) => Outcome::Threw(v),
             }),
-            statics,
-            output,
+            statics: Vec::new(),
+            output: Vec::new(),
             fragment: None,
             exit_locals: Vec::new(),
         };

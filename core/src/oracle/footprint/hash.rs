@@ -45,6 +45,11 @@ impl Hash128 {
         self.b.write_u64(v);
     }
 
+    pub fn u128(&mut self, v: u128) {
+        self.u64((v >> 64) as u64);
+        self.u64(v as u64);
+    }
+
     /// A text, with its length first so that two texts never run into each other.
     pub fn text(&mut self, s: &str) {
         self.u32(s.len() as u32);

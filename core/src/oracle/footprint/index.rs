@@ -3,25 +3,36 @@
 //!
 //! Two lookups, cheapest first:
 //! 1. the buggy call's own reads: a reference call that read the same locations and found the
-//!    same values (one hash lookup). This is every call that behaved alike;
-//! 2. each distinct list of read locations of the method's reference calls (a *trail*),
-//!    evaluated in the buggy call's entry state: when the values found there hash like a
-//!    reference call's reads, that call was given what the buggy call was given, as far as it
-//!    looked. This finds the reference calls a mutated method should have behaved like.
+//!    same values. This is every call that behaved alike;
+//! 2. each reference call's list of read locations (a *trail*), evaluated in the buggy call's
+//!    entry state: when the values found there hash like the reference call's reads, that call
+//!    was given what the buggy call was given, as far as it looked. This finds the reference
+//!    calls a mutated method should have behaved like.
 //!
 //! A matched reference call's effect is compared with the buggy call's, its objects named as
-//! the reference call named them (through the evaluation). Memory: per reference call two
-//! hashes and a node id; trails are kept up to a budget of locations (beyond it, only the
-//! first lookup finds matches).
+//! the reference call named them (through the evaluation).
+//!
+//! What it costs is what the answer needs, not the reference run's size:
+//! - the reference call with the buggy call's own number (its *twin*: before a mutant's
+//!   divergence both runs number their calls alike) is walked first, read by read against the
+//!   buggy call's reads, and the walk stops at the first read that differs;
+//! - the method's *small* reference calls (at most [`SMALL_SPAN`] events each) are indexed
+//!   once: per call the hash of its reads, and each distinct trail up to a budget of
+//!   locations; a call's effect is described only when it matches a buggy call;
+//! - its *large* calls (a `main`, a parser's `next` with a document below it) are never
+//!   walked whole to be indexed: each is walked for one buggy call at a time, read by read
+//!   against both lookups at once, and the walk stops as soon as neither can match, which
+//!   for calls given something else is after a few reads.
 
 use std::collections::HashMap;
 
+use super::hash::Hash128;
 use super::{
-    all_elements, effect_hash, read_elements, read_value, walk, Footprint, Interner, Location,
-    Naming, Step,
+    all_elements, effect_hash, read_elements, read_value, walk, walk_observed, Footprint, Interner,
+    Location, Naming, Step, UNKNOWN_STATIC,
 };
 use crate::ids::{NodeId, ObjectId, Timestamp};
-use crate::omniscient::HeapResult;
+use crate::omniscient::{HeapError, HeapResult};
 use crate::oracle::recorded::{CallView, MethodKey, RecordedRun};
 use crate::trace::wire::Value;
 
@@ -31,6 +42,9 @@ const TRAIL_BUDGET: usize = 1 << 22;
 const MAX_TRAIL: usize = 4096;
 /// Trails evaluated for one buggy call at most.
 const MAX_EVALUATIONS: usize = 512;
+/// Events (of the run, between its entry and its exit) of a reference call that is indexed;
+/// a larger one is walked for each buggy call, only as far as it reads alike.
+pub const SMALL_SPAN: u64 = 1024;
 
 /// What rule 1 says of a call, judged by footprints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +63,7 @@ pub enum Judgement {
     Unprovable,
 }
 
+#[derive(Clone, Copy)]
 struct Entry {
     effect: u128,
     /// Whether the effect is completely known.
@@ -57,9 +72,12 @@ struct Entry {
 
 #[derive(Default)]
 pub(super) struct MethodIndex {
-    by_reads: HashMap<u128, Vec<Entry>>,
-    /// Distinct trails, by the hash of their locations.
+    /// The small calls, by the hash of their reads.
+    by_reads: HashMap<u128, Vec<NodeId>>,
+    /// Distinct trails of the small calls, by the hash of their locations.
     trails: Vec<(u128, Vec<Location>)>,
+    /// The large calls, walked per buggy call.
+    large: Vec<NodeId>,
     /// The reference run has no events: rule 1 compares whole states.
     no_events: bool,
 }
@@ -68,6 +86,10 @@ pub(super) struct MethodIndex {
 #[derive(Default)]
 pub struct FootprintIndex {
     pub(super) methods: HashMap<MethodKey, MethodIndex>,
+    /// The effects of the small calls that matched a buggy call, computed when they first
+    /// did: describing an effect (a parser's new buffers, element by element) is what indexing
+    /// would spend most on, and only a match needs it.
+    effects: HashMap<NodeId, Option<Entry>>,
     names: Interner,
     trail_locations: usize,
 }
@@ -84,31 +106,63 @@ impl FootprintIndex {
         let Some(fp) = walk(buggy, node, call, &mut self.names)? else {
             return Ok(Judgement::NoEvents);
         };
-        if !fp.cut && !self.methods.contains_key(&call.method) {
+        if !fp.cut {
             if let Some(j) = self.twin(buggy, &fp, node, call, reference)? {
                 return Ok(j);
             }
         }
         self.index_method(reference, &call.method)?;
-        let index = &self.methods[&call.method];
-        if index.no_events {
+        if self.methods[&call.method].no_events {
             return Ok(Judgement::NoEvents);
         }
         if fp.cut {
             return Ok(Judgement::Cut);
         }
-        let mut verdict = Verdicts::default();
+        // Lookup 1 among the small calls: a valid match decides at once.
+        let mut own = Verdicts::default();
         if fp.reads_complete {
-            if let Some(entries) = index.by_reads.get(&fp.reads) {
-                let own = |o: ObjectId| fp.naming.name(o);
-                verdict.compare(effect_hash(buggy, &fp, &own)?, entries);
+            let entries = self.entries(reference, &call.method, fp.reads)?;
+            if !entries.is_empty() {
+                let named = |o: ObjectId| fp.naming.name(o);
+                own.compare(effect_hash(buggy, &fp, &named)?, &entries);
             }
         }
-        if verdict.found() {
-            return Ok(verdict.judgement());
+        if own.valid {
+            return Ok(own.judgement());
         }
+        // The large calls, both lookups at once.
+        let mut evaluated = Verdicts::default();
+        let large = self.methods[&call.method].large.clone();
+        for r in large {
+            let Some(found) = self.follow(buggy, &fp, call, reference, r, true)? else {
+                return Ok(Judgement::NoEvents);
+            };
+            match found {
+                Followed::Diverged => {}
+                Followed::Own(entry) => own.compare(
+                    effect_hash(buggy, &fp, &|o: ObjectId| fp.naming.name(o))?,
+                    &[entry],
+                ),
+                Followed::Evaluated(entry, naming) => evaluated.compare(
+                    effect_hash(buggy, &fp, &|o: ObjectId| naming.name(o))?,
+                    &[entry],
+                ),
+            }
+            if own.valid {
+                break;
+            }
+        }
+        if own.found() {
+            return Ok(own.judgement());
+        }
+        // Lookup 2 among the small calls.
         let at = call.entry.saturating_sub(1);
-        for (locations, trail) in index.trails.iter().take(MAX_EVALUATIONS) {
+        let trails = self.methods[&call.method].trails.len().min(MAX_EVALUATIONS);
+        for t in 0..trails {
+            if evaluated.valid {
+                break;
+            }
+            let (locations, trail) = &self.methods[&call.method].trails[t];
             if *locations == fp.locations {
                 // The buggy call's own locations: its own reads, looked up above.
                 continue;
@@ -116,26 +170,52 @@ impl FootprintIndex {
             let Some((reads, naming)) = evaluate(buggy, call, trail, &self.names, at, &fp)? else {
                 continue;
             };
-            let Some(entries) = index.by_reads.get(&reads) else {
+            let entries = self.entries(reference, &call.method, reads)?;
+            if entries.is_empty() {
                 continue;
-            };
-            let mapped = |o: ObjectId| naming.name(o);
-            verdict.compare(effect_hash(buggy, &fp, &mapped)?, entries);
-            if verdict.valid {
-                break;
             }
+            let mapped = |o: ObjectId| naming.name(o);
+            evaluated.compare(effect_hash(buggy, &fp, &mapped)?, &entries);
         }
-        Ok(if verdict.found() {
-            verdict.judgement()
+        Ok(if evaluated.found() {
+            evaluated.judgement()
         } else {
             Judgement::NoMatch
         })
     }
 
+    /// The effects of the small calls of `method` that read `reads`, each described once.
+    fn entries(
+        &mut self,
+        reference: &impl RecordedRun,
+        method: &MethodKey,
+        reads: u128,
+    ) -> HeapResult<Vec<Entry>> {
+        let Some(calls) = self.methods[method].by_reads.get(&reads).cloned() else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for r in calls {
+            if !self.effects.contains_key(&r) {
+                let view = reference.call_basic(r)?;
+                let entry = match walk(reference, r, &view, &mut self.names)? {
+                    Some(fp) => effect_hash(reference, &fp, &|o: ObjectId| fp.naming.name(o))?
+                        .map(|(effect, complete)| Entry { effect, complete }),
+                    None => None,
+                };
+                self.effects.insert(r, entry);
+            }
+            if let Some(e) = &self.effects[&r] {
+                out.push(*e);
+            }
+        }
+        Ok(out)
+    }
+
     /// The reference call with the buggy call's number, when it is a call of the same method
     /// that read the same: before a mutant's divergence both runs number their calls alike, so
-    /// this finds the call that behaved alike without indexing every call of the method (a
-    /// method called thousands of times with large subtrees). Its verdict is the index's: every
+    /// this finds the call that behaved alike without looking at the method's other calls (a
+    /// method called thousands of times with large subtrees). Its verdict is lookup 1's: every
     /// reference call that read the same values had the same effect.
     fn twin(
         &mut self,
@@ -149,29 +229,86 @@ impl FootprintIndex {
             return Ok(None);
         }
         // A number the reference run does not have is no twin.
-        let Ok(twin) = reference.call(node) else {
+        let Ok(twin) = reference.call_basic(node) else {
             return Ok(None);
         };
         if twin.method != call.method || twin.outcome.is_none() {
             return Ok(None);
         }
-        let Some(other) = walk(reference, node, &twin, &mut self.names)? else {
+        let Some(Followed::Own(entry)) = self.follow(buggy, fp, call, reference, node, false)?
+        else {
             return Ok(None);
         };
-        if other.cut || !other.reads_complete || other.reads != fp.reads {
-            return Ok(None);
-        }
         let own = |o: ObjectId| fp.naming.name(o);
-        let theirs = |o: ObjectId| other.naming.name(o);
-        let Some((effect, complete)) = effect_hash(reference, &other, &theirs)? else {
-            return Ok(None);
-        };
         let mut verdict = Verdicts::default();
-        verdict.compare(effect_hash(buggy, fp, &own)?, &[Entry { effect, complete }]);
+        verdict.compare(effect_hash(buggy, fp, &own)?, &[entry]);
         Ok(Some(verdict.judgement()))
     }
 
-    /// Walks every reference call of `method` once.
+    /// Walks the reference call `r` against the buggy call (footprint `fp`, view `call`) read
+    /// by read, until neither lookup can match: lookup 1 (the same reads) and, with
+    /// `evaluate`, lookup 2 (`r`'s read locations, read in the buggy call's entry state, find
+    /// what `r` found). `None` when the reference run has no events.
+    fn follow<B: RecordedRun, R: RecordedRun>(
+        &mut self,
+        buggy: &B,
+        fp: &Footprint,
+        call: &CallView,
+        reference: &R,
+        r: NodeId,
+        evaluate: bool,
+    ) -> HeapResult<Option<Followed>> {
+        let view = reference.call_basic(r)?;
+        if view.outcome.is_none() {
+            return Ok(Some(Followed::Diverged));
+        }
+        let at = call.entry.saturating_sub(1);
+        let mut own = fp.reads_complete;
+        let mut k = 0;
+        let mut evaluator = evaluate.then(|| Evaluator::new(buggy, call, at, fp));
+        let mut error: Option<HeapError> = None;
+        let mut observe = |loc: &Location, digest: u128, names: &Interner| {
+            own &= fp.digests.get(k) == Some(&digest);
+            k += 1;
+            if let Some(e) = evaluator.as_mut() {
+                match e.step(loc, names) {
+                    Ok(Some(d)) if d == digest => {}
+                    Ok(_) => evaluator = None,
+                    Err(err) => {
+                        error = Some(err);
+                        return false;
+                    }
+                }
+            }
+            own || evaluator.is_some()
+        };
+        let walked = walk_observed(reference, r, &view, &mut self.names, Some(&mut observe))?;
+        if let Some(err) = error {
+            return Err(err);
+        }
+        let Some(theirs) = walked else {
+            return Ok(None);
+        };
+        if theirs.stopped || theirs.cut || !theirs.reads_complete {
+            return Ok(Some(Followed::Diverged));
+        }
+        let named = |o: ObjectId| theirs.naming.name(o);
+        let Some((effect, complete)) = effect_hash(reference, &theirs, &named)? else {
+            return Ok(Some(Followed::Diverged));
+        };
+        let entry = Entry { effect, complete };
+        if own && k == fp.digests.len() {
+            return Ok(Some(Followed::Own(entry)));
+        }
+        match evaluator {
+            Some(e) if theirs.trail.is_some() && theirs.locations != fp.locations => {
+                Ok(Some(Followed::Evaluated(entry, e.naming)))
+            }
+            _ => Ok(Some(Followed::Diverged)),
+        }
+    }
+
+    /// Walks every small reference call of `method` once and lists its large ones.
     fn index_method(&mut self, reference: &impl RecordedRun, method: &MethodKey) -> HeapResult<()> {
         if self.methods.contains_key(method) {
             return Ok(());
@@ -179,7 +316,16 @@ impl FootprintIndex {
         let mut index = MethodIndex::default();
         let mut seen_trails = std::collections::HashSet::new();
         for r in reference.calls_of(method)? {
-            let call = reference.call(r)?;
+            match reference.call_span(r)? {
+                Some((entry, Some(exit))) if exit.saturating_sub(entry) <= SMALL_SPAN => {}
+                Some((_, Some(_))) => {
+                    index.large.push(r);
+                    continue;
+                }
+                // Incomplete calls are no reference.
+                _ => continue,
+            }
+            let call = reference.call_basic(r)?;
             if call.outcome.is_none() {
                 continue;
             }
@@ -190,20 +336,23 @@ impl FootprintIndex {
             if fp.cut || !fp.reads_complete {
                 continue;
             }
-            let own = |o: ObjectId| fp.naming.name(o);
-            let Some((effect, complete)) = effect_hash(reference, &fp, &own)? else {
-                continue;
-            };
-            index
-                .by_reads
-                .entry(fp.reads)
-                .or_default()
-                .push(Entry { effect, complete });
+            index.by_reads.entry(fp.reads).or_default().push(r);
             keep_trail(&mut index, &mut seen_trails, &mut self.trail_locations, fp);
         }
         self.methods.insert(method.clone(), index);
         Ok(())
     }
+}
+
+/// What walking a reference call against a buggy call found.
+enum Followed {
+    /// Neither lookup matches.
+    Diverged,
+    /// It read what the buggy call read (lookup 1): its effect.
+    Own(Entry),
+    /// Its reads, evaluated in the buggy call's entry state, agree (lookup 2): its effect, and
+    /// the buggy run's objects named as it named them.
+    Evaluated(Entry, Naming),
 }
 
 fn keep_trail(
@@ -263,6 +412,107 @@ impl Verdicts {
     }
 }
 
+/// Reads read locations one by one in a call's entry state, hashing each value found as a walk
+/// hashes a read (see [`Footprint::digests`]) and naming the objects met on the way.
+pub(super) struct Evaluator<'a, R> {
+    run: &'a R,
+    call: &'a CallView,
+    at: Timestamp,
+    /// The buggy call's own footprint: the objects of unknown content it met.
+    own: &'a Footprint,
+    naming: Naming,
+    fields: HashMap<ObjectId, Vec<(String, Value)>>,
+    h: Hash128,
+}
+
+impl<'a, R: RecordedRun> Evaluator<'a, R> {
+    pub(super) fn new(run: &'a R, call: &'a CallView, at: Timestamp, own: &'a Footprint) -> Self {
+        Evaluator {
+            run,
+            call,
+            at,
+            own,
+            naming: Naming::default(),
+            fields: HashMap::new(),
+            h: Hash128::default(),
+        }
+    }
+
+    /// The digest of reading `loc`, or `None` when it cannot be read here (a null on the way,
+    /// an unknown value, an answer of the outside world).
+    pub(super) fn step(&mut self, loc: &Location, names: &Interner) -> HeapResult<Option<u128>> {
+        let mut d = Hash128::default();
+        loc.hash(&mut d, names);
+        let object = match loc.parent {
+            Some(p) => match self.naming.object(p) {
+                Some(o) => Some(o),
+                None => return Ok(None),
+            },
+            None => None,
+        };
+        let run = self.run;
+        let v = match (loc.step, object) {
+            (Step::Root(0), None) => self.call.this,
+            (Step::Root(i), None) => self.call.args.get(i as usize - 1).copied(),
+            (Step::Static(s), None) => match run.static_at(names.text(s), self.at)? {
+                Some(v) => Some(v),
+                None => {
+                    d.u8(UNKNOWN_STATIC);
+                    return Ok(Some(self.add(d)));
+                }
+            },
+            // The call's own object of that class, as it met it; if it never met one, one that
+            // nothing else can be (the reference call used it, this one not: effects differ).
+            (Step::Jdk(c), None) => match self.own.jdk.get(&loc.step) {
+                Some(o) if self.naming.name(*o).is_none() => Some(Value::Object(*o)),
+                _ => {
+                    self.naming.bind(ObjectId(u64::MAX - u64::from(c)));
+                    d.u8(15);
+                    d.text(names.text(c));
+                    d.u32(u32::MAX);
+                    return Ok(Some(self.add(d)));
+                }
+            },
+            (Step::Field(s), Some(o)) => {
+                if let std::collections::hash_map::Entry::Vacant(e) = self.fields.entry(o) {
+                    e.insert(run.fields_at(o, self.at)?);
+                }
+                let name = names.text(s);
+                self.fields[&o]
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| *v)
+            }
+            (Step::Element(i), Some(o)) => {
+                let len = all_len(run, o, self.at)?;
+                if len.is_none_or(|l| i >= l) {
+                    return Ok(None);
+                }
+                run.element_value(o, i, self.at)?
+            }
+            (Step::Elements, Some(o)) => {
+                let elements = all_elements(run, o, self.at)?;
+                if !read_elements(run, &mut self.naming, &mut d, elements)? {
+                    return Ok(None);
+                }
+                return Ok(Some(self.add(d)));
+            }
+            _ => return Ok(None),
+        };
+        let Some(v) = v else { return Ok(None) };
+        if !read_value(run, &mut self.naming, &mut d, &v)? {
+            return Ok(None);
+        }
+        Ok(Some(self.add(d)))
+    }
+
+    fn add(&mut self, d: Hash128) -> u128 {
+        let digest = d.finish();
+        self.h.u128(digest);
+        digest
+    }
+}
+
 /// Reads `trail` (a reference call's read locations) in `call`'s entry state (at `at`) in
 /// `run`: the hash those reads would have and the objects named on the way, or `None` when a
 /// location cannot be read there (a null on the way, an unknown value, an answer of the
@@ -275,68 +525,13 @@ pub(super) fn evaluate(
     at: Timestamp,
     own: &Footprint,
 ) -> HeapResult<Option<(u128, Naming)>> {
-    let mut h = super::hash::Hash128::default();
-    let mut naming = Naming::default();
-    let mut fields: HashMap<ObjectId, Vec<(String, Value)>> = HashMap::new();
+    let mut e = Evaluator::new(run, call, at, own);
     for loc in trail {
-        loc.hash(&mut h, names);
-        let object = match loc.parent {
-            Some(p) => match naming.object(p) {
-                Some(o) => Some(o),
-                None => return Ok(None),
-            },
-            None => None,
-        };
-        let v = match (loc.step, object) {
-            (Step::Root(0), None) => call.this,
-            (Step::Root(i), None) => call.args.get(i as usize - 1).copied(),
-            (Step::Static(s), None) => match run.static_at(names.text(s), at)? {
-                Some(v) => Some(v),
-                None => {
-                    h.u8(super::UNKNOWN_STATIC);
-                    continue;
-                }
-            },
-            // The call's own object of that class, as it met it; if it never met one, one that
-            // nothing else can be (the reference call used it, this one not: effects differ).
-            (Step::Jdk(c), None) => match own.jdk.get(&loc.step) {
-                Some(o) if naming.name(*o).is_none() => Some(Value::Object(*o)),
-                _ => {
-                    naming.bind(ObjectId(u64::MAX - u64::from(c)));
-                    h.u8(15);
-                    h.text(names.text(c));
-                    h.u32(u32::MAX);
-                    continue;
-                }
-            },
-            (Step::Field(s), Some(o)) => {
-                if let std::collections::hash_map::Entry::Vacant(e) = fields.entry(o) {
-                    e.insert(run.fields_at(o, at)?);
-                }
-                let name = names.text(s);
-                fields[&o].iter().find(|(n, _)| n == name).map(|(_, v)| *v)
-            }
-            (Step::Element(i), Some(o)) => {
-                let len = all_len(run, o, at)?;
-                if len.is_none_or(|l| i >= l) {
-                    return Ok(None);
-                }
-                run.element_value(o, i, at)?
-            }
-            (Step::Elements, Some(o)) => {
-                if !read_elements(run, &mut naming, &mut h, all_elements(run, o, at)?)? {
-                    return Ok(None);
-                }
-                continue;
-            }
-            _ => return Ok(None),
-        };
-        let Some(v) = v else { return Ok(None) };
-        if !read_value(run, &mut naming, &mut h, &v)? {
+        if e.step(loc, names)?.is_none() {
             return Ok(None);
         }
     }
-    Ok(Some((h.finish(), naming)))
+    Ok(Some((e.h.finish(), e.naming)))
 }
 
 /// The number of elements of an array or content object at `at`.

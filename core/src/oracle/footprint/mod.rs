@@ -30,7 +30,9 @@
 pub mod hash;
 mod index;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::HashMap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use self::hash::{is_plain, Hash128};
 use super::recorded::{CallView, Outcome, RecordedRun};
@@ -39,6 +41,11 @@ use crate::omniscient::{compares_by_class, is_default, HeapResult};
 use crate::trace::wire::{EventKind, Origin, Value};
 
 pub use index::{FootprintIndex, Judgement};
+
+/// What a walk tells an observer after each read: its location and its digest (the location
+/// and the value found, objects named as the call named them, see [`Footprint::digests`]).
+/// Returning false stops the walk.
+pub type Observer<'o> = dyn FnMut(&Location, u128, &Interner) -> bool + 'o;
 
 /// Reads and writes a footprint holds at most; a larger one is cut and proves nothing.
 pub const MAX_ENTRIES: usize = 1 << 16;
@@ -151,7 +158,7 @@ enum Slot {
 /// Objects named so far, both ways.
 #[derive(Default)]
 pub struct Naming {
-    by_object: HashMap<ObjectId, u32>,
+    by_object: FxHashMap<ObjectId, u32>,
     objects: Vec<ObjectId>,
 }
 
@@ -266,8 +273,12 @@ fn read_elements(
 
 /// A call's footprint (see the module documentation), in the run's own object ids.
 pub struct Footprint {
-    /// The hash of the reads, locations and values.
+    /// The hash of the reads: of their digests in order.
     pub reads: u128,
+    /// Each read's digest (its location and the value found), in order: two calls read alike
+    /// as far as their digests agree, so a walk compared with another call's reads can stop
+    /// at the first that differs.
+    pub digests: Vec<u128>,
     /// The hash of the read locations alone: calls that read the same locations.
     pub locations: u128,
     /// The read locations in order, when every one can be read in another entry state.
@@ -276,13 +287,15 @@ pub struct Footprint {
     pub reads_complete: bool,
     /// Too large, or its events could not all be seen: it proves nothing.
     pub cut: bool,
+    /// The observer stopped the walk: the footprint is a prefix.
+    pub stopped: bool,
     naming: Naming,
     /// The objects named by a `Jdk` step, by that step.
-    jdk: HashMap<Step, ObjectId>,
+    jdk: FxHashMap<Step, ObjectId>,
     /// Objects created (or first met) during the call: described by value.
-    fresh: HashSet<ObjectId>,
+    fresh: FxHashSet<ObjectId>,
     /// Changed locations with their value at exit.
-    writes: BTreeMap<Slot, Value>,
+    writes: FxHashMap<Slot, Value>,
     /// Calls made on objects of unknown content, in order: method and arguments, with the
     /// timestamp the arguments are described at.
     calls: Vec<(String, Vec<Value>, Timestamp)>,
@@ -300,29 +313,44 @@ pub fn walk(
     call: &CallView,
     names: &mut Interner,
 ) -> HeapResult<Option<Footprint>> {
+    walk_observed(run, node, call, names, None)
+}
+
+/// [`walk`], telling `observer` each read as it is found; the walk stops (the footprint is
+/// then `stopped`) when the observer returns false.
+pub fn walk_observed(
+    run: &impl RecordedRun,
+    node: NodeId,
+    call: &CallView,
+    names: &mut Interner,
+    observer: Option<&mut Observer<'_>>,
+) -> HeapResult<Option<Footprint>> {
     let mut w = Walker {
         run,
         names,
+        observer,
         h: Hash128::default(),
         loc_h: Hash128::default(),
         trail: Vec::new(),
         evaluable: true,
         fp: Footprint {
             reads: 0,
+            digests: Vec::new(),
             locations: 0,
             trail: None,
             reads_complete: true,
             cut: false,
+            stopped: false,
             naming: Naming::default(),
-            jdk: HashMap::new(),
-            fresh: HashSet::new(),
-            writes: BTreeMap::new(),
+            jdk: FxHashMap::default(),
+            fresh: FxHashSet::default(),
+            writes: FxHashMap::default(),
             calls: Vec::new(),
             outcome: call.outcome,
             constructed: None,
             exit: call.exit.unwrap_or(Timestamp::MAX),
         },
-        done: HashSet::new(),
+        done: FxHashSet::default(),
         ext: Vec::new(),
         answers: 0,
         entries: 0,
@@ -349,6 +377,9 @@ pub fn walk(
     let mut error = None;
     let mut events = 0u64;
     let seen = run.visit_events(node, &mut |e| {
+        if w.fp.stopped {
+            return false;
+        }
         events += 1;
         if events > MAX_EVENTS || w.entries > MAX_ENTRIES {
             w.fp.cut = true;
@@ -358,7 +389,7 @@ pub fn walk(
             return true;
         }
         match w.event(e.ts, &e.kind) {
-            Ok(()) => true,
+            Ok(()) => !w.fp.stopped,
             Err(err) => {
                 error = Some(err);
                 false
@@ -375,16 +406,17 @@ pub fn walk(
     Ok(Some(w.fp))
 }
 
-struct Walker<'r, R> {
+struct Walker<'r, 'o, R> {
     run: &'r R,
     names: &'r mut Interner,
+    observer: Option<&'r mut Observer<'o>>,
     h: Hash128,
     loc_h: Hash128,
     trail: Vec<Location>,
     evaluable: bool,
     fp: Footprint,
     /// Slots read or written so far: only the first touch of a slot is a read.
-    done: HashSet<Slot>,
+    done: FxHashSet<Slot>,
     /// Open calls into uninstrumented code: their number, whether an object of unknown
     /// content takes part.
     ext: Vec<(u32, bool)>,
@@ -394,15 +426,35 @@ struct Walker<'r, R> {
     entry_at: Timestamp,
 }
 
-impl<R: RecordedRun> Walker<'_, R> {
+impl<R: RecordedRun> Walker<'_, '_, R> {
     fn read(&mut self, loc: Location, v: &Value) -> HeapResult<()> {
+        let mut d = self.start_read(loc);
+        self.fp.reads_complete &= read_value(self.run, &mut self.fp.naming, &mut d, v)?;
+        self.end_read(loc, d);
+        Ok(())
+    }
+
+    /// A read's digest so far: its location.
+    fn start_read(&mut self, loc: Location) -> Hash128 {
         self.entries += 1;
         self.evaluable &= loc.evaluable();
-        loc.hash(&mut self.h, self.names);
         loc.hash(&mut self.loc_h, self.names);
+        let mut d = Hash128::default();
+        loc.hash(&mut d, self.names);
+        d
+    }
+
+    /// Adds a read, its digest `d` complete, and tells the observer.
+    fn end_read(&mut self, loc: Location, d: Hash128) {
+        let digest = d.finish();
+        self.h.u128(digest);
+        self.fp.digests.push(digest);
         self.trail.push(loc);
-        self.fp.reads_complete &= read_value(self.run, &mut self.fp.naming, &mut self.h, v)?;
-        Ok(())
+        if let Some(observe) = self.observer.as_deref_mut() {
+            if !observe(&loc, digest, self.names) {
+                self.fp.stopped = true;
+            }
+        }
     }
 
     /// The name of an object the call reads through: its name, or none (then the footprint
@@ -547,21 +599,17 @@ impl<R: RecordedRun> Walker<'_, R> {
             // A static field of uninstrumented code: the trace does not record it, and both
             // runs' JDKs hold the same (`System.out`).
             None if matches!(step, Step::Static(_)) => {
-                self.entries += 1;
-                loc.hash(&mut self.h, self.names);
-                loc.hash(&mut self.loc_h, self.names);
-                self.trail.push(loc);
-                self.h.u8(UNKNOWN_STATIC);
+                let mut d = self.start_read(loc);
+                d.u8(UNKNOWN_STATIC);
+                self.end_read(loc, d);
                 Ok(())
             }
             None => {
                 // An unknown value: the location still counts, its value proves nothing.
-                self.entries += 1;
-                loc.hash(&mut self.h, self.names);
-                loc.hash(&mut self.loc_h, self.names);
-                self.trail.push(loc);
-                self.h.u8(19);
+                let mut d = self.start_read(loc);
+                d.u8(19);
                 self.fp.reads_complete = false;
+                self.end_read(loc, d);
                 Ok(())
             }
         }
@@ -604,17 +652,18 @@ impl<R: RecordedRun> Walker<'_, R> {
                     parent: Some(parent),
                     step: Step::Elements,
                 };
-                self.entries += 1;
-                loc.hash(&mut self.h, self.names);
-                loc.hash(&mut self.loc_h, self.names);
-                self.trail.push(loc);
+                let mut d = self.start_read(loc);
                 // At entry: what the call was given (elements it wrote since are its own).
                 let elements = all_elements(self.run, *o, self.entry_at)?;
                 if let Some(e) = &elements {
                     self.entries += e.len();
                 }
                 self.fp.reads_complete &=
-                    read_elements(self.run, &mut self.fp.naming, &mut self.h, elements)?;
+                    read_elements(self.run, &mut self.fp.naming, &mut d, elements)?;
+                self.end_read(loc, d);
+                if self.fp.stopped {
+                    break;
+                }
             } else if !info.content_known
                 && !compares_by_class(&info.class_name)
                 && !is_hidden(&info.class_name)
@@ -683,7 +732,7 @@ pub fn effect_hash(
         fp,
         name,
         h: Hash128::default(),
-        numbers: HashMap::new(),
+        numbers: FxHashMap::default(),
         complete: true,
         unnamed: false,
     };
@@ -760,7 +809,7 @@ struct Describer<'a, R> {
     name: &'a dyn Fn(ObjectId) -> Option<u32>,
     h: Hash128,
     /// Created objects numbered in the order met.
-    numbers: HashMap<ObjectId, u32>,
+    numbers: FxHashMap<ObjectId, u32>,
     complete: bool,
     unnamed: bool,
 }

@@ -272,7 +272,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             if !self.memory.fragment_index.contains_key(&key) {
                 let mut by_entry: HashMap<CanonicalState, Vec<NodeId>> = HashMap::new();
                 for r in self.reference.fragments_of(method, fragment)? {
-                    let view = self.reference.call(r)?;
+                    let view = self.reference.call_basic(r)?;
                     if view.outcome.is_some() {
                         by_entry
                             .entry(entry_state(self.reference, &view, &[])?)
@@ -289,7 +289,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         }
         let mut found = Vec::new();
         for r in self.reference.fragments_of(method, fragment)? {
-            let view = self.reference.call(r)?;
+            let view = self.reference.call_basic(r)?;
             if view.outcome.is_some() && entry_state(self.reference, &view, statics)? == *entry {
                 found.push(r);
             }
@@ -309,7 +309,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             if !self.memory.index.contains_key(method) {
                 let mut by_entry: HashMap<CanonicalState, Vec<NodeId>> = HashMap::new();
                 for r in self.reference.calls_of(method)? {
-                    let call = self.reference.call(r)?;
+                    let call = self.reference.call_basic(r)?;
                     if call.outcome.is_some() {
                         by_entry
                             .entry(entry_state(self.reference, &call, &[])?)
@@ -328,7 +328,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         // Calls that touch static fields are compared one by one: the index keys leave statics out.
         let mut found = Vec::new();
         for r in self.reference.calls_of(method)? {
-            let call = self.reference.call(r)?;
+            let call = self.reference.call_basic(r)?;
             if call.outcome.is_some()
                 && entry.complete
                 && entry_state(self.reference, &call, statics)? == *entry

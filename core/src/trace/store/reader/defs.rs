@@ -25,6 +25,7 @@ pub(super) struct DefCache {
     classes: HashMap<ClassId, ClassDef>,
     fields: HashMap<FieldId, FieldDef>,
     fields_of: HashMap<ClassId, Vec<FieldDef>>,
+    methods: HashMap<MethodId, MethodDef>,
     strings: HashMap<StringId, String>,
     /// Objects, only while the reader is held (a live object may get its content kind later).
     pub(super) objects: HashMap<ObjectId, Option<super::ObjectInfo>>,
@@ -82,6 +83,17 @@ impl TraceReader {
 
     /// A method with its variables.
     pub fn method(&self, id: MethodId) -> StoreResult<Option<MethodDef>> {
+        if let Some(m) = self.defs.borrow().methods.get(&id) {
+            return Ok(Some(m.clone()));
+        }
+        let found = self.read_method(id)?;
+        if let Some(m) = &found {
+            keep(&mut self.defs.borrow_mut().methods, id, m.clone());
+        }
+        Ok(found)
+    }
+
+    fn read_method(&self, id: MethodId) -> StoreResult<Option<MethodDef>> {
         let m = self
             .conn
             .prepare_cached(

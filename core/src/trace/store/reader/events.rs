@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rusqlite::OptionalExtension;
 
-use super::TraceReader;
+use super::{BlockRef, TraceReader};
 use crate::ids::{NodeId, ThreadId, Timestamp};
 use crate::trace::store::block::{decode_block, BlockEvent};
 use crate::trace::store::error::StoreResult;
@@ -43,19 +43,21 @@ impl TraceReader {
         stack: &[u8],
         data: &[u8],
     ) -> StoreResult<Arc<Vec<BlockEvent>>> {
-        if let Some(events) = self.block_cache.borrow_mut().get(&id) {
+        if let Some(events) = self.block_cache.borrow_mut().get(id) {
             return Ok(events);
         }
         let events = Arc::new(
             decode_block(stack, data, first_ts)
                 .map_err(|e| self.corrupt(&format!("event block {id}"), e.problem))?,
         );
-        self.block_cache.borrow_mut().put(id, events.clone());
+        self.block_cache
+            .borrow_mut()
+            .put(id, events.clone(), self.held);
         Ok(events)
     }
 
     fn load_block(&self, id: i64) -> StoreResult<Arc<Vec<BlockEvent>>> {
-        if let Some(events) = self.block_cache.borrow_mut().get(&id) {
+        if let Some(events) = self.block_cache.borrow_mut().get(id) {
             return Ok(events);
         }
         let (first_ts, stack, data): (i64, Vec<u8>, Vec<u8>) = self
@@ -66,18 +68,74 @@ impl TraceReader {
         self.decoded_block(id, first_ts as u64, &stack, &data)
     }
 
+    /// The block of `thread` holding `ts` if any, else the first after it: its id and first
+    /// timestamp.
+    fn block_holding(&self, thread: ThreadId, ts: Timestamp) -> StoreResult<Option<(i64, i64)>> {
+        if let Some(dir) = self.block_directory(thread)? {
+            let i = dir.partition_point(|b| b.last_ts < ts);
+            return Ok(dir.get(i).map(|b| (b.id, b.first_ts as i64)));
+        }
+        self.conn
+            .prepare_cached("SELECT id, first_ts FROM blocks WHERE thread = ?1 AND last_ts >= ?2 ORDER BY last_ts LIMIT 1")
+            .and_then(|mut s| s.query_row([i64::from(thread.0), ts as i64], |r| Ok((r.get(0)?, r.get(1)?))).optional())
+            .map_err(self.err("finding an event block"))
+    }
+
+    /// The blocks of `thread` by `last_ts`, read once, when the reader is held (the trace is
+    /// finished, its blocks never change): a walk of a small call then costs no query. `None`
+    /// for a trace being written, read query by query.
+    fn block_directory(&self, thread: ThreadId) -> StoreResult<Option<Arc<Vec<BlockRef>>>> {
+        if !self.held {
+            return Ok(None);
+        }
+        let mut dir = self.blocks.borrow_mut();
+        if dir.is_none() {
+            let mut by_thread: std::collections::HashMap<ThreadId, Vec<BlockRef>> =
+                std::collections::HashMap::new();
+            let mut st = self
+                .conn
+                .prepare_cached(
+                    "SELECT id, thread, first_ts, last_ts, min_depth FROM blocks ORDER BY thread, last_ts",
+                )
+                .map_err(self.err("finding event blocks"))?;
+            let rows = st
+                .query_map([], |r| {
+                    Ok((
+                        ThreadId(r.get(1)?),
+                        BlockRef {
+                            id: r.get(0)?,
+                            first_ts: r.get::<_, i64>(2)? as u64,
+                            last_ts: r.get::<_, i64>(3)? as u64,
+                            min_depth: r.get(4)?,
+                        },
+                    ))
+                })
+                .map_err(self.err("finding event blocks"))?;
+            for row in rows {
+                let (thread, block) = row.map_err(self.err("finding event blocks"))?;
+                by_thread.entry(thread).or_default().push(block);
+            }
+            *dir = Some(
+                by_thread
+                    .into_iter()
+                    .map(|(t, b)| (t, Arc::new(b)))
+                    .collect(),
+            );
+        }
+        Ok(Some(
+            dir.as_ref()
+                .and_then(|d| d.get(&thread).cloned())
+                .unwrap_or_default(),
+        ))
+    }
+
     /// The event of `thread` at `ts`, with its node, depth and line.
     pub fn thread_event_at(
         &self,
         thread: ThreadId,
         ts: Timestamp,
     ) -> StoreResult<Option<BlockEvent>> {
-        let block: Option<(i64, i64)> = self
-            .conn
-            .prepare_cached("SELECT id, first_ts FROM blocks WHERE thread = ?1 AND last_ts >= ?2 ORDER BY last_ts LIMIT 1")
-            .and_then(|mut s| s.query_row([i64::from(thread.0), ts as i64], |r| Ok((r.get(0)?, r.get(1)?))).optional())
-            .map_err(self.err("finding an event block"))?;
-        let Some((id, first_ts)) = block else {
+        let Some((id, first_ts)) = self.block_holding(thread, ts)? else {
             return Ok(None);
         };
         if first_ts as u64 > ts {
@@ -112,11 +170,7 @@ impl TraceReader {
             }
             Ok(true)
         };
-        let holding: Option<(i64, i64)> = self
-            .conn
-            .prepare_cached("SELECT id, first_ts FROM blocks WHERE thread = ?1 AND last_ts >= ?2 ORDER BY last_ts LIMIT 1")
-            .and_then(|mut s| s.query_row([i64::from(thread.0), ts as i64], |r| Ok((r.get(0)?, r.get(1)?))).optional())
-            .map_err(self.err("finding an event block"))?;
+        let holding = self.block_holding(thread, ts)?;
         // Blocks whose last event is before `below` come next.
         let mut below = match holding {
             Some((id, first)) if first as u64 <= ts => {
@@ -213,7 +267,19 @@ impl TraceReader {
         loop {
             // Blocks in pages, so that no statement stays open while blocks are decoded.
             blocks.clear();
-            {
+            if let Some(dir) = self.block_directory(thread)? {
+                let from = dir.partition_point(|b| b.last_ts < after);
+                for b in dir[from..]
+                    .iter()
+                    .filter(|b| i64::from(b.min_depth) <= max_min_depth)
+                    .take(64)
+                {
+                    if b.first_ts > end {
+                        break;
+                    }
+                    blocks.push((b.id, b.last_ts));
+                }
+            } else {
                 let mut st = self
                     .conn
                     .prepare_cached(
@@ -242,11 +308,11 @@ impl TraceReader {
                 return Ok(());
             }
             for &(block, _) in &blocks {
-                for e in self.load_block(block)?.iter() {
+                let events = self.load_block(block)?;
+                // Events are in timestamp order: a small call's start is found, not walked to.
+                let from = events.partition_point(|e| e.event.ts < start);
+                for e in &events[from..] {
                     let ts = e.event.ts;
-                    if ts < start {
-                        continue;
-                    }
                     if ts > end {
                         return Ok(());
                     }

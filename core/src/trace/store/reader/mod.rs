@@ -76,7 +76,7 @@ pub struct TraceReader {
     segments: RefCell<(i64, Vec<Segment>)>,
     /// Decoded event blocks, by id (paging through events decodes each block once; the oracle
     /// walks the subtree of calls near each other).
-    block_cache: RefCell<Lru<i64, Arc<Vec<super::block::BlockEvent>>>>,
+    block_cache: RefCell<BlockCache>,
     /// Whether the connection holds one read transaction for its whole life (a finished
     /// trace, see [`TraceReader::open`]).
     held: bool,
@@ -84,13 +84,22 @@ pub struct TraceReader {
     defs: RefCell<defs::DefCache>,
     /// Decoded pages of the change index, by segment and page start.
     page_cache: RefCell<Lru<PageKey, Arc<Vec<super::index::IndexEntry>>>>,
-    /// The last node pages decoded, by their id range.
-    node_pages: RefCell<
-        Vec<(
-            std::ops::RangeInclusive<u32>,
-            std::sync::Arc<super::node_pages::NodePage>,
-        )>,
-    >,
+    /// The start keys of each index segment's pages, once read (held readers only).
+    index_starts: RefCell<std::collections::HashMap<i64, Arc<Vec<Vec<u8>>>>>,
+    /// The event blocks of each thread, by `last_ts`, once read (held readers only).
+    blocks: RefCell<Option<std::collections::HashMap<crate::ids::ThreadId, Arc<Vec<BlockRef>>>>>,
+    /// The last node pages decoded (see `nodes::NodePageCache`).
+    node_pages: RefCell<nodes::NodePageCache>,
+}
+
+/// Where an event block lies: its thread's events from `first_ts` to `last_ts`, none of them
+/// shallower than `min_depth`.
+#[derive(Clone, Copy, Debug)]
+struct BlockRef {
+    id: i64,
+    first_ts: u64,
+    last_ts: u64,
+    min_depth: u32,
 }
 
 /// A change index page: its segment and its start key.
@@ -144,6 +153,51 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 const PAGE_CACHE: usize = 256;
 /// Decoded event blocks kept.
 const BLOCK_CACHE: usize = 16;
+/// Decoded events kept by a held reader (about 64 bytes each: 128 MiB). The reference oracle
+/// sweeps over the calls of one method after another, each sweep over blocks all over the run:
+/// one decoding of a run of about 2 * 10^6 events instead of one per sweep.
+const BLOCK_CACHE_HELD_EVENTS: usize = 2 << 20;
+
+/// Decoded event blocks by id. A reader paging through events wants the last few (least
+/// recently used go first); a held reader keeps many and, when full, forgets an arbitrary
+/// one, so that sweeps over more blocks than it holds still find most of them (least
+/// recently used would forget each block just before the next sweep needs it).
+#[derive(Default)]
+struct BlockCache {
+    blocks: Lru<i64, Arc<Vec<super::block::BlockEvent>>>,
+    events: usize,
+    /// Sizes of the blocks held, for a held reader.
+    sizes: std::collections::HashMap<i64, usize>,
+}
+
+impl Default for Lru<i64, Arc<Vec<super::block::BlockEvent>>> {
+    fn default() -> Self {
+        Lru::new(BLOCK_CACHE)
+    }
+}
+
+impl BlockCache {
+    fn get(&mut self, id: i64) -> Option<Arc<Vec<super::block::BlockEvent>>> {
+        self.blocks.get(&id)
+    }
+
+    fn put(&mut self, id: i64, events: Arc<Vec<super::block::BlockEvent>>, held: bool) {
+        if !held {
+            self.blocks.put(id, events);
+            return;
+        }
+        while self.events + events.len() > BLOCK_CACHE_HELD_EVENTS {
+            let Some(&old) = self.sizes.keys().next() else {
+                break;
+            };
+            self.events -= self.sizes.remove(&old).unwrap_or(0);
+            self.blocks.entries.remove(&old);
+        }
+        self.events += events.len();
+        self.sizes.insert(id, events.len());
+        self.blocks.entries.insert(id, (events, 0));
+    }
+}
 
 impl TraceReader {
     /// Opens a trace read-only, checking that it is a trace of this format version.
@@ -244,8 +298,10 @@ impl TraceReader {
             held: false,
             defs: RefCell::new(defs::DefCache::default()),
             page_cache: RefCell::new(Lru::new(PAGE_CACHE)),
-            block_cache: RefCell::new(Lru::new(BLOCK_CACHE)),
-            node_pages: RefCell::new(Vec::new()),
+            block_cache: RefCell::new(BlockCache::default()),
+            node_pages: RefCell::default(),
+            blocks: RefCell::new(None),
+            index_starts: RefCell::default(),
         })
     }
 

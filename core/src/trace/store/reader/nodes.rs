@@ -19,6 +19,53 @@ use crate::tree::NodeKind;
 
 /// Decoded node pages kept by a reader (a page is never rewritten once committed).
 const CACHED_PAGES: usize = 4;
+/// The same for a held reader, whose every node read may come from a decoded page (the
+/// reference oracle reads the calls of a method all over the run): about 16 KiB each.
+const CACHED_PAGES_HELD: usize = 2048;
+
+/// Decoded node pages by their first id. A full cache forgets the oldest page, or for a held
+/// reader an arbitrary one, so that sweeps over more pages than it holds still find most of
+/// them.
+#[derive(Default)]
+pub(super) struct NodePageCache {
+    pages: std::collections::BTreeMap<u32, (u32, Arc<NodePage>)>,
+    order: VecDeque<u32>,
+    evictions: u64,
+}
+
+impl NodePageCache {
+    fn get(&self, id: NodeId) -> Option<Arc<NodePage>> {
+        self.pages
+            .range(..=id.0)
+            .next_back()
+            .filter(|(_, (last, _))| id.0 <= *last)
+            .map(|(_, (_, page))| Arc::clone(page))
+    }
+
+    fn put(&mut self, first: u32, last: u32, page: Arc<NodePage>, held: bool) {
+        let capacity = if held {
+            CACHED_PAGES_HELD
+        } else {
+            CACHED_PAGES
+        };
+        while self.pages.len() >= capacity {
+            // The oldest, or (held) an arbitrary one: a counter's hash.
+            let at = if held {
+                self.evictions = self.evictions.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                (self.evictions >> 33) as usize % self.order.len().max(1)
+            } else {
+                0
+            };
+            let Some(old) = self.order.remove(at) else {
+                break;
+            };
+            self.pages.remove(&old);
+        }
+        if self.pages.insert(first, (last, page)).is_none() {
+            self.order.push_back(first);
+        }
+    }
+}
 
 /// An argument of a call, by position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -73,11 +120,8 @@ impl TraceReader {
 
     /// The decoded page holding `id` (`None` past the last committed page), from a small cache.
     fn node_page(&self, id: NodeId) -> StoreResult<Option<Arc<NodePage>>> {
-        {
-            let cache = self.node_pages.borrow();
-            if let Some((_, page)) = cache.iter().find(|(range, _)| range.contains(&id.0)) {
-                return Ok(Some(Arc::clone(page)));
-            }
+        if let Some(page) = self.node_pages.borrow().get(id) {
+            return Ok(Some(page));
         }
         let Some((first, last, data)) = self.stored_page(id)? else {
             return Ok(None);
@@ -86,11 +130,9 @@ impl TraceReader {
             decode_page(&data)
                 .map_err(|e| self.corrupt(&format!("node page {first}"), e.problem))?,
         );
-        let mut cache = self.node_pages.borrow_mut();
-        if cache.len() >= CACHED_PAGES {
-            cache.remove(0);
-        }
-        cache.push((first..=last, Arc::clone(&page)));
+        self.node_pages
+            .borrow_mut()
+            .put(first, last, Arc::clone(&page), self.held);
         Ok(Some(page))
     }
 
@@ -130,12 +172,11 @@ impl TraceReader {
     /// A node by id: from a cached page, else read from its page without decoding the rest (a
     /// history asks for nodes scattered over the run).
     pub fn node(&self, id: NodeId) -> StoreResult<Option<NodeRow>> {
-        let cached = self
-            .node_pages
-            .borrow()
-            .iter()
-            .find(|(range, _)| range.contains(&id.0))
-            .map(|(_, page)| Arc::clone(page));
+        let cached = self.node_pages.borrow().get(id);
+        let cached = match cached {
+            None if self.held => self.node_page(id)?,
+            c => c,
+        };
         if let Some(page) = cached {
             return match page.find(id) {
                 Some(i) => self.page_row(&page, i).map(Some),

@@ -37,11 +37,16 @@ pub const MAX_PAGE: u32 = 1 << 16;
 impl TraceReader {
     /// Index segments that may hold writes at or before `t`, newest last write first.
     fn segments_upto(&self, t: Timestamp) -> StoreResult<Vec<Segment>> {
-        let max_id: i64 = self
-            .conn
-            .prepare_cached("SELECT coalesce(max(id), 0) FROM segments")
-            .and_then(|mut s| s.query_row([], |r| r.get(0)))
-            .map_err(self.err("reading index segments"))?;
+        // A held reader's trace is finished: its segments, once read, never change.
+        let known = self.held && self.segments.borrow().0 >= 0;
+        let max_id: i64 = if known {
+            self.segments.borrow().0
+        } else {
+            self.conn
+                .prepare_cached("SELECT coalesce(max(id), 0) FROM segments")
+                .and_then(|mut s| s.query_row([], |r| r.get(0)))
+                .map_err(self.err("reading index segments"))?
+        };
         let mut cache = self.segments.borrow_mut();
         if cache.0 != max_id {
             let mut st = self
@@ -75,6 +80,13 @@ impl TraceReader {
     /// the reference oracle and the question renderer look up values near each other. (A live
     /// trace's merges replace segments, so its pages are decoded each time.)
     fn page_at(&self, segment: i64, probe: &[u8]) -> StoreResult<Option<Arc<Vec<IndexEntry>>>> {
+        if let Some(starts) = self.page_starts(segment)? {
+            let i = starts.partition_point(|s| s.as_slice() <= probe);
+            return match i.checked_sub(1) {
+                Some(i) => self.decoded_page(segment, starts[i].clone()).map(Some),
+                None => Ok(None),
+            };
+        }
         let start: Option<Vec<u8>> = self
             .conn
             .prepare_cached(
@@ -84,6 +96,34 @@ impl TraceReader {
             .map_err(self.err("reading the change index"))?;
         let Some(start) = start else { return Ok(None) };
         self.decoded_page(segment, start).map(Some)
+    }
+
+    /// The start keys of `segment`'s pages, sorted, read once when the reader is held (a
+    /// finished trace's segments never change): a value's look-up then costs no query when its
+    /// page is decoded already. `None` for a trace being written.
+    fn page_starts(&self, segment: i64) -> StoreResult<Option<Arc<Vec<Vec<u8>>>>> {
+        if !self.held {
+            return Ok(None);
+        }
+        if let Some(starts) = self.index_starts.borrow().get(&segment) {
+            return Ok(Some(Arc::clone(starts)));
+        }
+        let starts: Vec<Vec<u8>> = {
+            let mut st = self
+                .conn
+                .prepare_cached("SELECT start FROM index_pages WHERE segment = ?1 ORDER BY start")
+                .map_err(self.err("reading the change index"))?;
+            let rows = st
+                .query_map([segment], |r| r.get::<_, Vec<u8>>(0))
+                .map_err(self.err("reading the change index"))?;
+            rows.collect::<Result<_, _>>()
+                .map_err(self.err("reading the change index"))?
+        };
+        let starts = Arc::new(starts);
+        self.index_starts
+            .borrow_mut()
+            .insert(segment, Arc::clone(&starts));
+        Ok(Some(starts))
     }
 
     /// The page of `segment` starting at `start`, decoded, from the cache when it is there.
@@ -154,7 +194,12 @@ impl TraceReader {
             let Some(entries) = self.page_at(seg.id, &probe)? else {
                 continue;
             };
-            let found = entries.iter().rev().find(|e| e.key == key && e.ts <= t);
+            // Entries are sorted by (key, timestamp): the last one up to (key, t).
+            let end = entries.partition_point(|e| (e.key, e.ts) <= (key, t));
+            let found = end
+                .checked_sub(1)
+                .map(|i| &entries[i])
+                .filter(|e| e.key == key);
             if let Some(e) = found {
                 if best.is_none_or(|b| e.ts > b.ts) {
                     best = Some(Write::from(e));
