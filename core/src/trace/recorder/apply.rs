@@ -68,6 +68,7 @@ impl<S: NodeSink> Recorder<S> {
         thread: ThreadId,
         st: &mut ThreadState,
         ev: &Event,
+        operands: Option<&[u8]>,
     ) -> Result<(), StoreError> {
         let prev = std::mem::replace(&mut st.last_ts, ev.ts);
         let here = Here::of(thread, st, ev.ts, prev);
@@ -80,11 +81,13 @@ impl<S: NodeSink> Recorder<S> {
         match &ev.kind {
             EventKind::Call { method, args } | EventKind::ExtCall { method, args } => {
                 let routine = matches!(ev.kind, EventKind::Call { .. });
-                return self.call(st, here, ev, *method, args, routine);
+                return self.call(st, here, (ev, operands), (*method, args), routine);
             }
-            EventKind::Block { block, .. } => return self.block(st, here, *block),
+            EventKind::Block { block, .. } => return self.block(st, here, *block, operands),
             EventKind::String { .. } => return Ok(()),
-            _ => self.store.event(thread, &st.stack, here.depth, ev, None)?,
+            _ => self
+                .store
+                .event(thread, &st.stack, here.depth, ev, None, operands)?,
         }
         match &ev.kind {
             EventKind::Return(_)
@@ -149,9 +152,8 @@ impl<S: NodeSink> Recorder<S> {
         &mut self,
         st: &mut ThreadState,
         here: Here,
-        ev: &Event,
-        method: MethodId,
-        args: &[Value],
+        (ev, operands): (&Event, Option<&[u8]>),
+        (method, args): (MethodId, &[Value]),
         routine: bool,
     ) -> Result<(), StoreError> {
         // A call inside a loop hangs below its iteration, which must exist first.
@@ -163,8 +165,14 @@ impl<S: NodeSink> Recorder<S> {
             }
         }
         let id = self.new_node();
-        self.store
-            .event(here.thread, &st.stack, here.depth + 1, ev, Some(id))?;
+        self.store.event(
+            here.thread,
+            &st.stack,
+            here.depth + 1,
+            ev,
+            Some(id),
+            operands,
+        )?;
         let context = match self.contexts.get(&method) {
             Some(rule) if routine => rule.context(args),
             _ => None,
@@ -402,7 +410,13 @@ impl<S: NodeSink> Recorder<S> {
 
     /// A block starts: stored with its line from the method's table (the event does not carry
     /// it), which becomes the top node's current line.
-    fn block(&mut self, st: &mut ThreadState, here: Here, block: u32) -> Result<(), StoreError> {
+    fn block(
+        &mut self,
+        st: &mut ThreadState,
+        here: Here,
+        block: u32,
+        operands: Option<&[u8]>,
+    ) -> Result<(), StoreError> {
         let method = st.open.last().and_then(|c| c.row.header.method);
         let line = method
             .and_then(|m| self.tables.get(&m))
@@ -412,8 +426,14 @@ impl<S: NodeSink> Recorder<S> {
             ts: here.ts,
             kind: EventKind::Block { block, line },
         };
-        self.store
-            .event(here.thread, &st.stack, here.depth, &with_line, None)?;
+        self.store.event(
+            here.thread,
+            &st.stack,
+            here.depth,
+            &with_line,
+            None,
+            operands,
+        )?;
         if let (true, Some(t)) = (line != 0, st.stack.last_mut()) {
             t.line = line;
         }

@@ -31,7 +31,7 @@ use crate::loops::LoopTable;
 use crate::trace::store::{
     Ending, NodeRow, StackEntry, StoreError, TraceWriter, WriteCounts, WriterConfig,
 };
-use crate::trace::wire::{Event, EventKind, Frame, Value, WireError};
+use crate::trace::wire::{Event, EventKind, Frame, Value, WireError, WireEvents};
 use crate::tree::{NodeHeader, NodeKind};
 use content::Contents;
 use std::sync::Arc;
@@ -196,15 +196,17 @@ impl<S: NodeSink> Recorder<S> {
         Ok(())
     }
 
-    /// Handles one frame (an `END` frame is the caller's cue to call `finish`).
-    pub fn handle(&mut self, frame: Frame) -> Result<(), StoreError> {
+    /// Handles one frame (an `END` frame is the caller's cue to call `finish`). `wire`: the
+    /// bytes an `EVENTS` frame was decoded from (`Decoder::take_wire`), which the store copies
+    /// instead of encoding the events again.
+    pub fn handle(&mut self, frame: &Frame, wire: Option<&WireEvents>) -> Result<(), StoreError> {
         match frame {
-            Frame::Hello(h) => self.store.hello(&h)?,
-            Frame::Class(c) => self.store.class(&c)?,
+            Frame::Hello(h) => self.store.hello(h)?,
+            Frame::Class(c) => self.store.class(c)?,
             Frame::Method(m) => {
                 self.arg_shift.insert(m.id, m.arg_var(0));
-                self.contexts.insert(m.id, chain::Rule::of(&m));
-                self.store.method(&m)?;
+                self.contexts.insert(m.id, chain::Rule::of(m));
+                self.store.method(m)?;
                 let succ: Vec<&[u32]> = m.blocks.iter().map(|b| b.succ.as_slice()).collect();
                 let loops = LoopTable::new(&succ);
                 if !loops.is_empty() {
@@ -212,20 +214,21 @@ impl<S: NodeSink> Recorder<S> {
                 }
                 if !m.blocks.is_empty() {
                     self.tables
-                        .insert(m.id, Arc::new(MethodTable::new(m.blocks)));
+                        .insert(m.id, Arc::new(MethodTable::new(m.blocks.clone())));
                 }
             }
-            Frame::Field(f) => self.store.field(&f)?,
-            Frame::Thread(t) => self.store.thread(&t)?,
+            Frame::Field(f) => self.store.field(f)?,
+            Frame::Thread(t) => self.store.thread(t)?,
             Frame::Warning { message } => {
                 let ts = Some(self.last_ts).filter(|&t| t > 0);
-                self.store.warning(ts, "agent", &message)?;
+                self.store.warning(ts, "agent", message)?;
             }
             Frame::Events { thread, events, .. } => {
+                let thread = *thread;
                 // Taken out for the frame so that the store, the sink and the state can be
                 // borrowed together.
                 let mut st = self.threads.remove(&thread);
-                let r = self.events(thread, &mut st, &events);
+                let r = self.events(thread, &mut st, events, wire);
                 if let Some(st) = st {
                     self.threads.insert(thread, st);
                 }
@@ -277,8 +280,9 @@ impl<S: NodeSink> Recorder<S> {
         thread: ThreadId,
         st: &mut Option<ThreadState>,
         events: &[Event],
+        wire: Option<&WireEvents>,
     ) -> Result<(), StoreError> {
-        for ev in events {
+        for (i, ev) in events.iter().enumerate() {
             if let EventKind::String { string, text } = &ev.kind {
                 self.store.string(*string, text)?;
                 continue;
@@ -289,7 +293,8 @@ impl<S: NodeSink> Recorder<S> {
                 Some(state) => state,
                 None => st.insert(self.new_thread(thread, ev.ts)?),
             };
-            self.apply(thread, state, ev)?;
+            let operands = wire.and_then(|w| w.operands(i));
+            self.apply(thread, state, ev, operands)?;
         }
         Ok(())
     }

@@ -394,7 +394,8 @@ impl TraceWriter {
         Ok(())
     }
 
-    /// Appends an event to its thread's block (see `BlockBuilder::push`).
+    /// Appends an event to its thread's block (see `BlockBuilder::push`; `operands`: the
+    /// event's bytes on the wire, copied as they are).
     pub fn event(
         &mut self,
         thread: ThreadId,
@@ -402,6 +403,7 @@ impl TraceWriter {
         depth: u32,
         ev: &Event,
         call_node: Option<NodeId>,
+        operands: Option<&[u8]>,
     ) -> Result<(), StoreError> {
         let i = match self.last_slot {
             Some((t, i)) if t == thread => i,
@@ -416,7 +418,7 @@ impl TraceWriter {
             }
         };
         let b = &mut self.blocks[i];
-        b.push(stack, depth, ev, call_node);
+        b.push(stack, depth, ev, call_node, operands);
         self.counts.events += 1;
         self.counts.last_ts = self.counts.last_ts.max(ev.ts);
         self.events_since_commit += 1;
