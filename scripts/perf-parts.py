@@ -56,7 +56,7 @@ def samples(lines):
             if frames:
                 yield frames
             frames = []
-        elif line.startswith(("\t", " ")):
+        elif line.startswith("\t"):
             frames.append(line.strip().split(" ", 1)[-1])
         else:
             frames = []

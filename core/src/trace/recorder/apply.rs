@@ -173,10 +173,11 @@ impl<S: NodeSink> Recorder<S> {
             Some(id),
             operands,
         )?;
-        let context = match self.contexts.get(&method) {
-            Some(rule) if routine => rule.context(args),
-            _ => None,
-        };
+        let info = self.methods.get(method).filter(|_| routine);
+        let context = info.and_then(|m| m.rule.context(args));
+        let shift = info.map_or(0, |m| m.arg_shift);
+        let table = info.and_then(|m| m.table.clone());
+        let loop_table = info.and_then(|m| m.loops.clone());
         let siblings = st.children_of_top();
         let chained = siblings.links(context, parent);
         let frame_chained = siblings.links_in_frame(context);
@@ -196,7 +197,6 @@ impl<S: NodeSink> Recorder<S> {
             chained,
             frame_chained,
         };
-        let shift = self.arg_shift.get(&method).copied().unwrap_or(0);
         if routine {
             for (k, v) in args.iter().enumerate() {
                 let var = Variable::Local {
@@ -206,17 +206,17 @@ impl<S: NodeSink> Recorder<S> {
                 self.store.write(var, here.ts, *v, here.by);
             }
         }
-        let cov = match self.tables.get(&method) {
-            Some(table) if routine => {
-                let entry_vars = (args.len() as u32).saturating_add(shift);
-                Some(self.coverage.frame(method, table.clone(), entry_vars))
+        let cov = table.map(|table| {
+            let entry_vars = (args.len() as u32).saturating_add(shift);
+            self.coverage.frame(method, table, entry_vars)
+        });
+        let loops = loop_table.map(|table| match self.spare_loops.pop() {
+            Some(mut l) => {
+                l.reset(table);
+                l
             }
-            _ => None,
-        };
-        let loops = match self.loop_tables.get(&method) {
-            Some(table) if routine => Some(FrameLoops::new(table.clone())),
-            _ => None,
-        };
+            None => Box::new(FrameLoops::new(table)),
+        });
         self.sink.node(&header);
         let row = NodeRow {
             header,
@@ -274,16 +274,18 @@ impl<S: NodeSink> Recorder<S> {
         self.loops_end(&mut call, here.prev, outcome)?;
         call.row.header.exit = Some(ts);
         call.row.outcome = Some(outcome);
-        if let Some(cov) = call.cov.take() {
+        if let Some(mut cov) = call.cov.take() {
             let normally = matches!(kind, EventKind::Return(_));
-            let c = cov.finish(normally, &mut self.coverage);
+            cov.finish(normally, &mut self.coverage);
             self.store
                 .entities(&self.coverage.interner.take_unsaved())?;
-            self.store.node_coverage(call.row.header.id, &c)?;
-            if !c.is_empty() {
-                self.sink.coverage(call.row.header.id, &c);
+            let (edges, def_uses) = cov.covered();
+            self.store
+                .node_coverage(call.row.header.id, edges, def_uses)?;
+            if !edges.is_empty() || !def_uses.is_empty() {
+                self.sink.coverage(call.row.header.id, edges, def_uses);
             }
-            self.coverage.recycle(c);
+            self.coverage.recycle(cov);
         }
         self.sink.node(&call.row.header);
         self.store.node_completed(&call.row)
@@ -419,7 +421,7 @@ impl<S: NodeSink> Recorder<S> {
     ) -> Result<(), StoreError> {
         let method = st.open.last().and_then(|c| c.row.header.method);
         let line = method
-            .and_then(|m| self.tables.get(&m))
+            .and_then(|m| self.methods.get(m)?.table.as_ref())
             .and_then(|t| t.blocks.get(block as usize))
             .map_or(0, |b| b.line);
         let with_line = Event {

@@ -10,7 +10,6 @@ use super::index::{IndexEntry, Page, PageWriter};
 use super::node_pages;
 use super::node_window::NodeFlush;
 use super::WriteCounts;
-use crate::coverage::NodeCoverage;
 use crate::ids::{NodeId, Timestamp};
 use crate::trace::wire::put_varint;
 
@@ -153,12 +152,12 @@ pub struct CoveragePage {
 }
 
 impl CoveragePage {
-    pub fn push(&mut self, node: NodeId, c: &NodeCoverage) {
+    pub fn push(&mut self, node: NodeId, edges: &[u32], def_uses: &[u32]) {
         let start = self.ids.len() as u32;
-        self.ids.extend_from_slice(&c.edges);
-        self.ids.extend_from_slice(&c.def_uses);
+        self.ids.extend_from_slice(edges);
+        self.ids.extend_from_slice(def_uses);
         self.nodes
-            .push((node, start, c.edges.len() as u32, c.def_uses.len() as u32));
+            .push((node, start, edges.len() as u32, def_uses.len() as u32));
     }
 
     pub fn len(&self) -> usize {

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, Connection, OpenFlags};
 
 use super::block::{BlockBuilder, EncodedBlock, StackEntry};
@@ -16,7 +17,7 @@ use super::node_window::NodeWindow;
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
 use super::seal::{seal, Batch, CoveragePage, Sealed};
 use super::{Ending, NodeRow, WriteCounts};
-use crate::coverage::{Entity, NodeCoverage};
+use crate::coverage::Entity;
 use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::trace::wire::{
     put_blocks, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value,
@@ -88,8 +89,12 @@ pub struct TraceWriter {
     full_blocks: Vec<EncodedBlock>,
     /// Nodes started since the last commit (written in pages at the commit).
     nodes: NodeWindow,
-    /// `objects` rows waiting for a multi-row insert.
-    object_batch: Vec<[Option<i64>; 6]>,
+    /// Rows waiting for a multi-row insert.
+    objects: RowBatch<6>,
+    strings: RowBatch<2>,
+    contents: RowBatch<3>,
+    /// Objects whose `contents` row is stored (bounded: `CONTENT_SEEN`).
+    content_seen: rustc_hash::FxHashSet<ObjectId>,
     /// Completed nodes' coverage waiting for its page.
     coverage_buf: CoveragePage,
     /// Full coverage pages waiting for the commit.
@@ -161,7 +166,13 @@ impl TraceWriter {
             index: Vec::new(),
             full_blocks: Vec::new(),
             nodes: NodeWindow::default(),
-            object_batch: Vec::with_capacity(OBJECT_BATCH),
+            objects: RowBatch::new("INSERT OR REPLACE INTO objects VALUES ", "storing objects"),
+            strings: RowBatch::new("INSERT OR REPLACE INTO strings VALUES ", "storing strings"),
+            contents: RowBatch::new(
+                "INSERT OR IGNORE INTO contents VALUES ",
+                "storing content kinds",
+            ),
+            content_seen: Default::default(),
             coverage_buf: CoveragePage::default(),
             coverage_pages: Vec::new(),
             pool,
@@ -279,11 +290,15 @@ impl TraceWriter {
         )
     }
 
-    pub fn string(&self, id: StringId, text: &str) -> Result<(), StoreError> {
-        self.exec(
-            "storing a string",
-            "INSERT OR REPLACE INTO strings VALUES (?1, ?2)",
-            params![id.0 as i64, text],
+    /// A string's text (stored with the next batch of strings).
+    pub fn string(&mut self, id: StringId, text: &str) -> Result<(), StoreError> {
+        self.strings.push(
+            [
+                SqlValue::Integer(id.0 as i64),
+                SqlValue::Text(text.to_owned()),
+            ],
+            &self.conn,
+            &self.path,
         )
     }
 
@@ -297,45 +312,26 @@ impl TraceWriter {
         ts: Timestamp,
         node: NodeId,
     ) -> Result<(), StoreError> {
-        self.object_batch.push([
-            Some(id.0 as i64),
-            Some(i64::from(class.0)),
-            length.map(i64::from),
-            Some(origin as i64),
-            Some(ts as i64),
-            Some(i64::from(node.0)),
-        ]);
-        if self.object_batch.len() >= OBJECT_BATCH {
-            self.flush_objects()?;
-        }
-        Ok(())
+        let int = |v: i64| SqlValue::Integer(v);
+        self.objects.push(
+            [
+                int(id.0 as i64),
+                int(i64::from(class.0)),
+                length.map_or(SqlValue::Null, |l| int(i64::from(l))),
+                int(origin as i64),
+                int(ts as i64),
+                int(i64::from(node.0)),
+            ],
+            &self.conn,
+            &self.path,
+        )
     }
 
-    fn flush_objects(&mut self) -> Result<(), StoreError> {
-        let batch = std::mem::take(&mut self.object_batch);
-        let mut chunks = batch.chunks_exact(OBJECT_BATCH);
-        for chunk in &mut chunks {
-            let sql = multi_row_sql("INSERT OR REPLACE INTO objects VALUES ", 6, OBJECT_BATCH);
-            let mut st = self
-                .conn
-                .prepare_cached(&sql)
-                .map_err(self.err("storing objects"))?;
-            for (k, v) in chunk.iter().flatten().enumerate() {
-                st.raw_bind_parameter(k + 1, v)
-                    .map_err(self.err("storing objects"))?;
-            }
-            st.raw_execute().map_err(self.err("storing objects"))?;
-        }
-        for row in chunks.remainder() {
-            self.exec(
-                "storing an object",
-                "INSERT OR REPLACE INTO objects VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                rusqlite::params_from_iter(row.iter()),
-            )?;
-        }
-        self.object_batch = batch;
-        self.object_batch.clear();
-        Ok(())
+    /// Stores the rows waiting in batches (objects, strings, contents).
+    fn flush_rows(&mut self) -> Result<(), StoreError> {
+        self.objects.flush(&self.conn, &self.path)?;
+        self.strings.flush(&self.conn, &self.path)?;
+        self.contents.flush(&self.conn, &self.path)
     }
 
     pub fn warning(
@@ -352,17 +348,28 @@ impl TraceWriter {
         )
     }
 
-    /// An object's first `CONTENT` (kept if it was stored before).
+    /// An object's first `CONTENT` (kept if it was stored before; the recorder may say it
+    /// again once it has forgotten the object's content).
     pub fn content_object(
-        &self,
+        &mut self,
         id: ObjectId,
         kind: ContentKind,
         ts: Timestamp,
     ) -> Result<(), StoreError> {
-        self.exec(
-            "storing a content kind",
-            "INSERT OR IGNORE INTO contents VALUES (?1, ?2, ?3)",
-            params![id.0 as i64, kind as i64, ts as i64],
+        if !self.content_seen.insert(id) {
+            return Ok(());
+        }
+        if self.content_seen.len() >= CONTENT_SEEN {
+            self.content_seen.clear();
+        }
+        self.contents.push(
+            [
+                SqlValue::Integer(id.0 as i64),
+                SqlValue::Integer(kind as i64),
+                SqlValue::Integer(ts as i64),
+            ],
+            &self.conn,
+            &self.path,
         )
     }
 
@@ -382,11 +389,16 @@ impl TraceWriter {
     /// The entities a completed node covered itself, buffered and stored by pages of
     /// `COVERAGE_PAGE` nodes (`coverage_pages`, see docs/trace-schema.md): a row per node would
     /// cost more than its few ids. Nothing is stored when both lists are empty.
-    pub fn node_coverage(&mut self, node: NodeId, c: &NodeCoverage) -> Result<(), StoreError> {
-        if c.is_empty() {
+    pub fn node_coverage(
+        &mut self,
+        node: NodeId,
+        edges: &[u32],
+        def_uses: &[u32],
+    ) -> Result<(), StoreError> {
+        if edges.is_empty() && def_uses.is_empty() {
             return Ok(());
         }
-        self.coverage_buf.push(node, c);
+        self.coverage_buf.push(node, edges, def_uses);
         if self.coverage_buf.len() >= COVERAGE_PAGE {
             let page = std::mem::take(&mut self.coverage_buf);
             self.coverage_pages.push(page);
@@ -642,7 +654,7 @@ impl TraceWriter {
     }
 
     fn commit_transaction(&mut self) -> Result<(), StoreError> {
-        self.flush_objects()?;
+        self.flush_rows()?;
         self.write_counts()?;
         self.conn
             .execute_batch("COMMIT; BEGIN")
@@ -704,8 +716,65 @@ fn owner_only_file(path: &Path) -> Result<(), StoreError> {
 /// Nodes per coverage page.
 const COVERAGE_PAGE: usize = 256;
 
-/// Objects per multi-row insert.
-const OBJECT_BATCH: usize = 128;
+/// Objects whose content kind the writer remembers having stored, at most.
+const CONTENT_SEEN: usize = 1 << 20;
+
+/// Rows per multi-row insert.
+const BATCH_ROWS: usize = 128;
+
+/// Rows of one table waiting for a multi-row insert (a statement per row costs SQLite several
+/// times more); stored when `BATCH_ROWS` are waiting and at each commit.
+struct RowBatch<const N: usize> {
+    prefix: &'static str,
+    action: &'static str,
+    rows: Vec<[SqlValue; N]>,
+}
+
+impl<const N: usize> RowBatch<N> {
+    fn new(prefix: &'static str, action: &'static str) -> Self {
+        RowBatch {
+            prefix,
+            action,
+            rows: Vec::with_capacity(BATCH_ROWS),
+        }
+    }
+
+    fn push(
+        &mut self,
+        row: [SqlValue; N],
+        conn: &Connection,
+        path: &Path,
+    ) -> Result<(), StoreError> {
+        self.rows.push(row);
+        if self.rows.len() >= BATCH_ROWS {
+            self.flush(conn, path)?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self, conn: &Connection, path: &Path) -> Result<(), StoreError> {
+        let err = |e| StoreError::sqlite(path, self.action, e);
+        let mut chunks = self.rows.chunks_exact(BATCH_ROWS);
+        for chunk in &mut chunks {
+            let mut st = conn
+                .prepare_cached(&multi_row_sql(self.prefix, N, BATCH_ROWS))
+                .map_err(err)?;
+            for (k, v) in chunk.iter().flatten().enumerate() {
+                st.raw_bind_parameter(k + 1, v).map_err(err)?;
+            }
+            st.raw_execute().map_err(err)?;
+        }
+        let mut one = conn
+            .prepare_cached(&multi_row_sql(self.prefix, N, 1))
+            .map_err(err)?;
+        for row in chunks.remainder() {
+            one.execute(rusqlite::params_from_iter(row.iter()))
+                .map_err(err)?;
+        }
+        self.rows.clear();
+        Ok(())
+    }
+}
 
 /// `prefix` followed by `rows` groups of `columns` anonymous parameters.
 fn multi_row_sql(prefix: &str, columns: usize, rows: usize) -> String {
