@@ -36,7 +36,9 @@ pub struct Shared {
     pub interner: Interner,
     /// Frames of finished calls, reused by the next ones with their vectors (a call's coverage
     /// would otherwise cost several allocations, and a frame on the recorder's stack a copy of
-    /// its whole state at each call and return).
+    /// its whole state at each call and return). Boxed because frames hold them boxed: a
+    /// spare moves in and out without a copy.
+    #[allow(clippy::vec_box)]
     spare: Vec<Box<FrameCoverage>>,
 }
 

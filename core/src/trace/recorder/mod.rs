@@ -137,7 +137,8 @@ pub struct Recorder<S: NodeSink> {
     sink: S,
     /// What the recorder knows of each method defined so far.
     methods: Methods,
-    /// Loop states of finished calls, reused.
+    /// Loop states of finished calls, reused (boxed as frames hold them: moved, not copied).
+    #[allow(clippy::vec_box)]
     spare_loops: Vec<Box<loops::FrameLoops>>,
     coverage: Shared,
     contents: Contents,

@@ -295,7 +295,12 @@ mod tests {
 
     #[test]
     fn entries_sort_by_variable_and_timestamp_whichever_way() {
-        for (seed, n, nodes) in [(1, 5000, 300), (2, 20_000, 5000), (3, 3000, 1 << 20), (4, 100, 10)] {
+        for (seed, n, nodes) in [
+            (1, 5000, 300),
+            (2, 20_000, 5000),
+            (3, 3000, 1 << 20),
+            (4, 100, 10),
+        ] {
             for parallel in [false, true] {
                 let mut got = entries(seed, n, nodes);
                 let mut want = got.clone();

@@ -694,7 +694,7 @@ fn frames_given_back_are_reused_and_the_wire_bytes_are_each_events_operands() {
         .unwrap()
         .clone();
     let mut frames = vec![Frame::Hello(hello())];
-    frames.extend(std::iter::repeat(events.clone()).take(4));
+    frames.extend(std::iter::repeat_n(events.clone(), 4));
     frames.push(Frame::End { exit_status: 0 });
     let bytes = encode(&frames);
     let mut dec = Decoder::new(&bytes[..]).unwrap();
