@@ -19,9 +19,9 @@ def generic(f):
     return name.startswith(GENERIC_PREFIX) or any(g in f for g in GENERIC)
 # (part, patterns), the first frame matching any part's pattern decides.
 PARTS = [
-    ("coverage", ("coverage::",)),
+    ("coverage", ("coverage::", "CoveragePage")),
     ("change index", ("store::index", "seal::segment", "store::compact", "store::postings",
-                      "seal_index")),
+                      "seal_index", "seal::sort_entries")),
     ("event blocks", ("store::block", "put_event_ext", "seal_blocks", "store::blocks",
                       "copy_event")),
     ("nodes", ("node_window", "node_pages", "seal_nodes")),
