@@ -149,11 +149,9 @@ impl Committer {
         rows: &[[SqlValue; N]],
     ) -> Result<(), StoreError> {
         let mut chunks = rows.chunks_exact(BATCH_ROWS);
+        let many = multi_row_sql(prefix, N, BATCH_ROWS);
         for chunk in &mut chunks {
-            let mut st = self
-                .conn
-                .prepare_cached(&multi_row_sql(prefix, N, BATCH_ROWS))
-                .map_err(self.err(action))?;
+            let mut st = self.conn.prepare_cached(&many).map_err(self.err(action))?;
             for (k, v) in chunk.iter().flatten().enumerate() {
                 st.raw_bind_parameter(k + 1, v).map_err(self.err(action))?;
             }
