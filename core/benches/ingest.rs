@@ -6,13 +6,15 @@
 //! second, bytes per event, and the median/max time of value and event queries.
 //!
 //! Run: `cargo bench -p hindsight-core --bench ingest -- [EVENTS] [DIR] [--threaded]
-//! [--ingest-only] [--threads N] [--stream FILE] [--cfg-walk] [--loops]` (default 10^7 events in
-//! a temporary directory; `--threaded` decodes on a thread of its own, `record_threaded`;
-//! `--threads N` seals commits on N threads, `WriterConfig::threads`, default every core;
-//! `--stream FILE` ingests a recorded wire stream, e.g. an agent's `file=` output, instead of the
-//! synthetic one, and implies `--ingest-only`). With `--cfg-walk` each frame's `BLOCK` events
-//! follow the control flow graph [`LOOP_CFG`] (two nested loops) instead of jumping anywhere;
-//! `--loops` sends that graph as the methods' successor tables too, so the recorder finds the
+//! [--ingest-only] [--threads N] [--stream FILE] [--commit-events N] [--cfg-walk] [--loops]`
+//! (default 10^7 events in a temporary directory; `--threaded` decodes on a thread of its own,
+//! `record_threaded`; `--threads N` seals commits on N threads, `WriterConfig::threads`, default
+//! every core; `--stream FILE` ingests a recorded wire stream, e.g. an agent's `file=` output,
+//! instead of the synthetic one, and implies `--ingest-only`; `--commit-events N` commits every
+//! N events and never by time, so that a run does the same work however fast the machine is).
+//! With `--cfg-walk` each frame's `BLOCK` events follow the control flow graph [`LOOP_CFG`] (two
+//! nested loops) instead of jumping anywhere; `--loops` sends that graph as the methods'
+//! successor tables too, so the recorder finds the
 //! loops and makes loop and iteration nodes: the same stream with and without loop detection.
 
 use std::time::{Duration, Instant};
@@ -275,12 +277,18 @@ fn main() {
     if let Some(n) = option("--threads") {
         config.threads = n.parse().expect("--threads N: a number of threads");
     }
+    // Commits by count only, never by time: the same work whatever the machine's speed (for
+    // instruction counts under callgrind).
+    if let Some(n) = option("--commit-events") {
+        config.commit_events = n.parse().expect("--commit-events N: a number of events");
+        config.commit_interval = Duration::from_secs(1 << 30);
+    }
     let mut args: Vec<String> = Vec::new();
     let mut skip = false;
     for a in std::env::args().skip(1) {
         if skip {
             skip = false;
-        } else if a == "--threads" || a == "--stream" {
+        } else if a == "--threads" || a == "--stream" || a == "--commit-events" {
             skip = true;
         } else if !a.starts_with('-') {
             args.push(a);

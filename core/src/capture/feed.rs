@@ -198,8 +198,12 @@ impl NodeSink for FeedSink {
         self.send(FeedItem::Node(header.clone()));
     }
 
-    fn coverage(&mut self, node: NodeId, coverage: &NodeCoverage) {
-        self.send(FeedItem::Coverage(node, coverage.clone()));
+    fn coverage(&mut self, node: NodeId, edges: &[u32], def_uses: &[u32]) {
+        let coverage = NodeCoverage {
+            edges: edges.to_vec(),
+            def_uses: def_uses.to_vec(),
+        };
+        self.send(FeedItem::Coverage(node, coverage));
     }
 
     fn commit_wanted(&mut self) -> bool {
@@ -305,7 +309,7 @@ mod tests {
             def_uses: vec![],
         };
         sink.node(&header(1, None));
-        sink.coverage(NodeId(1), &covered);
+        sink.coverage(NodeId(1), &covered.edges, &covered.def_uses);
         sink.node(&header(1, Some(2)));
         assert!(feed.state().first_complete().is_some());
         drop(sink);

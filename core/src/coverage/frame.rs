@@ -34,39 +34,46 @@ impl MethodTable {
 pub struct Shared {
     pub writers: LastWriters,
     pub interner: Interner,
-    /// Vectors of finished frames, reused by the next ones (a call's coverage would otherwise
-    /// cost several allocations).
-    spare: Vec<Vec<u32>>,
-    spare_defs: Vec<Vec<Option<u32>>>,
+    /// Frames of finished calls, reused by the next ones with their vectors (a call's coverage
+    /// would otherwise cost several allocations, and a frame on the recorder's stack a copy of
+    /// its whole state at each call and return). Boxed because frames hold them boxed: a
+    /// spare moves in and out without a copy.
+    #[allow(clippy::vec_box)]
+    spare: Vec<Box<FrameCoverage>>,
 }
 
-/// Spare vectors kept at most.
-const SPARE: usize = 64;
+/// Spare frames kept at most.
+const SPARE: usize = 256;
 
 impl Shared {
-    /// The coverage of a new call of `method` (see `FrameCoverage::new`), with reused vectors.
+    /// The coverage of a new call of `method` (see `FrameCoverage::new`), in a reused frame.
     pub fn frame(
         &mut self,
         method: MethodId,
         table: Arc<MethodTable>,
         entry_vars: u32,
-    ) -> FrameCoverage {
-        let mut f = FrameCoverage::new(method, table, 0);
-        f.edges = self.spare.pop().unwrap_or_default();
-        f.def_uses = self.spare.pop().unwrap_or_default();
-        let mut defs = self.spare_defs.pop().unwrap_or_default();
-        defs.extend((0..entry_vars).map(|_| Some(ENTRY)));
-        f.defs = defs;
-        f
+    ) -> Box<FrameCoverage> {
+        match self.spare.pop() {
+            Some(mut f) => {
+                f.method = method;
+                f.table = table;
+                f.cursor = BlockCursor::default();
+                f.started = false;
+                f.defs.extend((0..entry_vars).map(|_| Some(ENTRY)));
+                f
+            }
+            None => Box::new(FrameCoverage::new(method, table, entry_vars)),
+        }
     }
 
-    /// Gives a finished call's vectors back for reuse.
-    pub fn recycle(&mut self, c: NodeCoverage) {
-        for mut v in [c.edges, c.def_uses] {
-            if self.spare.len() < SPARE {
-                v.clear();
-                self.spare.push(v);
-            }
+    /// Gives a finished call's frame back for reuse.
+    pub fn recycle(&mut self, mut f: Box<FrameCoverage>) {
+        if self.spare.len() < SPARE {
+            f.defs.clear();
+            f.uninit.clear();
+            f.edges.clear();
+            f.def_uses.clear();
+            self.spare.push(f);
         }
     }
 
@@ -178,22 +185,27 @@ impl FrameCoverage {
     }
 
     /// The call ended: `normally` by `RETURN` (the rest of its block ran), else by `UNWIND`.
-    pub fn finish(mut self, normally: bool, sh: &mut Shared) -> NodeCoverage {
+    /// Its entities, ids sorted and unique (`covered`).
+    pub fn finish(&mut self, normally: bool, sh: &mut Shared) {
         if normally {
             self.flush_rest(sh);
-        }
-        if sh.spare_defs.len() < SPARE {
-            let mut defs = std::mem::take(&mut self.defs);
-            defs.clear();
-            sh.spare_defs.push(defs);
         }
         for v in [&mut self.edges, &mut self.def_uses] {
             v.sort_unstable();
             v.dedup();
         }
+    }
+
+    /// What the call covered, once `finish`ed: edges and def-use chains.
+    pub fn covered(&self) -> (&[u32], &[u32]) {
+        (&self.edges, &self.def_uses)
+    }
+
+    /// The entities of a finished call as their own vectors.
+    pub fn to_coverage(&self) -> NodeCoverage {
         NodeCoverage {
-            edges: self.edges,
-            def_uses: self.def_uses,
+            edges: self.edges.clone(),
+            def_uses: self.def_uses.clone(),
         }
     }
 
@@ -301,5 +313,6 @@ pub fn frame_entities(
     for e in events {
         f.event(e, sh);
     }
-    f.finish(normally, sh)
+    f.finish(normally, sh);
+    f.to_coverage()
 }

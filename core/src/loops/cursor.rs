@@ -30,6 +30,12 @@ impl LoopCursor {
         }
     }
 
+    /// A cursor for a new frame of a method with `table`, keeping this one's vector.
+    pub fn reset(&mut self, table: Arc<LoopTable>) {
+        self.table = table;
+        self.active.clear();
+    }
+
     pub fn table(&self) -> &LoopTable {
         &self.table
     }

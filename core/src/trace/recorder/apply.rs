@@ -68,6 +68,7 @@ impl<S: NodeSink> Recorder<S> {
         thread: ThreadId,
         st: &mut ThreadState,
         ev: &Event,
+        operands: Option<&[u8]>,
     ) -> Result<(), StoreError> {
         let prev = std::mem::replace(&mut st.last_ts, ev.ts);
         let here = Here::of(thread, st, ev.ts, prev);
@@ -80,11 +81,13 @@ impl<S: NodeSink> Recorder<S> {
         match &ev.kind {
             EventKind::Call { method, args } | EventKind::ExtCall { method, args } => {
                 let routine = matches!(ev.kind, EventKind::Call { .. });
-                return self.call(st, here, ev, *method, args, routine);
+                return self.call(st, here, (ev, operands), (*method, args), routine);
             }
-            EventKind::Block { block, .. } => return self.block(st, here, *block),
+            EventKind::Block { block, .. } => return self.block(st, here, *block, operands),
             EventKind::String { .. } => return Ok(()),
-            _ => self.store.event(thread, &st.stack, here.depth, ev, None)?,
+            _ => self
+                .store
+                .event(thread, &st.stack, here.depth, ev, None, operands)?,
         }
         match &ev.kind {
             EventKind::Return(_)
@@ -149,9 +152,8 @@ impl<S: NodeSink> Recorder<S> {
         &mut self,
         st: &mut ThreadState,
         here: Here,
-        ev: &Event,
-        method: MethodId,
-        args: &[Value],
+        (ev, operands): (&Event, Option<&[u8]>),
+        (method, args): (MethodId, &[Value]),
         routine: bool,
     ) -> Result<(), StoreError> {
         // A call inside a loop hangs below its iteration, which must exist first.
@@ -163,12 +165,19 @@ impl<S: NodeSink> Recorder<S> {
             }
         }
         let id = self.new_node();
-        self.store
-            .event(here.thread, &st.stack, here.depth + 1, ev, Some(id))?;
-        let context = match self.contexts.get(&method) {
-            Some(rule) if routine => rule.context(args),
-            _ => None,
-        };
+        self.store.event(
+            here.thread,
+            &st.stack,
+            here.depth + 1,
+            ev,
+            Some(id),
+            operands,
+        )?;
+        let info = self.methods.get(method).filter(|_| routine);
+        let context = info.and_then(|m| m.rule.context(args));
+        let shift = info.map_or(0, |m| m.arg_shift);
+        let table = info.and_then(|m| m.table.clone());
+        let loop_table = info.and_then(|m| m.loops.clone());
         let siblings = st.children_of_top();
         let chained = siblings.links(context, parent);
         let frame_chained = siblings.links_in_frame(context);
@@ -188,7 +197,6 @@ impl<S: NodeSink> Recorder<S> {
             chained,
             frame_chained,
         };
-        let shift = self.arg_shift.get(&method).copied().unwrap_or(0);
         if routine {
             for (k, v) in args.iter().enumerate() {
                 let var = Variable::Local {
@@ -198,17 +206,17 @@ impl<S: NodeSink> Recorder<S> {
                 self.store.write(var, here.ts, *v, here.by);
             }
         }
-        let cov = match self.tables.get(&method) {
-            Some(table) if routine => {
-                let entry_vars = (args.len() as u32).saturating_add(shift);
-                Some(self.coverage.frame(method, table.clone(), entry_vars))
+        let cov = table.map(|table| {
+            let entry_vars = (args.len() as u32).saturating_add(shift);
+            self.coverage.frame(method, table, entry_vars)
+        });
+        let loops = loop_table.map(|table| match self.spare_loops.pop() {
+            Some(mut l) => {
+                l.reset(table);
+                l
             }
-            _ => None,
-        };
-        let loops = match self.loop_tables.get(&method) {
-            Some(table) if routine => Some(FrameLoops::new(table.clone())),
-            _ => None,
-        };
+            None => Box::new(FrameLoops::new(table)),
+        });
         self.sink.node(&header);
         let row = NodeRow {
             header,
@@ -266,16 +274,18 @@ impl<S: NodeSink> Recorder<S> {
         self.loops_end(&mut call, here.prev, outcome)?;
         call.row.header.exit = Some(ts);
         call.row.outcome = Some(outcome);
-        if let Some(cov) = call.cov.take() {
+        if let Some(mut cov) = call.cov.take() {
             let normally = matches!(kind, EventKind::Return(_));
-            let c = cov.finish(normally, &mut self.coverage);
+            cov.finish(normally, &mut self.coverage);
             self.store
                 .entities(&self.coverage.interner.take_unsaved())?;
-            self.store.node_coverage(call.row.header.id, &c)?;
-            if !c.is_empty() {
-                self.sink.coverage(call.row.header.id, &c);
+            let (edges, def_uses) = cov.covered();
+            self.store
+                .node_coverage(call.row.header.id, edges, def_uses)?;
+            if !edges.is_empty() || !def_uses.is_empty() {
+                self.sink.coverage(call.row.header.id, edges, def_uses);
             }
-            self.coverage.recycle(c);
+            self.coverage.recycle(cov);
         }
         self.sink.node(&call.row.header);
         self.store.node_completed(&call.row)
@@ -402,18 +412,30 @@ impl<S: NodeSink> Recorder<S> {
 
     /// A block starts: stored with its line from the method's table (the event does not carry
     /// it), which becomes the top node's current line.
-    fn block(&mut self, st: &mut ThreadState, here: Here, block: u32) -> Result<(), StoreError> {
+    fn block(
+        &mut self,
+        st: &mut ThreadState,
+        here: Here,
+        block: u32,
+        operands: Option<&[u8]>,
+    ) -> Result<(), StoreError> {
         let method = st.open.last().and_then(|c| c.row.header.method);
         let line = method
-            .and_then(|m| self.tables.get(&m))
+            .and_then(|m| self.methods.get(m)?.table.as_ref())
             .and_then(|t| t.blocks.get(block as usize))
             .map_or(0, |b| b.line);
         let with_line = Event {
             ts: here.ts,
             kind: EventKind::Block { block, line },
         };
-        self.store
-            .event(here.thread, &st.stack, here.depth, &with_line, None)?;
+        self.store.event(
+            here.thread,
+            &st.stack,
+            here.depth,
+            &with_line,
+            None,
+            operands,
+        )?;
         if let (true, Some(t)) = (line != 0, st.stack.last_mut()) {
             t.line = line;
         }

@@ -58,7 +58,17 @@ impl FrameLoops {
             steps: Vec::new(),
         }
     }
+
+    /// The state of a new call of a method with `table`, in a reused one.
+    pub(super) fn reset(&mut self, table: Arc<LoopTable>) {
+        self.cursor.reset(table);
+        self.open.clear();
+        self.steps.clear();
+    }
 }
+
+/// Spare loop states kept at most.
+const SPARE_LOOPS: usize = 256;
 
 /// The innermost iteration node of the top frame, the parent of what starts there.
 pub(super) fn innermost_iteration(call: &OpenCall) -> Option<NodeId> {
@@ -126,6 +136,10 @@ impl<S: NodeSink> Recorder<S> {
         loops.cursor.leave_all(&mut steps);
         for _ in steps.drain(..) {
             self.loop_exit(&mut loops, prev, outcome)?;
+        }
+        loops.steps = steps;
+        if self.spare_loops.len() < SPARE_LOOPS {
+            self.spare_loops.push(loops);
         }
         Ok(())
     }

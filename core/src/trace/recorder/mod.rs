@@ -31,7 +31,7 @@ use crate::loops::LoopTable;
 use crate::trace::store::{
     Ending, NodeRow, StackEntry, StoreError, TraceWriter, WriteCounts, WriterConfig,
 };
-use crate::trace::wire::{Event, EventKind, Frame, Value, WireError};
+use crate::trace::wire::{Event, EventKind, Frame, Value, WireError, WireEvents};
 use crate::tree::{NodeHeader, NodeKind};
 use content::Contents;
 use std::sync::Arc;
@@ -66,10 +66,11 @@ struct OpenCall {
     row: NodeRow,
     /// `FIELD_WRITE_UNINIT`s waiting for `THIS` to know their object.
     uninit: Vec<(FieldId, Timestamp, Value, StackEntry)>,
-    /// Coverage of a call of a method with a block table.
-    cov: Option<FrameCoverage>,
-    /// The loops of a call of a method that has some.
-    loops: Option<loops::FrameLoops>,
+    /// Coverage of a call of a method with a block table (boxed, and the boxes reused: the
+    /// frame's state is large and would be copied at each call and return).
+    cov: Option<Box<FrameCoverage>>,
+    /// The loops of a call of a method that has some (boxed and reused likewise).
+    loops: Option<Box<loops::FrameLoops>>,
     /// The call's context, which its next sibling may share (`chain`).
     context: Option<chain::Context>,
     /// What the call's last child left.
@@ -86,18 +87,59 @@ struct ThreadState {
     last_ts: Timestamp,
 }
 
+/// What the recorder knows of a method from its `METHOD` frame.
+struct MethodInfo {
+    /// How many var ids the `CALL` values are shifted by (1 for a constructor, whose `this`
+    /// comes with `THIS`).
+    arg_shift: u32,
+    /// What a call's context is (`chain`).
+    rule: chain::Rule,
+    /// Its block table, if it has one.
+    table: Option<Arc<MethodTable>>,
+    /// Its loops, if it has some.
+    loops: Option<Arc<LoopTable>>,
+}
+
+/// Methods by id: a vector for the agent's dense ids, a map beyond.
+#[derive(Default)]
+struct Methods {
+    dense: Vec<Option<MethodInfo>>,
+    sparse: FxHashMap<MethodId, MethodInfo>,
+}
+
+/// Method ids below this are looked up in `Methods::dense`.
+const DENSE_METHODS: u32 = 1 << 20;
+
+impl Methods {
+    fn insert(&mut self, id: MethodId, info: MethodInfo) {
+        if id.0 < DENSE_METHODS {
+            let i = id.0 as usize;
+            if self.dense.len() <= i {
+                self.dense.resize_with(i + 1, || None);
+            }
+            self.dense[i] = Some(info);
+        } else {
+            self.sparse.insert(id, info);
+        }
+    }
+
+    fn get(&self, id: MethodId) -> Option<&MethodInfo> {
+        if id.0 < DENSE_METHODS {
+            self.dense.get(id.0 as usize)?.as_ref()
+        } else {
+            self.sparse.get(&id)
+        }
+    }
+}
+
 pub struct Recorder<S: NodeSink> {
     store: TraceWriter,
     sink: S,
-    /// By method id: how many var ids the `CALL` values are shifted by (1 for a constructor,
-    /// whose `this` comes with `THIS`).
-    arg_shift: FxHashMap<MethodId, u32>,
-    /// By method id: what a call's context is (`chain`).
-    contexts: FxHashMap<MethodId, chain::Rule>,
-    /// Block tables of the methods that have one.
-    tables: FxHashMap<MethodId, Arc<MethodTable>>,
-    /// Loops of the methods that have some.
-    loop_tables: FxHashMap<MethodId, Arc<LoopTable>>,
+    /// What the recorder knows of each method defined so far.
+    methods: Methods,
+    /// Loop states of finished calls, reused (boxed as frames hold them: moved, not copied).
+    #[allow(clippy::vec_box)]
+    spare_loops: Vec<Box<loops::FrameLoops>>,
     coverage: Shared,
     contents: Contents,
     /// Ordered so that `finish` completes threads in a stable order.
@@ -128,10 +170,8 @@ impl<S: NodeSink> Recorder<S> {
         let r = Recorder {
             store,
             sink,
-            arg_shift: FxHashMap::default(),
-            contexts: FxHashMap::default(),
-            tables: FxHashMap::default(),
-            loop_tables: FxHashMap::default(),
+            methods: Methods::default(),
+            spare_loops: Vec::new(),
             coverage: Shared::default(),
             contents: Contents::default(),
             threads: BTreeMap::new(),
@@ -196,36 +236,38 @@ impl<S: NodeSink> Recorder<S> {
         Ok(())
     }
 
-    /// Handles one frame (an `END` frame is the caller's cue to call `finish`).
-    pub fn handle(&mut self, frame: Frame) -> Result<(), StoreError> {
+    /// Handles one frame (an `END` frame is the caller's cue to call `finish`). `wire`: the
+    /// bytes an `EVENTS` frame was decoded from (`Decoder::take_wire`), which the store copies
+    /// instead of encoding the events again.
+    pub fn handle(&mut self, frame: &Frame, wire: Option<&WireEvents>) -> Result<(), StoreError> {
         match frame {
-            Frame::Hello(h) => self.store.hello(&h)?,
-            Frame::Class(c) => self.store.class(&c)?,
+            Frame::Hello(h) => self.store.hello(h)?,
+            Frame::Class(c) => self.store.class(c)?,
             Frame::Method(m) => {
-                self.arg_shift.insert(m.id, m.arg_var(0));
-                self.contexts.insert(m.id, chain::Rule::of(&m));
-                self.store.method(&m)?;
+                self.store.method(m)?;
                 let succ: Vec<&[u32]> = m.blocks.iter().map(|b| b.succ.as_slice()).collect();
                 let loops = LoopTable::new(&succ);
-                if !loops.is_empty() {
-                    self.loop_tables.insert(m.id, Arc::new(loops));
-                }
-                if !m.blocks.is_empty() {
-                    self.tables
-                        .insert(m.id, Arc::new(MethodTable::new(m.blocks)));
-                }
+                let info = MethodInfo {
+                    arg_shift: m.arg_var(0),
+                    rule: chain::Rule::of(m),
+                    table: (!m.blocks.is_empty())
+                        .then(|| Arc::new(MethodTable::new(m.blocks.clone()))),
+                    loops: (!loops.is_empty()).then(|| Arc::new(loops)),
+                };
+                self.methods.insert(m.id, info);
             }
-            Frame::Field(f) => self.store.field(&f)?,
-            Frame::Thread(t) => self.store.thread(&t)?,
+            Frame::Field(f) => self.store.field(f)?,
+            Frame::Thread(t) => self.store.thread(t)?,
             Frame::Warning { message } => {
                 let ts = Some(self.last_ts).filter(|&t| t > 0);
-                self.store.warning(ts, "agent", &message)?;
+                self.store.warning(ts, "agent", message)?;
             }
             Frame::Events { thread, events, .. } => {
+                let thread = *thread;
                 // Taken out for the frame so that the store, the sink and the state can be
                 // borrowed together.
                 let mut st = self.threads.remove(&thread);
-                let r = self.events(thread, &mut st, &events);
+                let r = self.events(thread, &mut st, events, wire);
                 if let Some(st) = st {
                     self.threads.insert(thread, st);
                 }
@@ -277,8 +319,9 @@ impl<S: NodeSink> Recorder<S> {
         thread: ThreadId,
         st: &mut Option<ThreadState>,
         events: &[Event],
+        wire: Option<&WireEvents>,
     ) -> Result<(), StoreError> {
-        for ev in events {
+        for (i, ev) in events.iter().enumerate() {
             if let EventKind::String { string, text } = &ev.kind {
                 self.store.string(*string, text)?;
                 continue;
@@ -289,7 +332,8 @@ impl<S: NodeSink> Recorder<S> {
                 Some(state) => state,
                 None => st.insert(self.new_thread(thread, ev.ts)?),
             };
-            self.apply(thread, state, ev)?;
+            let operands = wire.and_then(|w| w.operands(i));
+            self.apply(thread, state, ev, operands)?;
         }
         Ok(())
     }

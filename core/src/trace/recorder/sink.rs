@@ -3,7 +3,6 @@
 
 use std::sync::mpsc::{Sender, SyncSender};
 
-use crate::coverage::NodeCoverage;
 use crate::ids::NodeId;
 use crate::trace::store::WriteCounts;
 use crate::tree::NodeHeader;
@@ -15,7 +14,7 @@ pub trait NodeSink {
 
     /// The entities a call covered itself, sent just before its completion header (only for
     /// calls that covered any). Ignored unless the consumer weighs by coverage.
-    fn coverage(&mut self, _node: NodeId, _coverage: &NodeCoverage) {}
+    fn coverage(&mut self, _node: NodeId, _edges: &[u32], _def_uses: &[u32]) {}
 
     /// Whether the consumer waits for everything so far to be readable from the trace (a live
     /// session about to render a question): the recorder then commits at once. Asking clears

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::{NodeSink, RecordError, Recorder, Summary};
 use crate::trace::store::{Ending, WriterConfig};
-use crate::trace::wire::{Decoder, Frame, WireError};
+use crate::trace::wire::{Decoder, Frame, WireError, WireEvents};
 
 /// Records a whole stream into a new trace file at `trace`. A stream with a wrong header is an
 /// error (no trace is created); a truncated or malformed stream still gives a trace with
@@ -21,9 +21,9 @@ pub fn record<R: Read, S: NodeSink>(
     sink: S,
     config: WriterConfig,
 ) -> Result<Summary, RecordError> {
-    let mut decoder = Decoder::new(input)?;
+    let decoder = Decoder::new(input)?;
     let rec = Recorder::create(trace, sink, config)?;
-    drive(rec, || decoder.next_frame().map(Next::from))
+    drive(rec, Inline(decoder))
 }
 
 /// `record`, with the decoding on a thread of its own so that it overlaps with storing. On a
@@ -42,33 +42,98 @@ where
     let rec = Recorder::create(trace, sink, config)?;
     // Bounded: a slow store holds the decoder back (and through it the agent) instead of
     // buffering without limit. `queued` counts the frames decoded and not yet stored, so the
-    // store can tell (and its sink show) that the program waits for it.
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Option<Frame>, WireError>>(FRAME_QUEUE);
+    // store can tell (and its sink show) that the program waits for it. Stored frames go back
+    // to the decoder (`used`), whose vectors the next frames reuse.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Decoded>(FRAME_QUEUE);
+    let (used_tx, used_rx) = std::sync::mpsc::channel::<(Frame, Option<WireEvents>)>();
     let queued = Arc::new(AtomicUsize::new(0));
     let decoded = Arc::clone(&queued);
     std::thread::Builder::new()
         .name("hindsight-decoder".into())
         .spawn(move || loop {
-            let next = decoder.next_frame();
+            while let Ok((frame, wire)) = used_rx.try_recv() {
+                decoder.recycle(frame, wire);
+            }
+            let next = decoder
+                .next_frame()
+                .map(|f| f.map(|f| (f, decoder.take_wire())));
             // Stop after END, at the end of the stream or at an error.
-            let last = !matches!(&next, Ok(Some(f)) if !matches!(f, Frame::End { .. }));
+            let last = !matches!(&next, Ok(Some((f, _))) if !matches!(f, Frame::End { .. }));
             decoded.fetch_add(1, Ordering::Relaxed);
             if tx.send(next).is_err() || last {
                 return;
             }
         })
         .map_err(|source| WireError::Io { offset: 0, source })?;
-    drive(rec, || match rx.recv_timeout(IDLE) {
-        Ok(next) => {
-            let behind = queued.fetch_sub(1, Ordering::Relaxed) > FRAME_QUEUE;
-            next.map(|f| match f {
-                Some(frame) => Next::Frame { frame, behind },
-                None => Next::Ended,
-            })
+    drive(
+        rec,
+        Threaded {
+            rx,
+            used: used_tx,
+            queued,
+        },
+    )
+}
+
+/// A decoded frame with the bytes of its events, or the stream's end or error.
+type Decoded = Result<Option<(Frame, Option<WireEvents>)>, WireError>;
+
+/// Where `drive` takes frames from, and gives them back to once stored.
+trait Source {
+    fn next(&mut self) -> Result<Next, WireError>;
+    fn give_back(&mut self, frame: Frame, wire: Option<WireEvents>);
+}
+
+/// Decoding on the recorder's thread.
+struct Inline<R>(Decoder<R>);
+
+impl<R: Read> Source for Inline<R> {
+    fn next(&mut self) -> Result<Next, WireError> {
+        Ok(match self.0.next_frame()? {
+            Some(frame) => Next::Frame {
+                frame,
+                wire: self.0.take_wire(),
+                behind: false,
+            },
+            None => Next::Ended,
+        })
+    }
+
+    fn give_back(&mut self, frame: Frame, wire: Option<WireEvents>) {
+        self.0.recycle(frame, wire);
+    }
+}
+
+/// Decoding on a thread of its own (`record_threaded`).
+struct Threaded {
+    rx: std::sync::mpsc::Receiver<Decoded>,
+    used: std::sync::mpsc::Sender<(Frame, Option<WireEvents>)>,
+    queued: Arc<AtomicUsize>,
+}
+
+impl Source for Threaded {
+    fn next(&mut self) -> Result<Next, WireError> {
+        match self.rx.recv_timeout(IDLE) {
+            Ok(next) => {
+                let behind = self.queued.fetch_sub(1, Ordering::Relaxed) > FRAME_QUEUE;
+                next.map(|f| match f {
+                    Some((frame, wire)) => Next::Frame {
+                        frame,
+                        wire,
+                        behind,
+                    },
+                    None => Next::Ended,
+                })
+            }
+            Err(RecvTimeoutError::Timeout) => Ok(Next::Idle),
+            Err(RecvTimeoutError::Disconnected) => Ok(Next::Ended),
         }
-        Err(RecvTimeoutError::Timeout) => Ok(Next::Idle),
-        Err(RecvTimeoutError::Disconnected) => Ok(Next::Ended),
-    })
+    }
+
+    fn give_back(&mut self, frame: Frame, wire: Option<WireEvents>) {
+        // The decoder may have stopped; then the vectors are dropped here.
+        let _ = self.used.send((frame, wire));
+    }
 }
 
 /// Frames decoded ahead of the store.
@@ -83,6 +148,7 @@ const IDLE: Duration = Duration::from_millis(2);
 enum Next {
     Frame {
         frame: Frame,
+        wire: Option<WireEvents>,
         behind: bool,
     },
     /// No frame for a while.
@@ -91,27 +157,15 @@ enum Next {
     Ended,
 }
 
-impl From<Option<Frame>> for Next {
-    fn from(f: Option<Frame>) -> Next {
-        match f {
-            Some(frame) => Next::Frame {
-                frame,
-                behind: false,
-            },
-            None => Next::Ended,
-        }
-    }
-}
-
 fn drive<S: NodeSink>(
     mut rec: Recorder<S>,
-    mut next: impl FnMut() -> Result<Next, WireError>,
+    mut source: impl Source,
 ) -> Result<Summary, RecordError> {
     // This loop polls, so periodic commits may be sealed on the store's threads.
     rec.pipeline();
     loop {
         rec.poll()?;
-        match next() {
+        match source.next() {
             Ok(Next::Frame {
                 frame: Frame::End { exit_status },
                 ..
@@ -121,8 +175,13 @@ fn drive<S: NodeSink>(
                 rec.commit()?;
                 return Ok(rec.finish(Ending::End { exit_status })?);
             }
-            Ok(Next::Frame { frame, behind }) => {
-                rec.handle(frame)?;
+            Ok(Next::Frame {
+                frame,
+                wire,
+                behind,
+            }) => {
+                rec.handle(&frame, wire.as_ref())?;
+                source.give_back(frame, wire);
                 if rec.sink().commit_wanted() {
                     rec.commit()?;
                 }

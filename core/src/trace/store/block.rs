@@ -4,7 +4,7 @@
 
 use crate::ids::{NodeId, ThreadId, Timestamp};
 use crate::trace::wire::{
-    put_event_ext, put_varint, read_event_ext, ByteReader, Event, EventKind, ParseError,
+    put_operands, put_varint, read_event_ext, ByteReader, Event, EventKind, ParseError,
     ParseResult, DTS_ONE,
 };
 
@@ -72,13 +72,16 @@ impl BlockBuilder {
     }
 
     /// Appends `ev`; `stack` is the thread's stack before the event, `depth` the event's depth,
-    /// `call_node` the node a call event opens.
+    /// `call_node` the node a call event opens. `operands`, when given, are the event's
+    /// operands as the agent encoded them (`WireEvents::operands`): they are copied instead of
+    /// encoded again (a `BLOCK`'s line, which the wire lacks, is added after them).
     pub fn push(
         &mut self,
         stack: &[StackEntry],
         depth: u32,
         ev: &Event,
         call_node: Option<NodeId>,
+        operands: Option<&[u8]>,
     ) {
         if self.count == 0 {
             self.first_ts = ev.ts;
@@ -87,12 +90,21 @@ impl BlockBuilder {
             encode_stack(&mut self.start_stack, stack);
             self.prev_node = 0;
         }
-        let at = self.raw.len();
-        put_event_ext(&mut self.raw, ev, self.last_ts, true);
-        if ev.ts.wrapping_sub(self.last_ts) == 1 {
-            // op, dts = 1 (one byte), fields -> op | DTS_ONE, fields
-            self.raw[at] |= DTS_ONE;
-            self.raw.remove(at + 1);
+        let op = ev.kind.op();
+        let dts = ev.ts.wrapping_sub(self.last_ts);
+        if dts == 1 {
+            self.raw.push(op | DTS_ONE);
+        } else {
+            self.raw.push(op);
+            put_varint(&mut self.raw, dts);
+        }
+        match (operands, &ev.kind) {
+            (Some(wire), EventKind::Block { line, .. }) => {
+                self.raw.extend_from_slice(wire);
+                put_varint(&mut self.raw, u64::from(*line));
+            }
+            (Some(wire), _) => self.raw.extend_from_slice(wire),
+            (None, kind) => put_operands(&mut self.raw, kind, true),
         }
         if let Some(node) = call_node {
             put_varint(

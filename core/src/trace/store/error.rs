@@ -22,6 +22,9 @@ pub enum StoreError {
         #[source]
         source: rusqlite::Error,
     },
+    /// The thread storing commits stopped after an error, returned before.
+    #[error("{path}: the store stopped after an earlier error")]
+    Stopped { path: PathBuf },
     #[error("{path}: {action} failed: {source}")]
     Io {
         path: PathBuf,

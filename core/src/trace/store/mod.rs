@@ -2,6 +2,7 @@
 //! `TraceWriter` while the program runs and read by `TraceReader`, also while it is written.
 
 mod block;
+mod committer;
 mod compact;
 mod error;
 mod index;

@@ -10,7 +10,6 @@ use super::index::{IndexEntry, Page, PageWriter};
 use super::node_pages;
 use super::node_window::NodeFlush;
 use super::WriteCounts;
-use crate::coverage::NodeCoverage;
 use crate::ids::{NodeId, Timestamp};
 use crate::trace::wire::put_varint;
 
@@ -108,12 +107,7 @@ fn segment(
     }
     let first = entries.iter().map(|e| e.ts).min().unwrap_or(0);
     let last = entries.iter().map(|e| e.ts).max().unwrap_or(0);
-    let key = |e: &IndexEntry| (e.key.packed(), e.ts);
-    if parallel {
-        entries.par_sort_unstable_by_key(key);
-    } else {
-        entries.sort_unstable_by_key(key);
-    }
+    sort_entries(&mut entries, parallel);
     let mut cuts = vec![0];
     let mut at = INDEX_PIECE;
     while at < entries.len() {
@@ -144,6 +138,64 @@ fn segment(
     Some((first, last, entries.len() as u64, pages))
 }
 
+/// Sorts entries by (variable, timestamp). Most are locals, keyed by their call's node, and a
+/// commit's nodes are a short range of ids: those are placed by a counting sort on the node
+/// (two passes), then each node's few entries sorted by (var, timestamp); the other
+/// variables (fields, elements, statics) are sorted as a whole. Locals sort last (`Key::kind`
+/// 3), so the two parts are concatenated.
+fn sort_entries(entries: &mut Vec<IndexEntry>, parallel: bool) {
+    const LOCAL: u8 = 3;
+    let key = |e: &IndexEntry| (e.key.packed(), e.ts);
+    let (mut lo, mut hi, mut locals) = (u64::MAX, 0u64, 0usize);
+    for e in entries.iter().filter(|e| e.key.kind == LOCAL) {
+        lo = lo.min(e.key.a);
+        hi = hi.max(e.key.a);
+        locals += 1;
+    }
+    let range = hi.saturating_sub(lo).saturating_add(1);
+    if locals < 1024 || range > 4 * locals as u64 {
+        if parallel {
+            entries.par_sort_unstable_by_key(key);
+        } else {
+            entries.sort_unstable_by_key(key);
+        }
+        return;
+    }
+    // Where each node's entries start among the locals, after the other variables.
+    let others = entries.len() - locals;
+    let mut start = vec![0u32; range as usize + 1];
+    for e in entries.iter().filter(|e| e.key.kind == LOCAL) {
+        start[(e.key.a - lo) as usize + 1] += 1;
+    }
+    let mut at = others as u32;
+    for s in start.iter_mut() {
+        at += *s;
+        *s = at;
+    }
+    let mut sorted: Vec<IndexEntry> = Vec::with_capacity(entries.len());
+    sorted.extend(entries.iter().filter(|e| e.key.kind != LOCAL).copied());
+    sorted.resize(entries.len(), entries[0]);
+    let mut fill = start.clone();
+    for e in entries.iter().filter(|e| e.key.kind == LOCAL) {
+        let slot = &mut fill[(e.key.a - lo) as usize];
+        sorted[*slot as usize] = *e;
+        *slot += 1;
+    }
+    let (heap, by_node) = sorted.split_at_mut(others);
+    if parallel {
+        heap.par_sort_unstable_by_key(key);
+    } else {
+        heap.sort_unstable_by_key(key);
+    }
+    for w in start.windows(2) {
+        let node = &mut by_node[(w[0] as usize - others)..(w[1] as usize - others)];
+        if node.len() > 1 {
+            node.sort_unstable_by_key(|e| (e.key.b, e.ts));
+        }
+    }
+    *entries = sorted;
+}
+
 /// The coverage of up to `COVERAGE_PAGE` completed nodes, copied flat (no vector per node).
 #[derive(Default)]
 pub struct CoveragePage {
@@ -153,12 +205,12 @@ pub struct CoveragePage {
 }
 
 impl CoveragePage {
-    pub fn push(&mut self, node: NodeId, c: &NodeCoverage) {
+    pub fn push(&mut self, node: NodeId, edges: &[u32], def_uses: &[u32]) {
         let start = self.ids.len() as u32;
-        self.ids.extend_from_slice(&c.edges);
-        self.ids.extend_from_slice(&c.def_uses);
+        self.ids.extend_from_slice(edges);
+        self.ids.extend_from_slice(def_uses);
         self.nodes
-            .push((node, start, c.edges.len() as u32, c.def_uses.len() as u32));
+            .push((node, start, edges.len() as u32, def_uses.len() as u32));
     }
 
     pub fn len(&self) -> usize {
@@ -192,5 +244,74 @@ impl CoveragePage {
             }
         }
         Some((first, last, out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{FieldId, ObjectId};
+    use crate::trace::store::block::StackEntry;
+    use crate::trace::store::index::Variable;
+    use crate::trace::wire::Value;
+
+    /// Entries as a commit buffers them: mostly locals of a range of nodes, some of an old
+    /// node still running, fields and elements, timestamps mostly but not always increasing.
+    fn entries(seed: u64, n: usize, nodes: u64) -> Vec<IndexEntry> {
+        let mut rng = crate::trace::wire::tests_rng(seed);
+        (0..n)
+            .map(|i| {
+                let var = match rng.below(10) {
+                    0 => Variable::Field {
+                        object: ObjectId(rng.below(50)),
+                        field: FieldId(rng.below(3) as u32),
+                    },
+                    1 => Variable::Element {
+                        array: ObjectId(rng.below(5)),
+                        index: rng.below(20) as u32,
+                    },
+                    2 => Variable::Local {
+                        node: crate::ids::NodeId(3),
+                        var: rng.below(4) as u32,
+                    },
+                    _ => Variable::Local {
+                        node: crate::ids::NodeId((1000 + rng.below(nodes)) as u32),
+                        var: rng.below(6) as u32,
+                    },
+                };
+                IndexEntry {
+                    key: var.key(),
+                    // Unique, and a few out of order.
+                    ts: (i as u64 * 4 + rng.below(9)) * 32 + i as u64 % 32,
+                    value: Value::Int(i as i32),
+                    by: StackEntry {
+                        node: crate::ids::NodeId(1),
+                        line: 0,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn entries_sort_by_variable_and_timestamp_whichever_way() {
+        for (seed, n, nodes) in [
+            (1, 5000, 300),
+            (2, 20_000, 5000),
+            (3, 3000, 1 << 20),
+            (4, 100, 10),
+        ] {
+            for parallel in [false, true] {
+                let mut got = entries(seed, n, nodes);
+                let mut want = got.clone();
+                want.sort_by_key(|e| (e.key.packed(), e.ts));
+                sort_entries(&mut got, parallel);
+                let key = |e: &IndexEntry| (e.key, e.ts, e.value);
+                assert!(
+                    got.iter().map(key).eq(want.iter().map(key)),
+                    "seed {seed}, {n} entries over {nodes} nodes"
+                );
+            }
+        }
     }
 }

@@ -721,7 +721,7 @@ fn a_trace_is_readable_while_it_is_written() {
         .find(|(_, f)| matches!(f, crate::trace::wire::Frame::Events { .. }))
         .unwrap();
     for f in &frames[..events_frame] {
-        rec.handle(f.clone()).unwrap();
+        rec.handle(f, None).unwrap();
     }
     let r = TraceReader::open(&path).unwrap();
     assert_eq!(r.info().unwrap().status, "recording");
@@ -735,7 +735,7 @@ fn a_trace_is_readable_while_it_is_written() {
         let mode = std::fs::metadata(&file).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600, "{} has mode {mode:o}", file.display());
     }
-    rec.handle(frames[events_frame].clone()).unwrap();
+    rec.handle(&frames[events_frame], None).unwrap();
     let main = r
         .node(NodeId(2))
         .unwrap()
@@ -910,7 +910,7 @@ fn a_killed_recorder_leaves_an_openable_trace() {
         )
         .unwrap();
         for f in Decoder::new(&bytes[..]).unwrap().map_while(Result::ok) {
-            rec.handle(f).unwrap();
+            rec.handle(&f, None).unwrap();
         }
         // Waits for the kill with everything committed and the connection open.
         loop {

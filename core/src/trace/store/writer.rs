@@ -6,17 +6,16 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use rusqlite::{params, Connection, OpenFlags};
+use rusqlite::types::Value as SqlValue;
 
 use super::block::{BlockBuilder, EncodedBlock, StackEntry};
+use super::committer::{Commit, CommitThread, Committer, Rows};
 use super::error::StoreError;
 use super::index::{IndexEntry, Variable};
-use super::node_window::NodeFlush;
 use super::node_window::NodeWindow;
-use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
-use super::seal::{seal, Batch, CoveragePage, Sealed};
+use super::seal::{Batch, CoveragePage};
 use super::{Ending, NodeRow, WriteCounts};
-use crate::coverage::{Entity, NodeCoverage};
+use crate::coverage::Entity;
 use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
 use crate::trace::wire::{
     put_blocks, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value,
@@ -42,8 +41,9 @@ pub struct WriterConfig {
     /// A segment with at most this many writes is small (see `merge_fan_in`).
     pub merge_small_writes: u64,
     /// Threads that seal a commit (compress blocks, build index and node pages: `seal`); 1
-    /// seals on the writer's own thread. The default is `HINDSIGHT_STORE_THREADS` from the
-    /// environment, else every core.
+    /// seals and inserts on the writer's own thread, more also move the SQLite inserts and
+    /// commits to a thread of their own (`committer`). The default is `HINDSIGHT_STORE_THREADS`
+    /// from the environment, else every core.
     pub threads: usize,
 }
 
@@ -73,11 +73,16 @@ impl Default for WriterConfig {
     }
 }
 
+/// Where commits go: stored on the recorder's thread, or handed to the store's own thread.
+enum Store {
+    Inline(Committer),
+    Thread(CommitThread),
+}
+
 pub struct TraceWriter {
-    conn: Connection,
     path: PathBuf,
     config: WriterConfig,
-    /// Indexed by thread id.
+    store: Option<Store>,
     /// One builder per thread, found through `slots` (thread ids come from the stream, so they
     /// index nothing directly), with the last thread's slot cached.
     blocks: Vec<BlockBuilder>,
@@ -88,20 +93,16 @@ pub struct TraceWriter {
     full_blocks: Vec<EncodedBlock>,
     /// Nodes started since the last commit (written in pages at the commit).
     nodes: NodeWindow,
-    /// `objects` rows waiting for a multi-row insert.
-    object_batch: Vec<[Option<i64>; 6]>,
+    /// Rows of the small tables since the last commit.
+    rows: Rows,
+    /// Objects whose `contents` row is stored (bounded: `CONTENT_SEEN`).
+    content_seen: rustc_hash::FxHashSet<ObjectId>,
     /// Completed nodes' coverage waiting for its page.
     coverage_buf: CoveragePage,
     /// Full coverage pages waiting for the commit.
     coverage_pages: Vec<CoveragePage>,
-    /// The pool that seals commits (`None` with one thread).
-    pool: Option<rayon::ThreadPool>,
-    /// Whether a periodic commit may seal on the pool while the recorder goes on (`pipeline`).
+    /// Whether a periodic commit may be stored while the recorder goes on (`pipeline`).
     pipelined: bool,
-    /// The batch being sealed on the pool, stored at the next commit or `poll`.
-    inflight: Option<std::sync::mpsc::Receiver<Sealed>>,
-    /// The counts of what is stored (written to `meta` at each commit).
-    stored: WriteCounts,
     events_since_commit: u64,
     last_commit: Instant,
     started: Instant,
@@ -129,45 +130,28 @@ impl TraceWriter {
         // The trace holds every value of the run: readable by its owner only. SQLite gives its
         // WAL and shared-memory files the mode of the database file.
         owner_only_file(path)?;
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags)
-            .map_err(|e| StoreError::sqlite(path, "creating the trace", e))?;
-        let setup = format!(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 8192; PRAGMA application_id = {APPLICATION_ID};
-             BEGIN; {} INSERT INTO meta VALUES ('format_version', {FORMAT_VERSION}), ('status', 'recording'); COMMIT; BEGIN;",
-            schema::CREATE
-        );
-        conn.execute_batch(&setup)
-            .map_err(|e| StoreError::sqlite(path, "creating the trace schema", e))?;
+        let committer = Committer::create(path, &config)?;
+        let store = if config.threads > 1 {
+            Store::Thread(CommitThread::start(committer)?)
+        } else {
+            Store::Inline(committer)
+        };
         let now = Instant::now();
-        let pool = (config.threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(config.threads)
-                    .thread_name(|i| format!("hindsight-seal-{i}"))
-                    .build()
-                    .ok()
-            })
-            .flatten();
         Ok(TraceWriter {
-            conn,
             path: path.to_path_buf(),
             config,
+            store: Some(store),
             blocks: Vec::new(),
             slots: Default::default(),
             last_slot: None,
             index: Vec::new(),
             full_blocks: Vec::new(),
             nodes: NodeWindow::default(),
-            object_batch: Vec::with_capacity(OBJECT_BATCH),
+            rows: Rows::default(),
+            content_seen: Default::default(),
             coverage_buf: CoveragePage::default(),
             coverage_pages: Vec::new(),
-            pool,
             pipelined: false,
-            inflight: None,
-            stored: WriteCounts::default(),
             events_since_commit: 0,
             last_commit: now,
             started: now,
@@ -183,111 +167,121 @@ impl TraceWriter {
         &self.counts
     }
 
-    fn err(&self, action: &'static str) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
-        move |e| StoreError::sqlite(&self.path, action, e)
+    /// A statement for the next commit (definitions, warnings, `meta`).
+    fn statement(&mut self, action: &'static str, sql: &'static str, p: Vec<SqlValue>) {
+        self.rows.statements.push((action, sql, p));
     }
 
-    fn exec<P: rusqlite::Params>(
-        &self,
-        action: &'static str,
-        sql: &str,
-        p: P,
-    ) -> Result<(), StoreError> {
-        let mut st = self.conn.prepare_cached(sql).map_err(self.err(action))?;
-        st.execute(p).map_err(self.err(action))?;
+    pub fn set_meta(&mut self, key: &str, value: impl Into<SqlValue>) -> Result<(), StoreError> {
+        self.statement(
+            "writing meta",
+            "INSERT OR REPLACE INTO meta VALUES (?1, ?2)",
+            vec![SqlValue::Text(key.to_owned()), value.into()],
+        );
         Ok(())
     }
 
-    pub fn set_meta(&self, key: &str, value: impl rusqlite::ToSql) -> Result<(), StoreError> {
-        self.exec(
-            "writing meta",
-            "INSERT OR REPLACE INTO meta VALUES (?1, ?2)",
-            params![key, value],
-        )
-    }
-
-    pub fn hello(&self, h: &Hello) -> Result<(), StoreError> {
+    pub fn hello(&mut self, h: &Hello) -> Result<(), StoreError> {
         self.set_meta("pid", h.pid as i64)?;
         self.set_meta("start_ms", h.start_ms as i64)?;
-        self.set_meta("vm", &h.vm)?;
-        self.set_meta("command", &h.command)?;
-        self.set_meta("agent_version", &h.agent_version)
+        self.set_meta("vm", h.vm.clone())?;
+        self.set_meta("command", h.command.clone())?;
+        self.set_meta("agent_version", h.agent_version.clone())
     }
 
-    pub fn class(&self, c: &ClassDef) -> Result<(), StoreError> {
-        self.exec(
+    pub fn class(&mut self, c: &ClassDef) -> Result<(), StoreError> {
+        self.statement(
             "storing a class",
             "INSERT OR REPLACE INTO classes VALUES (?1, ?2, ?3, ?4)",
-            params![c.id.0, c.name, c.source_file, c.flags],
-        )
+            vec![
+                int(c.id.0.into()),
+                text(&c.name),
+                text(&c.source_file),
+                int(c.flags.into()),
+            ],
+        );
+        Ok(())
     }
 
-    pub fn method(&self, m: &MethodDef) -> Result<(), StoreError> {
-        self.exec(
+    pub fn method(&mut self, m: &MethodDef) -> Result<(), StoreError> {
+        let mut blocks = Vec::new();
+        put_blocks(&mut blocks, &m.blocks);
+        self.statement(
             "storing a method",
             "INSERT OR REPLACE INTO methods VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            params![
-                m.id.0,
-                m.class.0,
-                m.name,
-                m.descriptor,
-                m.access,
-                m.flags,
-                &m.hash[..],
-                m.first_line,
-                m.last_line,
-                {
-                    let mut b = Vec::new();
-                    put_blocks(&mut b, &m.blocks);
-                    b
-                }
+            vec![
+                int(m.id.0.into()),
+                int(m.class.0.into()),
+                text(&m.name),
+                text(&m.descriptor),
+                int(m.access.into()),
+                int(m.flags.into()),
+                SqlValue::Blob(m.hash.to_vec()),
+                int(m.first_line.into()),
+                int(m.last_line.into()),
+                SqlValue::Blob(blocks),
             ],
-        )?;
+        );
         for (i, v) in m.vars.iter().enumerate() {
-            self.exec(
+            self.statement(
                 "storing a local variable",
                 "INSERT OR REPLACE INTO method_vars VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![m.id.0, i as i64, v.slot, v.name, v.descriptor],
-            )?;
+                vec![
+                    int(m.id.0.into()),
+                    int(i as i64),
+                    int(v.slot.into()),
+                    text(&v.name),
+                    text(&v.descriptor),
+                ],
+            );
         }
         Ok(())
     }
 
-    pub fn field(&self, f: &FieldDef) -> Result<(), StoreError> {
-        self.exec(
+    pub fn field(&mut self, f: &FieldDef) -> Result<(), StoreError> {
+        self.statement(
             "storing a field",
             "INSERT OR REPLACE INTO fields VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![f.id.0, f.class.0, f.name, f.descriptor, f.flags],
-        )
+            vec![
+                int(f.id.0.into()),
+                int(f.class.0.into()),
+                text(&f.name),
+                text(&f.descriptor),
+                int(f.flags.into()),
+            ],
+        );
+        Ok(())
     }
 
     /// A thread definition, or the thread node of a thread seen before its definition.
-    pub fn thread(&self, t: &ThreadDef) -> Result<(), StoreError> {
-        self.exec(
+    pub fn thread(&mut self, t: &ThreadDef) -> Result<(), StoreError> {
+        self.statement(
             "storing a thread",
             "INSERT INTO threads(id, java_id, name) VALUES (?1, ?2, ?3)
              ON CONFLICT(id) DO UPDATE SET java_id = excluded.java_id, name = excluded.name",
-            params![t.id.0, t.java_id as i64, t.name],
-        )
+            vec![int(t.id.0.into()), int(t.java_id as i64), text(&t.name)],
+        );
+        Ok(())
     }
 
-    pub fn thread_node(&self, thread: ThreadId, node: NodeId) -> Result<(), StoreError> {
-        self.exec(
+    pub fn thread_node(&mut self, thread: ThreadId, node: NodeId) -> Result<(), StoreError> {
+        self.statement(
             "storing a thread",
             "INSERT INTO threads(id, node) VALUES (?1, ?2) ON CONFLICT(id) DO UPDATE SET node = excluded.node",
-            params![thread.0, node.0],
-        )
+            vec![int(thread.0.into()), int(node.0.into())],
+        );
+        Ok(())
     }
 
-    pub fn string(&self, id: StringId, text: &str) -> Result<(), StoreError> {
-        self.exec(
-            "storing a string",
-            "INSERT OR REPLACE INTO strings VALUES (?1, ?2)",
-            params![id.0 as i64, text],
-        )
+    /// A string's text.
+    pub fn string(&mut self, id: StringId, text: &str) -> Result<(), StoreError> {
+        self.rows
+            .strings
+            .push([int(id.0 as i64), SqlValue::Text(text.to_owned())]);
+        Ok(())
     }
 
-    /// An object or array got its id (stored with the next batch of objects).
+    /// An object or array got its id.
     pub fn object(
         &mut self,
         id: ObjectId,
@@ -297,44 +291,14 @@ impl TraceWriter {
         ts: Timestamp,
         node: NodeId,
     ) -> Result<(), StoreError> {
-        self.object_batch.push([
-            Some(id.0 as i64),
-            Some(i64::from(class.0)),
-            length.map(i64::from),
-            Some(origin as i64),
-            Some(ts as i64),
-            Some(i64::from(node.0)),
+        self.rows.objects.push([
+            int(id.0 as i64),
+            int(class.0.into()),
+            length.map_or(SqlValue::Null, |l| int(l.into())),
+            int(origin as i64),
+            int(ts as i64),
+            int(node.0.into()),
         ]);
-        if self.object_batch.len() >= OBJECT_BATCH {
-            self.flush_objects()?;
-        }
-        Ok(())
-    }
-
-    fn flush_objects(&mut self) -> Result<(), StoreError> {
-        let batch = std::mem::take(&mut self.object_batch);
-        let mut chunks = batch.chunks_exact(OBJECT_BATCH);
-        for chunk in &mut chunks {
-            let sql = multi_row_sql("INSERT OR REPLACE INTO objects VALUES ", 6, OBJECT_BATCH);
-            let mut st = self
-                .conn
-                .prepare_cached(&sql)
-                .map_err(self.err("storing objects"))?;
-            for (k, v) in chunk.iter().flatten().enumerate() {
-                st.raw_bind_parameter(k + 1, v)
-                    .map_err(self.err("storing objects"))?;
-            }
-            st.raw_execute().map_err(self.err("storing objects"))?;
-        }
-        for row in chunks.remainder() {
-            self.exec(
-                "storing an object",
-                "INSERT OR REPLACE INTO objects VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                rusqlite::params_from_iter(row.iter()),
-            )?;
-        }
-        self.object_batch = batch;
-        self.object_batch.clear();
         Ok(())
     }
 
@@ -345,36 +309,51 @@ impl TraceWriter {
         message: &str,
     ) -> Result<(), StoreError> {
         self.counts.warnings += 1;
-        self.exec(
+        self.statement(
             "storing a warning",
             "INSERT INTO warnings(ts, source, message) VALUES (?1, ?2, ?3)",
-            params![ts.map(|t| t as i64), source, message],
-        )
+            vec![
+                ts.map_or(SqlValue::Null, |t| int(t as i64)),
+                text(source),
+                text(message),
+            ],
+        );
+        Ok(())
     }
 
-    /// An object's first `CONTENT` (kept if it was stored before).
+    /// An object's first `CONTENT` (kept if it was stored before; the recorder may say it
+    /// again once it has forgotten the object's content).
     pub fn content_object(
-        &self,
+        &mut self,
         id: ObjectId,
         kind: ContentKind,
         ts: Timestamp,
     ) -> Result<(), StoreError> {
-        self.exec(
-            "storing a content kind",
-            "INSERT OR IGNORE INTO contents VALUES (?1, ?2, ?3)",
-            params![id.0 as i64, kind as i64, ts as i64],
-        )
+        if !self.content_seen.insert(id) {
+            return Ok(());
+        }
+        if self.content_seen.len() >= CONTENT_SEEN {
+            self.content_seen.clear();
+        }
+        self.rows
+            .contents
+            .push([int(id.0 as i64), int(kind as i64), int(ts as i64)]);
+        Ok(())
     }
 
     /// Coverage entities met for the first time (see `crate::coverage::Entity::to_row`).
-    pub fn entities(&self, entities: &[(u32, Entity)]) -> Result<(), StoreError> {
+    pub fn entities(&mut self, entities: &[(u32, Entity)]) -> Result<(), StoreError> {
         for (id, e) in entities {
             let r = e.to_row();
-            self.exec(
-                "storing a coverage entity",
-                "INSERT OR REPLACE INTO coverage_entities VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![id, r[0], r[1], r[2], r[3], r[4], r[5]],
-            )?;
+            self.rows.entities.push([
+                int((*id).into()),
+                int(r[0]),
+                int(r[1]),
+                int(r[2]),
+                int(r[3]),
+                int(r[4]),
+                int(r[5]),
+            ]);
         }
         Ok(())
     }
@@ -382,11 +361,16 @@ impl TraceWriter {
     /// The entities a completed node covered itself, buffered and stored by pages of
     /// `COVERAGE_PAGE` nodes (`coverage_pages`, see docs/trace-schema.md): a row per node would
     /// cost more than its few ids. Nothing is stored when both lists are empty.
-    pub fn node_coverage(&mut self, node: NodeId, c: &NodeCoverage) -> Result<(), StoreError> {
-        if c.is_empty() {
+    pub fn node_coverage(
+        &mut self,
+        node: NodeId,
+        edges: &[u32],
+        def_uses: &[u32],
+    ) -> Result<(), StoreError> {
+        if edges.is_empty() && def_uses.is_empty() {
             return Ok(());
         }
-        self.coverage_buf.push(node, c);
+        self.coverage_buf.push(node, edges, def_uses);
         if self.coverage_buf.len() >= COVERAGE_PAGE {
             let page = std::mem::take(&mut self.coverage_buf);
             self.coverage_pages.push(page);
@@ -394,7 +378,8 @@ impl TraceWriter {
         Ok(())
     }
 
-    /// Appends an event to its thread's block (see `BlockBuilder::push`).
+    /// Appends an event to its thread's block (see `BlockBuilder::push`; `operands`: the
+    /// event's bytes on the wire, copied as they are).
     pub fn event(
         &mut self,
         thread: ThreadId,
@@ -402,6 +387,7 @@ impl TraceWriter {
         depth: u32,
         ev: &Event,
         call_node: Option<NodeId>,
+        operands: Option<&[u8]>,
     ) -> Result<(), StoreError> {
         let i = match self.last_slot {
             Some((t, i)) if t == thread => i,
@@ -416,7 +402,7 @@ impl TraceWriter {
             }
         };
         let b = &mut self.blocks[i];
-        b.push(stack, depth, ev, call_node);
+        b.push(stack, depth, ev, call_node, operands);
         self.counts.events += 1;
         self.counts.last_ts = self.counts.last_ts.max(ev.ts);
         self.events_since_commit += 1;
@@ -452,92 +438,8 @@ impl TraceWriter {
         Ok(())
     }
 
-    /// Writes node pages (compressed by `seal`) and the children and ends of nodes left open
-    /// (`node_window`).
-    fn store_nodes(&self, flush: &NodeFlush) -> Result<(), StoreError> {
-        for (first, last, data) in &flush.pages {
-            self.exec(
-                "storing nodes",
-                "INSERT INTO node_pages(first, last, data) VALUES (?1, ?2, ?3)",
-                params![first.0, last.0, data],
-            )?;
-        }
-        for (parent, chunk, count, data) in &flush.chunks {
-            self.exec(
-                "storing the children of a node",
-                "INSERT OR REPLACE INTO node_children(parent, chunk, count, data) VALUES (?1, ?2, ?3, ?4)",
-                params![parent.0, chunk, count, data],
-            )?;
-        }
-        for (node, exit, outcome) in &flush.ends {
-            self.exec(
-                "storing the end of a node",
-                "INSERT OR REPLACE INTO node_ends(id, exit_ts, outcome) VALUES (?1, ?2, ?3)",
-                params![node.0, *exit as i64, outcome.map(|o| o as i64)],
-            )?;
-        }
-        Ok(())
-    }
-
-    fn insert_block(&self, b: &EncodedBlock) -> Result<(), StoreError> {
-        self.exec(
-            "storing an event block",
-            "INSERT INTO blocks(thread, first_ts, last_ts, count, min_depth, start_stack, data)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                b.thread.0,
-                b.first_ts as i64,
-                b.last_ts as i64,
-                b.count,
-                b.min_depth,
-                b.start_stack,
-                b.data
-            ],
-        )
-    }
-
-    /// Inserts a sealed batch: blocks, the index segment (then merges small segments), nodes
-    /// and coverage pages.
-    fn store_sealed(&mut self, sealed: Sealed) -> Result<(), StoreError> {
-        for block in &sealed.blocks {
-            self.insert_block(block)?;
-        }
-        if let Some((first, last, writes, pages)) = &sealed.segment {
-            self.exec(
-                "storing an index segment",
-                "INSERT INTO segments(level, first_ts, last_ts, writes) VALUES (0, ?1, ?2, ?3)",
-                params![*first as i64, *last as i64, *writes as i64],
-            )?;
-            let segment = self.conn.last_insert_rowid();
-            for page in pages {
-                self.exec(
-                    "storing an index page",
-                    "INSERT INTO index_pages(segment, start, data) VALUES (?1, ?2, ?3)",
-                    params![segment, page.start, page.data],
-                )?;
-            }
-            super::compact::compact(
-                &self.conn,
-                &self.path,
-                self.config.merge_fan_in,
-                self.config.merge_small_writes,
-                self.config.page_bytes,
-            )?;
-        }
-        self.store_nodes(&sealed.nodes)?;
-        for (first, last, data) in &sealed.coverage {
-            self.exec(
-                "storing coverage",
-                "INSERT INTO coverage_pages(first_node, last_node, data) VALUES (?1, ?2, ?3)",
-                params![first.0, last.0, data],
-            )?;
-        }
-        self.stored = sealed.counts;
-        Ok(())
-    }
-
-    /// Everything received since the last commit, for `seal`.
-    fn take_batch(&mut self) -> Batch {
+    /// Everything received since the last commit.
+    fn take_commit(&mut self) -> Commit {
         for b in self.blocks.iter_mut() {
             if let Some(block) = b.take() {
                 self.full_blocks.push(block);
@@ -547,39 +449,34 @@ impl TraceWriter {
             let page = std::mem::take(&mut self.coverage_buf);
             self.coverage_pages.push(page);
         }
-        Batch {
-            blocks: std::mem::take(&mut self.full_blocks),
-            index: {
-                let capacity = self.index.len().min(self.config.index_entries);
-                std::mem::replace(&mut self.index, Vec::with_capacity(capacity))
+        Commit {
+            rows: std::mem::take(&mut self.rows),
+            batch: Batch {
+                blocks: std::mem::take(&mut self.full_blocks),
+                index: {
+                    let capacity = self.index.len().min(self.config.index_entries);
+                    std::mem::replace(&mut self.index, Vec::with_capacity(capacity))
+                },
+                nodes: self.nodes.flush(),
+                coverage: std::mem::take(&mut self.coverage_pages),
+                counts: self.counts.clone(),
             },
-            nodes: self.nodes.flush(),
-            coverage: std::mem::take(&mut self.coverage_pages),
-            counts: self.counts.clone(),
         }
     }
 
-    /// Lets periodic commits seal on the pool while the recorder goes on: what they stored
-    /// becomes visible at the next commit or `poll` (a reader asking for a commit, `commit`,
+    /// Lets periodic commits be stored on the store's thread while the recorder goes on: what
+    /// they stored becomes visible a little later (a reader asking for a commit, `commit`,
     /// still waits for everything). The recording loop calls `poll` between frames.
     pub fn pipeline(&mut self) {
-        self.pipelined = self.pool.is_some();
+        self.pipelined = matches!(self.store, Some(Store::Thread(_)));
     }
 
-    /// Stores and commits the batch sealed on the pool, if it is ready; whether it was.
+    /// Whether a commit handed to the store's thread was stored since the last call (without
+    /// waiting); an error of the store's thread comes out here.
     pub fn poll(&mut self) -> Result<bool, StoreError> {
-        let ready = match &self.inflight {
-            Some(rx) => rx.try_recv().ok(),
-            None => None,
-        };
-        match ready {
-            Some(sealed) => {
-                self.inflight = None;
-                self.store_sealed(sealed)?;
-                self.commit_transaction()?;
-                Ok(true)
-            }
-            None => Ok(false),
+        match &mut self.store {
+            Some(Store::Thread(t)) => t.poll(),
+            _ => Ok(false),
         }
     }
 
@@ -608,52 +505,26 @@ impl TraceWriter {
         self.commit_batch(true)
     }
 
-    /// Seals what arrived since the last commit and commits it; without `wait`, it is sealed on
-    /// the pool and stored at the next commit or `poll` (the batch sealed before is stored now).
+    /// Hands what arrived since the last commit to the store; with `wait`, returns once it and
+    /// every commit before are stored, else once the commit before is (so that at most one
+    /// is being stored while the next fills).
     fn commit_batch(&mut self, wait: bool) -> Result<(), StoreError> {
-        let batch = self.take_batch();
-        if let Some(rx) = self.inflight.take() {
-            let sealed = rx.recv().map_err(|_| StoreError::Corrupt {
-                path: self.path.clone(),
-                detail: "the thread sealing the previous commit stopped".into(),
-            })?;
-            self.store_sealed(sealed)?;
-        }
-        let page_bytes = self.config.page_bytes;
-        match &self.pool {
-            Some(pool) if !wait => {
-                let (tx, rx) = std::sync::mpsc::sync_channel(1);
-                pool.spawn(move || {
-                    let _ = tx.send(seal(batch, page_bytes, true));
-                });
-                self.inflight = Some(rx);
-            }
-            Some(pool) => {
-                let sealed = pool.install(|| seal(batch, page_bytes, true));
-                self.store_sealed(sealed)?;
-            }
-            None => self.store_sealed(seal(batch, page_bytes, false))?,
-        }
+        let commit = self.take_commit();
         self.events_since_commit = 0;
         self.last_commit = Instant::now();
-        self.commit_transaction()
-    }
-
-    fn commit_transaction(&mut self) -> Result<(), StoreError> {
-        self.flush_objects()?;
-        self.write_counts()?;
-        self.conn
-            .execute_batch("COMMIT; BEGIN")
-            .map_err(self.err("committing"))
-    }
-
-    fn write_counts(&self) -> Result<(), StoreError> {
-        let c = &self.stored;
-        self.set_meta("events", c.events as i64)?;
-        self.set_meta("nodes", c.nodes as i64)?;
-        self.set_meta("complete_nodes", c.complete_nodes as i64)?;
-        self.set_meta("warnings", c.warnings as i64)?;
-        self.set_meta("last_ts", c.last_ts as i64)
+        match self.store.as_mut() {
+            Some(Store::Inline(c)) => c.store(commit),
+            Some(Store::Thread(t)) => {
+                t.store(commit, 1)?;
+                if wait {
+                    t.wait_all()?;
+                }
+                Ok(())
+            }
+            None => Err(StoreError::Stopped {
+                path: self.path.clone(),
+            }),
+        }
     }
 
     /// Writes the summary, commits, and leaves a single self-contained file (no WAL) when no
@@ -664,23 +535,31 @@ impl TraceWriter {
             Ending::Truncated { detail } => ("truncated", None, Some(detail.as_str())),
             Ending::Malformed { detail } => ("malformed", None, Some(detail.as_str())),
         };
-        self.set_meta("status", status)?;
+        self.set_meta("status", status.to_owned())?;
         self.set_meta("exit_status", exit_status)?;
-        self.set_meta("ending_detail", detail)?;
+        self.set_meta("ending_detail", detail.map(str::to_owned))?;
         self.set_meta("wall_ms", self.started.elapsed().as_millis() as i64)?;
-        self.commit()?;
-        // The counts of the finished trace (warnings may have come after the last batch).
-        self.stored = self.counts.clone();
-        self.write_counts()?;
-        self.conn
-            .execute_batch("COMMIT")
-            .map_err(self.err("committing"))?;
-        // Fails harmlessly when a reader is attached: the file then keeps its WAL until closed.
-        let _ = self
-            .conn
-            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;");
-        Ok(self.counts.clone())
+        let last = self.take_commit();
+        let counts = self.counts.clone();
+        match self.store.take() {
+            Some(Store::Inline(mut c)) => c.finish(last, &counts)?,
+            Some(Store::Thread(t)) => t.finish(last, counts.clone())?,
+            None => {
+                return Err(StoreError::Stopped {
+                    path: self.path.clone(),
+                })
+            }
+        }
+        Ok(counts)
     }
+}
+
+fn int(v: i64) -> SqlValue {
+    SqlValue::Integer(v)
+}
+
+fn text(s: &str) -> SqlValue {
+    SqlValue::Text(s.to_owned())
 }
 
 /// Creates an empty file at `path` with mode 0600 (before SQLite opens it).
@@ -702,13 +581,5 @@ fn owner_only_file(path: &Path) -> Result<(), StoreError> {
 /// Nodes per coverage page.
 const COVERAGE_PAGE: usize = 256;
 
-/// Objects per multi-row insert.
-const OBJECT_BATCH: usize = 128;
-
-/// `prefix` followed by `rows` groups of `columns` anonymous parameters.
-fn multi_row_sql(prefix: &str, columns: usize, rows: usize) -> String {
-    let group = format!("({})", vec!["?"; columns].join(","));
-    let mut sql = String::from(prefix);
-    sql.push_str(&vec![group; rows].join(","));
-    sql
-}
+/// Objects whose content kind the writer remembers having stored, at most.
+const CONTENT_SEEN: usize = 1 << 20;

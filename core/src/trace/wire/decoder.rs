@@ -5,6 +5,7 @@ use std::io::{ErrorKind, Read};
 use super::bytes::{ByteReader, ParseError, ParseResult};
 use super::error::WireError;
 use super::event::{read_event, Event};
+use super::fast::{self, Spares, WireEvents};
 use super::frame::{
     frame_name, frame_type, BlockDef, ClassDef, Effect, EffectKind, FieldDef, Frame, Hello,
     MethodDef, ThreadDef, VarDef,
@@ -36,7 +37,16 @@ pub struct Decoder<R> {
     payload: Vec<u8>,
     state: State,
     version: u16,
+    /// Vectors of frames given back (`recycle`), for the next frames.
+    spares: Spares,
+    spare_events: Vec<Vec<Event>>,
+    spare_wire: Vec<WireEvents>,
+    /// The bytes of the last `EVENTS` frame, until `take_wire` or the next frame.
+    wire: Option<WireEvents>,
 }
+
+/// Frames' vectors kept for reuse at most.
+const SPARE_FRAMES: usize = 64;
 
 impl<R: Read> Decoder<R> {
     /// Reads and checks the magic and version.
@@ -73,6 +83,10 @@ impl<R: Read> Decoder<R> {
             payload: Vec::new(),
             state: State::Start,
             version,
+            spares: Spares::default(),
+            spare_events: Vec::new(),
+            spare_wire: Vec::new(),
+            wire: None,
         })
     }
 
@@ -88,6 +102,9 @@ impl<R: Read> Decoder<R> {
 
     /// The next frame; `Ok(None)` once the stream has ended with `END`.
     pub fn next_frame(&mut self) -> Result<Option<Frame>, WireError> {
+        if let Some(w) = self.wire.take() {
+            self.recycle(Frame::End { exit_status: 0 }, Some(w));
+        }
         if self.state == State::Done {
             return Ok(None);
         }
@@ -163,6 +180,11 @@ impl<R: Read> Decoder<R> {
             });
         }
         let payload_offset = frame_offset + 5;
+        if ty == frame_type::EVENTS {
+            if let Some(frame) = self.events_fast() {
+                return Ok(Some(frame));
+            }
+        }
         let mut r = ByteReader::new(&self.payload);
         let parsed = parse_payload(ty, &mut r, self.version).and_then(|f| {
             if r.is_empty() {
@@ -177,6 +199,71 @@ impl<R: Read> Decoder<R> {
         parsed
             .map(Some)
             .map_err(|e| malformed(payload_offset + e.at as u64, e.problem))
+    }
+}
+
+impl<R> Decoder<R> {
+    /// The payload and event spans of the `EVENTS` frame `next_frame` returned last, if it
+    /// was one: the store copies events from it (`WireEvents::operands`).
+    pub fn take_wire(&mut self) -> Option<WireEvents> {
+        self.wire.take()
+    }
+
+    /// Gives a frame's vectors (and the wire bytes it came with) back for the next frames:
+    /// decoding then allocates nothing per event.
+    pub fn recycle(&mut self, frame: Frame, wire: Option<WireEvents>) {
+        if let Frame::Events { mut events, .. } = frame {
+            self.spares.recycle(&mut events);
+            if self.spare_events.len() < SPARE_FRAMES {
+                self.spare_events.push(events);
+            }
+        }
+        if let Some(mut w) = wire {
+            if self.spare_wire.len() < SPARE_FRAMES {
+                w.clear();
+                self.spare_wire.push(w);
+            }
+        }
+    }
+
+    /// An `EVENTS` payload read by the fast path, its bytes kept as `wire`; `None` when the
+    /// payload breaks a rule (the careful path then says which).
+    fn events_fast(&mut self) -> Option<Frame> {
+        let mut r = ByteReader::new(&self.payload);
+        let thread = ThreadId(r.varint32("thread id").ok()?);
+        let base_ts = r.varint().ok()?;
+        let count = r.count("event count", 2).ok()?;
+        let mut events = self.spare_events.pop().unwrap_or_default();
+        let mut wire = self.spare_wire.pop().unwrap_or_default();
+        let mut spans = std::mem::take(wire.spans_mut());
+        let read = fast::read_events(
+            &self.payload,
+            r.pos(),
+            base_ts,
+            count,
+            &mut events,
+            &mut spans,
+            &mut self.spares,
+        );
+        *wire.spans_mut() = spans;
+        if read.is_none() {
+            self.recycle(
+                Frame::Events {
+                    thread,
+                    base_ts,
+                    events,
+                },
+                Some(wire),
+            );
+            return None;
+        }
+        std::mem::swap(wire.payload_mut(), &mut self.payload);
+        self.wire = Some(wire);
+        Some(Frame::Events {
+            thread,
+            base_ts,
+            events,
+        })
     }
 }
 
@@ -206,7 +293,7 @@ fn read_full<R: Read>(input: &mut R, buf: &mut [u8], offset: u64) -> Result<usiz
     Ok(n)
 }
 
-fn parse_payload(ty: u8, r: &mut ByteReader<'_>, version: u16) -> ParseResult<Frame> {
+pub(super) fn parse_payload(ty: u8, r: &mut ByteReader<'_>, version: u16) -> ParseResult<Frame> {
     Ok(match ty {
         frame_type::HELLO => Frame::Hello(Hello {
             pid: r.varint()?,

@@ -267,7 +267,12 @@ pub fn put_event_ext(out: &mut Vec<u8>, ev: &Event, prev_ts: Timestamp, store: b
     if !matches!(ev.kind, EventKind::String { .. }) {
         put_varint(out, ev.ts.wrapping_sub(prev_ts));
     }
-    match &ev.kind {
+    put_operands(out, &ev.kind, store);
+}
+
+/// What follows an event's op byte and `dts`; with `store`, in the trace store's form.
+pub fn put_operands(out: &mut Vec<u8>, kind: &EventKind, store: bool) {
+    match kind {
         EventKind::Call { method, args } | EventKind::ExtCall { method, args } => {
             put_varint(out, u64::from(method.0));
             put_varint(out, args.len() as u64);
@@ -317,13 +322,13 @@ pub fn put_event_ext(out: &mut Vec<u8>, ev: &Event, prev_ts: Timestamp, store: b
             put_varint(out, u64::from(class.0));
             out.push(origin_byte(*origin));
         }
-        EventKind::NewArray { .. } => put_new_array(out, &ev.kind),
+        EventKind::NewArray { .. } => put_new_array(out, kind),
         EventKind::This(o) => put_varint(out, o.0),
         EventKind::String { string, text } => {
             put_varint(out, string.0);
             put_str(out, text);
         }
-        EventKind::Content { .. } => put_content(out, &ev.kind),
+        EventKind::Content { .. } => put_content(out, kind),
         EventKind::Block { block, line } => {
             put_varint(out, u64::from(*block));
             if store {

@@ -5,6 +5,7 @@ mod decoder;
 mod encoder;
 mod error;
 mod event;
+mod fast;
 mod frame;
 mod value;
 
@@ -26,9 +27,10 @@ pub use decoder::{
 pub use encoder::{put_blocks, put_successors, Encoder};
 pub use error::WireError;
 pub use event::{
-    op, op_name, put_event, put_event_ext, read_event, read_event_ext, ContentKind, Event,
-    EventKind, Origin, VarId, DTS_ONE,
+    op, op_name, put_event, put_event_ext, put_operands, read_event, read_event_ext, ContentKind,
+    Event, EventKind, Origin, VarId, DTS_ONE,
 };
+pub use fast::WireEvents;
 pub use frame::{
     frame_name, frame_type, BlockDef, ClassDef, Effect, EffectKind, FieldDef, Frame, Hello,
     MethodDef, ThreadDef, VarDef, ACC_STATIC,

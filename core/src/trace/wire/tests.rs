@@ -595,3 +595,134 @@ fn a_successor_outside_the_table_is_malformed() {
     let err = read_successors(&mut r, &mut blocks).unwrap_err();
     assert!(err.problem.contains("successor block 1"), "{}", err.problem);
 }
+
+/// The payload of the first `EVENTS` frame of `frames` once encoded.
+fn events_payload(frames: &[Frame]) -> Vec<u8> {
+    let bytes = encode(frames);
+    let mut at = 8;
+    loop {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        if bytes[at + 4] == frame_type::EVENTS {
+            return bytes[at + 5..at + 4 + len].to_vec();
+        }
+        at += 4 + len;
+    }
+}
+
+/// Both ways of reading an `EVENTS` payload: the fast path's events (`None` when it refuses
+/// the payload) and the careful path's frame or error.
+fn both_paths(payload: &[u8]) -> (Option<Vec<Event>>, Result<Frame, ParseError>) {
+    let mut r = ByteReader::new(payload);
+    let careful =
+        super::decoder::parse_payload(frame_type::EVENTS, &mut r, VERSION).and_then(|f| {
+            if r.is_empty() {
+                Ok(f)
+            } else {
+                r.error("bytes left over")
+            }
+        });
+    let mut h = ByteReader::new(payload);
+    let fast = (|| {
+        h.varint32("thread").ok()?;
+        let base_ts = h.varint().ok()?;
+        let count = h.count("count", 2).ok()?;
+        let (mut events, mut spans) = (Vec::new(), Vec::new());
+        let mut spares = super::fast::Spares::default();
+        super::fast::read_events(
+            payload,
+            h.pos(),
+            base_ts,
+            count,
+            &mut events,
+            &mut spans,
+            &mut spares,
+        )?;
+        Some(events)
+    })();
+    (fast, careful)
+}
+
+#[test]
+fn the_fast_path_reads_events_as_the_careful_path_does() {
+    let payload = events_payload(&sample_frames());
+    let (fast, careful) = both_paths(&payload);
+    let Ok(Frame::Events { events, .. }) = careful else {
+        panic!("the sample's events are read: {careful:?}");
+    };
+    assert_eq!(fast.as_ref(), Some(&events));
+    // Broken payloads: the fast path refuses exactly what the careful one refuses (which then
+    // says why), and reads the rest the same.
+    let mut rng = Rng::new(0xfa57);
+    let (mut refused, mut read) = (0, 0);
+    for round in 0..20_000 {
+        let mut bytes = payload.clone();
+        match round % 3 {
+            0 => {
+                for _ in 0..=rng.below(3) {
+                    let i = rng.below(bytes.len() as u64) as usize;
+                    bytes[i] = rng.next() as u8;
+                }
+            }
+            1 => bytes.truncate(rng.below(bytes.len() as u64) as usize),
+            _ => {
+                let i = rng.below(bytes.len() as u64) as usize;
+                let junk: Vec<u8> = (0..1 + rng.below(6)).map(|_| rng.next() as u8).collect();
+                bytes.splice(i..i, junk);
+            }
+        }
+        match both_paths(&bytes) {
+            (None, Err(_)) => refused += 1,
+            (Some(fast), Ok(Frame::Events { events, .. })) => {
+                assert_eq!(fast, events, "round {round}");
+                read += 1;
+            }
+            (fast, careful) => panic!("round {round}: fast {fast:?}, careful {careful:?}"),
+        }
+    }
+    assert!(
+        refused > 1000 && read > 100,
+        "{refused} refused, {read} read"
+    );
+}
+
+#[test]
+fn frames_given_back_are_reused_and_the_wire_bytes_are_each_events_operands() {
+    let sample = sample_frames();
+    let events = sample
+        .iter()
+        .find(|f| matches!(f, Frame::Events { .. }))
+        .unwrap()
+        .clone();
+    let mut frames = vec![Frame::Hello(hello())];
+    frames.extend(std::iter::repeat_n(events.clone(), 4));
+    frames.push(Frame::End { exit_status: 0 });
+    let bytes = encode(&frames);
+    let mut dec = Decoder::new(&bytes[..]).unwrap();
+    assert_eq!(dec.next_frame().unwrap(), Some(Frame::Hello(hello())));
+    assert!(dec.take_wire().is_none(), "no events in HELLO");
+    let Frame::Events { events: want, .. } = &events else {
+        unreachable!()
+    };
+    for _ in 0..4 {
+        let frame = dec.next_frame().unwrap().unwrap();
+        assert_eq!(frame, events);
+        let wire = dec.take_wire().expect("the events' bytes");
+        for (i, ev) in want.iter().enumerate() {
+            let mut expect = Vec::new();
+            match &ev.kind {
+                EventKind::String { string, text } => {
+                    put_varint(&mut expect, string.0);
+                    put_str(&mut expect, text);
+                }
+                kind => super::event::put_operands(&mut expect, kind, false),
+            }
+            assert_eq!(wire.operands(i), Some(&expect[..]), "event {i}: {ev:?}");
+        }
+        assert_eq!(wire.operands(want.len()), None);
+        dec.recycle(frame, Some(wire));
+    }
+    assert_eq!(
+        dec.next_frame().unwrap(),
+        Some(Frame::End { exit_status: 0 })
+    );
+}
