@@ -4,11 +4,13 @@
 //! iterations, collapsed and projected nodes, and answered to the verdict.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use hindsight_core::debugger::TreeNode;
 use hindsight_core::tree::{NodeKind, FOREST_BASE};
 use hindsight_jni::session::{Bounds, BridgeSession, TreeOptions};
+
+mod support;
+use support::{agent_jar, java_with_agent, javac};
 
 /// Compiles `tests/programs/NAME/buggy` into `dir`; the agent's jar beside it.
 fn compile(dir: &Path, name: &str) -> PathBuf {
@@ -22,17 +24,8 @@ fn compile(dir: &Path, name: &str) -> PathBuf {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "java"))
         .collect();
-    let status = Command::new("javac")
-        .arg("-g")
-        .arg("-d")
-        .arg(dir)
-        .args(&sources)
-        .status()
-        .expect("running javac");
-    assert!(status.success(), "javac {sources:?}");
-    let jar = dir.join("hindsight-agent.jar");
-    std::fs::write(&jar, hindsight_agent::AGENT_JAR).unwrap();
-    jar
+    javac(dir, &sources);
+    agent_jar(dir)
 }
 
 /// A live session, shaped by `tree`, over a run of `main` (compiled from the program `name`)
@@ -43,15 +36,7 @@ fn recorded(dir: &Path, name: &str, main: &str, tree: TreeOptions) -> BridgeSess
         BridgeSession::start_live_with(&dir.join("run.htrace"), "", Bounds::default(), tree)
             .unwrap();
     let socket = session.socket_path().unwrap().to_path_buf();
-    let out = Command::new("java")
-        .arg(format!(
-            "-javaagent:{}=socket={}",
-            jar.display(),
-            socket.display()
-        ))
-        .arg("-cp")
-        .arg(dir)
-        .arg(main)
+    let out = java_with_agent(&jar, &socket, dir, main)
         .output()
         .expect("running java");
     assert!(
@@ -477,14 +462,7 @@ fn a_suspended_frame_inside_loops_leads_to_its_running_call() {
          x.sort();\n    System.out.println(x.n);\n  }\n}\n",
     )
     .unwrap();
-    let javac = Command::new("javac")
-        .arg("-g")
-        .arg("-d")
-        .arg(dir.path())
-        .arg(&src)
-        .status()
-        .unwrap();
-    assert!(javac.success());
+    javac(dir.path(), &[src]);
     let mut session = BridgeSession::start_live_with(
         &dir.path().join("nest.htrace"),
         "",
@@ -493,15 +471,7 @@ fn a_suspended_frame_inside_loops_leads_to_its_running_call() {
     )
     .unwrap();
     let socket = session.socket_path().unwrap().to_path_buf();
-    let mut child = Command::new("java")
-        .arg(format!(
-            "-javaagent:{}=socket={}",
-            jar.display(),
-            socket.display()
-        ))
-        .arg("-cp")
-        .arg(dir.path())
-        .arg("Nest")
+    let mut child = java_with_agent(&jar, &socket, dir.path(), "Nest")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

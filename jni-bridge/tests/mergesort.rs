@@ -3,24 +3,17 @@
 //! until the bug is found, then look at `c[2]` of the buggy merge.
 
 use std::path::Path;
-use std::process::Command;
 
 use hindsight_jni::session::{Bounds, BridgeSession, TreeOptions};
+
+mod support;
+use support::{agent_jar, java_with_agent, javac};
 
 fn java(dir: &Path) -> std::path::PathBuf {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../eclipse-plugin-tests/resources/MergeSort.java");
-    let status = Command::new("javac")
-        .arg("-g")
-        .arg("-d")
-        .arg(dir)
-        .arg(&src)
-        .status()
-        .expect("running javac");
-    assert!(status.success(), "javac {}", src.display());
-    let jar = dir.join("hindsight-agent.jar");
-    std::fs::write(&jar, hindsight_agent::AGENT_JAR).unwrap();
-    jar
+    javac(dir, &[src]);
+    agent_jar(dir)
 }
 
 /// The answers a person gives: main, sort and the last merge are wrong, the rest right.
@@ -52,15 +45,7 @@ fn recorded_mergesort(dir: &Path, trust: &str) -> BridgeSession {
     )
     .unwrap();
     let socket = session.socket_path().unwrap().to_path_buf();
-    let out = Command::new("java")
-        .arg(format!(
-            "-javaagent:{}=socket={}",
-            jar.display(),
-            socket.display()
-        ))
-        .arg("-cp")
-        .arg(dir)
-        .arg("MergeSort")
+    let out = java_with_agent(&jar, &socket, dir, "MergeSort")
         .output()
         .expect("running java");
     assert!(
@@ -382,25 +367,10 @@ fn a_suspended_stack_frame_leads_to_its_running_call() {
          System.out.println(hold(41));\n  }\n}\n",
     )
     .unwrap();
-    let javac = Command::new("javac")
-        .arg("-g")
-        .arg("-d")
-        .arg(dir.path())
-        .arg(&src)
-        .status()
-        .unwrap();
-    assert!(javac.success());
+    javac(dir.path(), &[src]);
     let mut session = BridgeSession::start_live(&dir.path().join("hold.htrace"), "").unwrap();
     let socket = session.socket_path().unwrap().to_path_buf();
-    let mut child = Command::new("java")
-        .arg(format!(
-            "-javaagent:{}=socket={}",
-            jar.display(),
-            socket.display()
-        ))
-        .arg("-cp")
-        .arg(dir.path())
-        .arg("Hold")
+    let mut child = java_with_agent(&jar, &socket, dir.path(), "Hold")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
