@@ -367,6 +367,18 @@ public class ForestTests {
         throw new Check.Failure("no verdict after " + asked);
     }
 
+    /** The one Hindsight problem marker on {@code file}, waited for as the verdict places it. */
+    private static IMarker bugMarker(Harness h, IFile file) throws Exception {
+        Check.isTrue(h.waitUntil(() -> {
+            try {
+                return file.findMarkers(BugMarkers.BUG, false, IResource.DEPTH_ZERO).length == 1;
+            } catch (Exception e) {
+                return false;
+            }
+        }, 5000), "a problem marker on " + file.getName());
+        return file.findMarkers(BugMarkers.BUG, false, IResource.DEPTH_ZERO)[0];
+    }
+
     private static List<Integer> lineMarkers(IFile file) throws Exception {
         List<Integer> lines = new ArrayList<>();
         for (IMarker m : file.findMarkers(BugMarkers.LINE, false, IResource.DEPTH_ZERO)) {
@@ -387,14 +399,7 @@ public class ForestTests {
                 "Bug found in sumnumbers.SumNumbers.sumNumbers:"), 5000), "the verdict: " + tree.getContentDescription());
         // The loop was right: the buggy code is sumNumbers' code outside it (Lemma 1).
         IFile file = ResourcesPlugin().getProject("sumnumbers").getFile("buggy/sumnumbers/SumNumbers.java");
-        Check.isTrue(h.waitUntil(() -> {
-            try {
-                return file.findMarkers(BugMarkers.BUG, false, IResource.DEPTH_ZERO).length == 1;
-            } catch (Exception e) {
-                return false;
-            }
-        }, 5000), "a problem marker on SumNumbers.java");
-        IMarker problem = file.findMarkers(BugMarkers.BUG, false, IResource.DEPTH_ZERO)[0];
+        IMarker problem = bugMarker(h, file);
         String message = String.valueOf(problem.getAttribute(IMarker.MESSAGE));
         Check.isTrue(message.startsWith("Hindsight: bug in sumnumbers.SumNumbers.sumNumbers, lines 11, 12, 18, found with"),
                 "the Problems view's message: " + message);
@@ -452,15 +457,7 @@ public class ForestTests {
         Check.isTrue(h.waitUntil(() -> tree.getContentDescription().startsWith(
                 "Bug found in MergeSort.merge (loop iteration):"), 5000), "the verdict: " + tree.getContentDescription());
         IFile file = ResourcesPlugin().getProject("mergesort").getFile("src/MergeSort.java");
-        Check.isTrue(h.waitUntil(() -> {
-            try {
-                return file.findMarkers(BugMarkers.BUG, false, IResource.DEPTH_ZERO).length == 1;
-            } catch (Exception e) {
-                return false;
-            }
-        }, 5000), "a problem marker on MergeSort.java");
-        String message = String.valueOf(file.findMarkers(BugMarkers.BUG, false, IResource.DEPTH_ZERO)[0]
-                .getAttribute(IMarker.MESSAGE));
+        String message = String.valueOf(bugMarker(h, file).getAttribute(IMarker.MESSAGE));
         Check.isTrue(message.startsWith("Hindsight: bug in MergeSort.merge (loop iteration), lines 11-12, found with "),
                 "the Problems view's message: " + message);
         Check.equal(List.of(11, 12), lineMarkers(file), "the iteration's own lines, annotated");
