@@ -355,16 +355,21 @@ public class ForestTests {
             String description = tree.getContentDescription();
             asked.add(description.substring(0, description.indexOf('?') + 1) + " " + q.node().kind());
             Commands.run(oracle(q.node(), wrong));
-            h.waitUntil(() -> {
-                try {
-                    Question next = s.nextQuestion();
-                    return next.kind() != Question.Kind.ASK || next.node().id() != id;
-                } catch (Exception e) {
-                    return true;
-                }
-            }, 5000);
+            answered(h, s, id);
         }
         throw new Check.Failure("no verdict after " + asked);
+    }
+
+    /** Waits (up to 5 s) until the session has taken the answer about node {@code id}. */
+    private static void answered(Harness h, TraceSession s, long id) {
+        h.waitUntil(() -> {
+            try {
+                Question next = s.nextQuestion();
+                return next.kind() != Question.Kind.ASK || next.node().id() != id;
+            } catch (Exception e) {
+                return true;
+            }
+        }, 5000);
     }
 
     /** The one Hindsight problem marker on {@code file}, waited for as the verdict places it. */
@@ -440,14 +445,7 @@ public class ForestTests {
             boolean wrong = q.node().label().startsWith("MergeSort.main(") || q.node().label().contains("→[1, 4, 9, 7]");
             asked.add(q.node().kind() + (wrong ? " invalid" : " valid"));
             Commands.run(wrong ? Commands.INVALID : Commands.VALID);
-            h.waitUntil(() -> {
-                try {
-                    Question next = s.nextQuestion();
-                    return next.kind() != Question.Kind.ASK || next.node().id() != id;
-                } catch (Exception e) {
-                    return true;
-                }
-            }, 5000);
+            answered(h, s, id);
         }
         Question end = s.nextQuestion();
         Check.equal(Question.Kind.BUGGY, end.kind(), "a verdict after " + asked);
