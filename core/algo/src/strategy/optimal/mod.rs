@@ -164,15 +164,12 @@ impl Suspects {
         });
         // A candidate whose own subtree needs `top` questions is out at no cost; the others
         // cost a relabelling of their ancestors each, so at most TRIED are tried.
-        let mut tried = 0;
         let balanced = candidates
             .into_iter()
             .filter_map(|x| self.vertex(x))
             .filter(|&v| v != self.root && self.ranking.worst_case(v) < top)
-            .find(|&v| {
-                tried += 1;
-                tried <= TRIED && self.ranking.worst_case_without(v, self.root) < top
-            });
+            .take(TRIED)
+            .find(|&v| self.ranking.worst_case_without(v, self.root) < top);
         let v = match balanced {
             Some(v) => v,
             None => self.ranking.first_query(self.root)?,
