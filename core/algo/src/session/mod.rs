@@ -13,7 +13,7 @@ mod trust;
 
 pub use answer::{Answer, UnknownAnswer};
 pub use selection::{Strategy, StrategyName};
-pub use suspicious::{SuspiciousSet, Walk, Weighting};
+pub use suspicious::{SuspiciousSet, Walk, Weighting, COVERAGE_TOLERANCE};
 pub use trust::TrustPolicy;
 
 use serde::{Deserialize, Serialize};
@@ -100,6 +100,12 @@ impl Session {
                 self.set.apply(node, answer);
             }
         }
+    }
+
+    /// The share of the region's coverage weight the coverage weights may be off by
+    /// ([`SuspiciousSet::set_coverage_tolerance`]).
+    pub fn set_coverage_tolerance(&mut self, share: f64) {
+        self.set.set_coverage_tolerance(share);
     }
 
     /// The answers given so far, oldest first.

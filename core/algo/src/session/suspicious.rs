@@ -12,12 +12,22 @@
 //! valid answer, `weight(x)` is the number of suspicious nodes in x's subtree and, when coverage
 //! weighting is on, `coverage_weight(x)` is the sum over those nodes b of the sum over the
 //! entities e that b covers itself of p^v(e), v(e) being the number of nodes answered valid that
-//! cover e. Aggregates of nodes outside the region are not maintained (nothing reads them);
+//! cover e, up to the deferred share below. Aggregates of nodes outside the region are not
+//! maintained (nothing reads them);
 //! `rebuild` recomputes everything from scratch, which is how undo restores a state exactly.
 //! Membership of the region is one flag per node (`out`), set for a valid answer's subtree, for
 //! the part of the old region an invalid answer leaves, and inherited by arriving nodes.
+//!
+//! Deferred coverage: a valid answer lowers p^v(e) for each entity e it covers, which changes
+//! the weight of every call covering e (on a long run, 10^4-10^6 calls per hot entity). An
+//! update whose effect is small is deferred: `own` keeps reflecting the entity's older count
+//! until the sum of what was deferred, an upper bound of the error of every `coverage_weight`,
+//! would pass `tolerance` times the region's weight. Then all of it is applied at once. As
+//! p^v(e) decays geometrically, most valid answers on a long run are deferred, and a session
+//! beyond the persistence bound recomputes its region from spilled pages only now and then.
+//! With a tolerance of 0 the weights are exact.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::answer::Answer;
 use super::trust::TrustPolicy;
@@ -63,17 +73,29 @@ pub enum Walk {
     Stop,
 }
 
+/// The share of the region's coverage weight that the coverage weights may be off by, so that
+/// small updates can wait (see the module documentation). 1 %: the divide and query strategies
+/// choose among weights at least that far apart in all but near ties.
+pub const COVERAGE_TOLERANCE: f64 = 0.01;
+
 struct CoverageWeights {
     kind: CoverageKind,
     p: f64,
-    valid_count: HashMap<u32, u32>,
+    /// v(e): how many nodes answered valid cover e.
+    valid_count: FxHashMap<u32, u32>,
+    /// For entities whose updates wait: the count `own` still reflects (below `valid_count`).
+    applied: FxHashMap<u32, u32>,
+    /// Upper bound of how far any weight is off: the sum over waiting entities e of
+    /// (p^applied(e) - p^v(e)) times the calls covering e.
+    deferred: f64,
     own: NodeColumn<f64>,
     total: NodeColumn<f64>,
 }
 
 impl CoverageWeights {
-    /// `x`'s own weight: the stored one, or with `fresh` computed again from the counts (the
-    /// sum of p^v(e) over its entities) and stored.
+    /// `x`'s own weight: the stored one, or with `fresh` computed again from the counts `own`
+    /// reflects (the sum of p^v(e) over its entities, older counts for waiting entities) and
+    /// stored.
     fn own_of(&mut self, tree: &ExecutionTree, x: NodeId, fresh: bool) -> f64 {
         let i = x.0 as usize;
         if !fresh {
@@ -81,13 +103,18 @@ impl CoverageWeights {
         }
         let own = tree
             .coverage_iter(x, self.kind)
-            .map(|e| {
-                self.p
-                    .powi(self.valid_count.get(&e).copied().unwrap_or(0) as i32)
-            })
+            .map(|e| self.p.powi(self.counted(e) as i32))
             .sum();
         self.own.set(i, own);
         own
+    }
+
+    /// The count of `e` that the stored `own` weights reflect.
+    fn counted(&self, e: u32) -> u32 {
+        match self.applied.get(&e) {
+            Some(&v) => v,
+            None => self.valid_count.get(&e).copied().unwrap_or(0),
+        }
     }
 }
 
@@ -103,6 +130,8 @@ pub struct SuspiciousSet {
     out: NodeColumn<bool>,
     weight: NodeColumn<u32>,
     coverage: Option<CoverageWeights>,
+    /// See [`COVERAGE_TOLERANCE`].
+    coverage_tolerance: f64,
     /// Counts the changes (answers, arriving nodes, rebuilds): strategies that keep state
     /// between questions tell from it what happened since they last looked.
     revision: u64,
@@ -122,6 +151,7 @@ impl SuspiciousSet {
             out: NodeColumn::new(false),
             weight: NodeColumn::new(0),
             coverage: None,
+            coverage_tolerance: COVERAGE_TOLERANCE,
             revision: 0,
         };
         let bound = set.tree.persistence_bound().cloned();
@@ -157,7 +187,9 @@ impl SuspiciousSet {
             Weighting::Coverage { kind, p } => Some(CoverageWeights {
                 kind,
                 p,
-                valid_count: HashMap::new(),
+                valid_count: FxHashMap::default(),
+                applied: FxHashMap::default(),
+                deferred: 0.0,
                 own: NodeColumn::new(0.0),
                 total: NodeColumn::new(0.0),
             }),
@@ -168,6 +200,24 @@ impl SuspiciousSet {
             c.total.set_bound(bound.as_ref());
         }
         self.rebuild();
+    }
+
+    /// The share of the region's coverage weight that the coverage weights may be off by (see
+    /// [`COVERAGE_TOLERANCE`]); 0 keeps them exact. What waits is applied if it passes the new
+    /// share.
+    pub fn set_coverage_tolerance(&mut self, share: f64) {
+        self.revision += 1;
+        self.coverage_tolerance = share.max(0.0);
+        self.settle_coverage(false);
+    }
+
+    pub fn coverage_tolerance(&self) -> f64 {
+        self.coverage_tolerance
+    }
+
+    /// The bound of what the coverage weights are off by now (0: they are exact).
+    pub fn coverage_deferred(&self) -> f64 {
+        self.coverage.as_ref().map_or(0.0, |c| c.deferred)
     }
 
     /// Pages of the per-node columns (tree and suspicious set) written to their page stores.
@@ -201,6 +251,8 @@ impl SuspiciousSet {
         self.weight.reset(n, f, 0);
         if let Some(c) = &mut self.coverage {
             c.valid_count.clear();
+            c.applied.clear();
+            c.deferred = 0.0;
             c.own.reset(n, f, 0.0);
             c.total.reset(n, f, 0.0);
         }
@@ -390,6 +442,13 @@ impl SuspiciousSet {
         let Some(node) = self.tree.image(node) else {
             return Ok(());
         };
+        // Its entities whose updates wait are counted as they were: the bound grows by their lag.
+        for &e in entities {
+            if let Some(&applied) = c.applied.get(&e) {
+                let v = c.valid_count.get(&e).copied().unwrap_or(0);
+                c.deferred += c.p.powi(applied as i32) - c.p.powi(v as i32);
+            }
+        }
         let before = c.own.at(node.0 as usize);
         let own = c.own_of(&self.tree, node, true) - before;
         if self.is_member(node) && self.in_region(node) {
@@ -577,6 +636,8 @@ impl SuspiciousSet {
                 }
                 self.marks.set(i, INVALID);
                 self.region.push(node);
+                // A smaller region: what waits may now pass its share of the smaller weight.
+                self.settle_coverage(false);
             }
             Answer::Valid => self.apply_valid(node),
             Answer::Trusted => {
@@ -599,6 +660,7 @@ impl SuspiciousSet {
                 if batch {
                     self.recompute_region(false);
                 }
+                self.settle_coverage(false);
             }
         }
     }
@@ -623,16 +685,49 @@ impl SuspiciousSet {
     }
 
     /// Adds one to v(e) for every entity `a` (answered valid) covers, lowering the weight of
-    /// every suspicious node that covers it.
+    /// every suspicious node that covers it, now or, when the change is small, later.
     fn count_valid_coverage(&mut self, a: NodeId) {
-        let Some(cov) = &mut self.coverage else {
+        let Some(cov) = &self.coverage else {
             return;
         };
         let (kind, p) = (cov.kind, cov.p);
         let entities = self.tree.coverage(a, kind);
-        let touched: usize = entities
+        for e in entities {
+            let covering = self.tree.covering_count(kind, e) as f64;
+            let cov = self.coverage.as_mut().expect("checked above");
+            let v = cov.valid_count.entry(e).or_insert(0);
+            let before = *v;
+            *v += 1;
+            cov.applied.entry(e).or_insert(before);
+            cov.deferred += (p.powi(before as i32) - p.powi(before as i32 + 1)) * covering;
+        }
+        self.settle_coverage(false);
+    }
+
+    /// Applies the waiting coverage updates if their bound passes the tolerated share of the
+    /// region's weight, or with `force`.
+    fn settle_coverage(&mut self, force: bool) {
+        let total = self.coverage_total();
+        let Some(cov) = &mut self.coverage else {
+            return;
+        };
+        if cov.applied.is_empty() || (!force && cov.deferred <= self.coverage_tolerance * total) {
+            return;
+        }
+        let (kind, p) = (cov.kind, cov.p);
+        // Each waiting entity moves from the count `own` reflects to its count.
+        let waiting: Vec<(u32, f64)> = cov
+            .applied
+            .drain()
+            .map(|(e, applied)| {
+                let v = cov.valid_count.get(&e).copied().unwrap_or(0);
+                (e, p.powi(applied as i32) - p.powi(v as i32))
+            })
+            .collect();
+        cov.deferred = 0.0;
+        let touched: usize = waiting
             .iter()
-            .map(|&e| self.tree.covering_count(kind, e))
+            .map(|&(e, _)| self.tree.covering_count(kind, e))
             .sum();
         let batch = self.batch_pays(touched);
         // Under the persistence bound, walking an entity's calls touches pages all over the
@@ -642,16 +737,13 @@ impl SuspiciousSet {
             .tree
             .resident_nodes()
             .is_some_and(|bound| self.tree.id_bound() > bound);
-        let fresh = batch && spilling;
+        if batch && spilling {
+            self.recompute_region(true);
+            return;
+        }
         let (lo, hi) = self.region_span();
-        for e in entities {
+        for (e, delta) in waiting {
             let cov = self.coverage.as_mut().expect("checked above");
-            let v = cov.valid_count.entry(e).or_insert(0);
-            let delta = p.powi(*v as i32) - p.powi(*v as i32 + 1);
-            *v += 1;
-            if fresh {
-                continue;
-            }
             if batch {
                 for b in self.tree.nodes_covering(kind, e) {
                     cov.own.update(b.0 as usize, |v| *v -= delta);
@@ -678,7 +770,7 @@ impl SuspiciousSet {
             }
         }
         if batch {
-            self.recompute_region(fresh);
+            self.recompute_region(false);
         }
     }
 

@@ -349,6 +349,12 @@ impl<T: Cell> Column<T> {
     #[cold]
     fn read_spilled(&self, p: usize, o: usize) -> T {
         let mut reads = self.reads.lock().unwrap_or_else(|e| e.into_inner());
+        // A pass over a range reads one page many times in a row: the latest copy first.
+        if let Some((q, page)) = reads.last() {
+            if *q == p {
+                return page[o];
+            }
+        }
         if let Some(k) = reads.iter().position(|(q, _)| *q == p) {
             let entry = reads.remove(k);
             let v = entry.1[o];

@@ -5,7 +5,7 @@
 //! answer. Entities are appended in the order calls complete, so a chain runs backwards through
 //! the columns and reading one touches each spilled page at most once.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::column::{Column, PersistenceBound};
 use crate::ids::NodeId;
@@ -25,7 +25,7 @@ pub(super) struct CoverageStore {
     owner: Column<u32>,
     prev_same: Column<u32>,
     /// Per entity: its last position and how many calls cover it.
-    heads: HashMap<u32, (u32, u32)>,
+    heads: FxHashMap<u32, (u32, u32)>,
 }
 
 impl CoverageStore {
@@ -36,7 +36,7 @@ impl CoverageStore {
             entity: Column::new(0),
             owner: Column::new(NONE),
             prev_same: Column::new(NONE),
-            heads: HashMap::new(),
+            heads: FxHashMap::default(),
         };
         s.set_bound(bound);
         s
@@ -88,13 +88,16 @@ impl CoverageStore {
         }
     }
 
-    pub(super) fn entities(&self, node: NodeId) -> impl Iterator<Item = u32> + '_ {
+    pub(super) fn entities(&self, node: NodeId) -> Entities<'_> {
         let i = node.0 as usize;
         let (start, len) = match (self.start.get(i), self.len.get(i)) {
             (Some(s), Some(l)) => (s, l),
             _ => (0, 0),
         };
-        (start..start + len).map(|p| self.entity.at(p as usize))
+        Entities {
+            store: self,
+            positions: start..start + len,
+        }
     }
 
     pub(super) fn count(&self, node: NodeId) -> usize {
@@ -111,6 +114,22 @@ impl CoverageStore {
 
     pub(super) fn covering_count(&self, entity: u32) -> usize {
         self.heads.get(&entity).map_or(0, |h| h.1 as usize)
+    }
+}
+
+/// The entities one call covers itself (see [`CoverageStore::entities`]): a plain type, since
+/// the coverage strategies read it for every node of a region.
+pub struct Entities<'a> {
+    store: &'a CoverageStore,
+    positions: std::ops::Range<u32>,
+}
+
+impl Iterator for Entities<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        let p = self.positions.next()?;
+        Some(self.store.entity.at(p as usize))
     }
 }
 

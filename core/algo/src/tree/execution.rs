@@ -789,7 +789,7 @@ impl ExecutionTree {
             return CoverageIter::Union(Vec::new().into_iter());
         };
         if self.kind(node) != NodeKind::Collapsed {
-            return CoverageIter::Own(Box::new(store.entities(node)));
+            return CoverageIter::Own(store.entities(node));
         }
         let mut all: Vec<u32> = self
             .calls_in(node)
@@ -885,7 +885,7 @@ impl ExecutionTree {
 
 /// The entities a node covers (see [`ExecutionTree::coverage_iter`]).
 pub enum CoverageIter<'a> {
-    Own(Box<dyn Iterator<Item = u32> + 'a>),
+    Own(super::coverage::Entities<'a>),
     Union(std::vec::IntoIter<u32>),
 }
 
