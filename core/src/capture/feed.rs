@@ -20,6 +20,11 @@ use crate::tree::NodeHeader;
 /// Default capacity of the header channel (about 48 bytes a header: 3 MiB).
 pub const DEFAULT_FEED_CAPACITY: usize = 1 << 16;
 
+/// The spool's backlog from which the store counts as behind the program
+/// ([`FeedState::store_is_behind`]): four of the spool's reads from the socket. A store that
+/// keeps pace decodes each read soon after it arrives, so its backlog stays below this.
+pub const STORE_BEHIND_BYTES: u64 = 1 << 20;
+
 /// What the recorder and the session share.
 #[derive(Debug)]
 pub struct FeedState {
@@ -30,6 +35,8 @@ pub struct FeedState {
     complete_nodes: AtomicU64,
     /// Frames after which the store was behind.
     store_behind_frames: AtomicU64,
+    /// Whether the store was behind after the last frame (decoded frames waiting for it).
+    store_behind_now: AtomicBool,
     /// Headers the recorder had to wait to hand over (the session was behind).
     session_waits: AtomicU64,
     /// When the first call completed, in nanoseconds since `created` plus one (0: not yet).
@@ -61,6 +68,7 @@ impl FeedState {
             nodes: AtomicU64::new(0),
             complete_nodes: AtomicU64::new(0),
             store_behind_frames: AtomicU64::new(0),
+            store_behind_now: AtomicBool::new(false),
             session_waits: AtomicU64::new(0),
             first_complete_ns: AtomicU64::new(0),
             spool: OnceLock::new(),
@@ -86,6 +94,18 @@ impl FeedState {
             session_waits: self.session_waits.load(Ordering::Relaxed),
             backlog_bytes: self.spool.get().map_or(0, |s| s.backlog()),
         }
+    }
+
+    /// Whether the store is behind the program now: after the last frame its decoded frames
+    /// waited for it, or the spool holds at least [`STORE_BEHIND_BYTES`] not yet decoded. A
+    /// session that answers by itself waits while this holds (`debugger::Pace`), so that its
+    /// work never takes the CPU the store needs to catch up.
+    pub fn store_is_behind(&self) -> bool {
+        self.store_behind_now.load(Ordering::Relaxed)
+            || self
+                .spool
+                .get()
+                .is_some_and(|s| s.backlog() >= STORE_BEHIND_BYTES)
     }
 
     /// When the recorder handed over the first complete call.
@@ -219,6 +239,7 @@ impl NodeSink for FeedSink {
         if store_behind {
             s.store_behind_frames.fetch_add(1, Ordering::Relaxed);
         }
+        s.store_behind_now.store(store_behind, Ordering::Relaxed);
     }
 }
 
@@ -354,6 +375,41 @@ mod tests {
             .collect();
         assert_eq!(ids, [1, 2], "no header lost");
         assert_eq!(state.progress().session_waits, 1);
+    }
+
+    #[test]
+    fn the_store_is_behind_while_decoded_frames_or_a_spooled_backlog_wait_for_it() {
+        let (mut sink, feed) = feed(1);
+        let state = Arc::clone(feed.state());
+        assert!(!state.store_is_behind());
+        sink.progress(&WriteCounts::default(), true);
+        assert!(state.store_is_behind(), "decoded frames wait for the store");
+        sink.progress(&WriteCounts::default(), false);
+        assert!(!state.store_is_behind(), "the store took them");
+
+        // The spool received the threshold's bytes and the decoder has read none of them.
+        let dir = tempfile::tempdir().unwrap();
+        let stats = Arc::new(SpoolStats::default());
+        let bytes = vec![7u8; STORE_BEHIND_BYTES as usize];
+        let mut decoder =
+            super::super::spool(std::io::Cursor::new(bytes), dir.path(), Arc::clone(&stats))
+                .unwrap();
+        state.watch_spool(Arc::clone(&stats));
+        while stats.received() < STORE_BEHIND_BYTES {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(
+            state.store_is_behind(),
+            "{} bytes to store",
+            stats.backlog()
+        );
+        let mut byte = [0u8; 1];
+        std::io::Read::read_exact(&mut decoder, &mut byte).unwrap();
+        assert!(
+            !state.store_is_behind(),
+            "{} bytes to store, below the threshold",
+            stats.backlog()
+        );
     }
 
     #[test]
