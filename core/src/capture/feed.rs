@@ -3,8 +3,12 @@
 //!
 //! The channel is bounded so that a session far behind the recorder holds the recorder back (and
 //! through it the program) instead of growing without limit; each such wait is counted. A live
-//! session drains it between questions and while a question waits for its answer.
+//! session drains it between questions and while a question waits for its answer. Items go
+//! through it in batches (up to [`SEND_BATCH`], handed over when full and after each frame the
+//! recorder stored), so that a run of 10^7 calls costs the store's thread and the session one
+//! channel operation per batch, not per header.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -19,6 +23,9 @@ use crate::tree::NodeHeader;
 
 /// Default capacity of the header channel (about 48 bytes a header: 3 MiB).
 pub const DEFAULT_FEED_CAPACITY: usize = 1 << 16;
+
+/// The most items the recorder hands over at once.
+pub const SEND_BATCH: usize = 256;
 
 /// The spool's backlog from which the store counts as behind the program
 /// ([`FeedState::store_is_behind`]): four of the spool's reads from the socket. A store that
@@ -37,7 +44,7 @@ pub struct FeedState {
     store_behind_frames: AtomicU64,
     /// Whether the store was behind after the last frame (decoded frames waiting for it).
     store_behind_now: AtomicBool,
-    /// Headers the recorder had to wait to hand over (the session was behind).
+    /// Batches of headers the recorder had to wait to hand over (the session was behind).
     session_waits: AtomicU64,
     /// When the first call completed, in nanoseconds since `created` plus one (0: not yet).
     first_complete_ns: AtomicU64,
@@ -128,24 +135,33 @@ pub enum FeedItem {
 
 /// The recorder's end: a [`NodeSink`].
 pub struct FeedSink {
-    tx: Option<SyncSender<FeedItem>>,
+    tx: Option<SyncSender<Vec<FeedItem>>>,
     state: Arc<FeedState>,
+    /// Items not handed over yet, and how many make a batch.
+    batch: Vec<FeedItem>,
+    batch_len: usize,
 }
 
 /// The session's end.
 pub struct Feed {
-    rx: Receiver<FeedItem>,
+    rx: Receiver<Vec<FeedItem>>,
     state: Arc<FeedState>,
     ended: bool,
+    /// Items of a received batch not taken yet.
+    pending: VecDeque<FeedItem>,
 }
 
-/// A header channel of `capacity` with its shared state.
+/// A header channel of `capacity` items (in batches of up to [`SEND_BATCH`]) with its shared
+/// state.
 pub fn feed(capacity: usize) -> (FeedSink, Feed) {
-    let (tx, rx) = std::sync::mpsc::sync_channel(capacity.max(1));
+    let batch_len = capacity.clamp(1, SEND_BATCH);
+    let (tx, rx) = std::sync::mpsc::sync_channel((capacity / batch_len).max(1));
     let state = Arc::new(FeedState::new());
     let sink = FeedSink {
         tx: Some(tx),
         state: Arc::clone(&state),
+        batch: Vec::with_capacity(batch_len),
+        batch_len,
     };
     (
         sink,
@@ -153,6 +169,7 @@ pub fn feed(capacity: usize) -> (FeedSink, Feed) {
             rx,
             state,
             ended: false,
+            pending: VecDeque::new(),
         },
     )
 }
@@ -164,6 +181,8 @@ impl FeedSink {
         FeedSink {
             tx: None,
             state: Arc::new(FeedState::new()),
+            batch: Vec::new(),
+            batch_len: 1,
         }
     }
 
@@ -187,20 +206,43 @@ impl FeedSink {
 }
 
 impl FeedSink {
-    /// Sends without waiting when there is room; otherwise waits (and counts the wait).
+    /// Adds `item` to the batch, handing the batch over once full.
     fn send(&mut self, item: FeedItem) {
+        if self.tx.is_none() {
+            return;
+        }
+        self.batch.push(item);
+        if self.batch.len() >= self.batch_len {
+            self.flush();
+        }
+    }
+
+    /// Hands the batch over: without waiting when there is room; otherwise waits (and counts
+    /// the wait).
+    fn flush(&mut self) {
         let Some(tx) = &self.tx else { return };
-        match tx.try_send(item) {
+        if self.batch.is_empty() {
+            return;
+        }
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(self.batch_len));
+        match tx.try_send(batch) {
             Ok(()) => {}
-            Err(TrySendError::Full(item)) => {
+            Err(TrySendError::Full(batch)) => {
                 self.state.session_waits.fetch_add(1, Ordering::Relaxed);
-                if tx.send(item).is_err() {
+                if tx.send(batch).is_err() {
                     self.tx = None;
                 }
             }
             // The session ended early: recording goes on without it.
             Err(TrySendError::Disconnected(_)) => self.tx = None,
         }
+    }
+}
+
+impl Drop for FeedSink {
+    /// The last items, before the session sees the feed end.
+    fn drop(&mut self) {
+        self.flush();
     }
 }
 
@@ -231,6 +273,8 @@ impl NodeSink for FeedSink {
     }
 
     fn progress(&mut self, counts: &WriteCounts, store_behind: bool) {
+        // After each frame, and while the program is idle: the session sees what was stored.
+        self.flush();
         let s = &self.state;
         s.events.store(counts.events, Ordering::Relaxed);
         s.nodes.store(counts.nodes, Ordering::Relaxed);
@@ -268,25 +312,27 @@ impl Feed {
         if self.ended {
             return Taken::Ended;
         }
-        let mut n = 0;
-        if let Some(wait) = wait {
-            match self.rx.recv_timeout(wait) {
-                Ok(h) => {
-                    out.push(h);
-                    n += 1;
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return Taken::Headers(0),
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    self.ended = true;
-                    return Taken::Ended;
+        let mut n = self.take_pending(out, max);
+        if n == 0 {
+            if let Some(wait) = wait {
+                match self.rx.recv_timeout(wait) {
+                    Ok(batch) => {
+                        self.pending.extend(batch);
+                        n += self.take_pending(out, max);
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return Taken::Headers(0),
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                        self.ended = true;
+                        return Taken::Ended;
+                    }
                 }
             }
         }
         while n < max {
             match self.rx.try_recv() {
-                Ok(h) => {
-                    out.push(h);
-                    n += 1;
+                Ok(batch) => {
+                    self.pending.extend(batch);
+                    n += self.take_pending(out, max - n);
                 }
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
@@ -299,6 +345,13 @@ impl Feed {
             }
         }
         Taken::Headers(n)
+    }
+
+    /// Moves up to `max` items of the batch received last into `out`.
+    fn take_pending(&mut self, out: &mut Vec<FeedItem>, max: usize) -> usize {
+        let n = max.min(self.pending.len());
+        out.extend(self.pending.drain(..n));
+        n
     }
 }
 
@@ -346,6 +399,39 @@ mod tests {
         );
         assert_eq!(feed.take(&mut out, 10, None), Taken::Ended);
         assert!(feed.has_ended());
+    }
+
+    #[test]
+    fn items_are_handed_over_in_batches_after_each_frame_and_in_order() {
+        let (mut sink, mut feed) = feed(DEFAULT_FEED_CAPACITY);
+        let mut out = Vec::new();
+        sink.node(&header(1, None));
+        assert_eq!(
+            feed.take(&mut out, 10, None),
+            Taken::Headers(0),
+            "gathered until the frame is stored"
+        );
+        sink.progress(&WriteCounts::default(), false);
+        assert_eq!(feed.take(&mut out, 10, None), Taken::Headers(1));
+        // A full batch goes at once; a take stops at its `max` within a batch.
+        for i in 0..SEND_BATCH as u32 {
+            sink.node(&header(i + 2, None));
+        }
+        assert_eq!(feed.take(&mut out, 100, None), Taken::Headers(100));
+        assert_eq!(
+            feed.take(&mut out, 1000, Some(Duration::from_millis(1))),
+            Taken::Headers(SEND_BATCH - 100)
+        );
+        let ids: Vec<u32> = out
+            .iter()
+            .filter_map(|i| match i {
+                FeedItem::Node(h) => Some(h.id.0),
+                FeedItem::Coverage(..) => None,
+            })
+            .collect();
+        assert_eq!(ids, (1..=SEND_BATCH as u32 + 1).collect::<Vec<_>>());
+        drop(sink);
+        assert_eq!(feed.take(&mut out, 10, None), Taken::Ended);
     }
 
     #[test]
