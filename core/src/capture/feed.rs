@@ -4,8 +4,8 @@
 //! The channel is bounded so that a session far behind the recorder holds the recorder back (and
 //! through it the program) instead of growing without limit; each such wait is counted. A live
 //! session drains it between questions and while a question waits for its answer. Items go
-//! through it in batches (up to [`SEND_BATCH`], handed over when full and after each frame the
-//! recorder stored), so that a run of 10^7 calls costs the store's thread and the session one
+//! through it in batches (up to [`SEND_BATCH`], handed over when full, after each frame the
+//! recorder stored, and at once while the session waits for one), so that a run of 10^7 calls costs the store's thread and the session one
 //! channel operation per batch, not per header.
 
 use std::collections::VecDeque;
@@ -46,6 +46,8 @@ pub struct FeedState {
     store_behind_now: AtomicBool,
     /// Batches of headers the recorder had to wait to hand over (the session was behind).
     session_waits: AtomicU64,
+    /// The session is waiting for a header: the recorder hands each one over at once.
+    session_waiting: AtomicBool,
     /// When the first call completed, in nanoseconds since `created` plus one (0: not yet).
     first_complete_ns: AtomicU64,
     /// The spool of the recording's streams, once it started.
@@ -77,6 +79,7 @@ impl FeedState {
             store_behind_frames: AtomicU64::new(0),
             store_behind_now: AtomicBool::new(false),
             session_waits: AtomicU64::new(0),
+            session_waiting: AtomicBool::new(false),
             first_complete_ns: AtomicU64::new(0),
             spool: OnceLock::new(),
         }
@@ -212,7 +215,11 @@ impl FeedSink {
             return;
         }
         self.batch.push(item);
-        if self.batch.len() >= self.batch_len {
+        // A session waiting for a header (a person's first question, a node to be committed)
+        // gets it at once, not at the end of the frame.
+        if self.batch.len() >= self.batch_len
+            || self.state.session_waiting.load(Ordering::Relaxed)
+        {
             self.flush();
         }
     }
@@ -315,7 +322,10 @@ impl Feed {
         let mut n = self.take_pending(out, max);
         if n == 0 {
             if let Some(wait) = wait {
-                match self.rx.recv_timeout(wait) {
+                self.state.session_waiting.store(true, Ordering::Relaxed);
+                let received = self.rx.recv_timeout(wait);
+                self.state.session_waiting.store(false, Ordering::Relaxed);
+                match received {
                     Ok(batch) => {
                         self.pending.extend(batch);
                         n += self.take_pending(out, max);
@@ -432,6 +442,26 @@ mod tests {
         assert_eq!(ids, (1..=SEND_BATCH as u32 + 1).collect::<Vec<_>>());
         drop(sink);
         assert_eq!(feed.take(&mut out, 10, None), Taken::Ended);
+    }
+
+    #[test]
+    fn a_waiting_session_gets_each_header_at_once() {
+        let (mut sink, mut feed) = feed(DEFAULT_FEED_CAPACITY);
+        let state = Arc::clone(sink.state());
+        let session = std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let taken = feed.take(&mut out, 10, Some(Duration::from_secs(10)));
+            (taken, out)
+        });
+        while !state.session_waiting.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // No frame ends and the batch is far from full: the session's wait hands it over.
+        sink.node(&header(1, Some(2)));
+        let (taken, out) = session.join().unwrap();
+        assert_eq!(taken, Taken::Headers(1));
+        assert_eq!(out, [FeedItem::Node(header(1, Some(2)))]);
+        assert!(!state.session_waiting.load(Ordering::Relaxed));
     }
 
     #[test]
