@@ -7,7 +7,8 @@
 //! recorder of the first JVM finishes, the session is sealed and goes on over the whole tree. A
 //! question is rendered only once its node is readable from the trace: the writer commits every
 //! 200 ms, so the debugger asks it to commit at once and waits for that commit (a few
-//! milliseconds), pumping headers meanwhile so that the recorder is never held up. Over a
+//! milliseconds), pumping headers meanwhile so that the recorder is never held up; a session
+//! paced behind the store (`Pace::BehindTheStore`) waits for the periodic commit instead. Over a
 //! finished trace every function here returns at once.
 
 use std::collections::{HashSet, VecDeque};
@@ -263,8 +264,15 @@ impl Debugger {
             if live.feed.has_ended() {
                 return Err(QuestionError::NoSuchCall(node).into());
             }
-            live.feed.state().request_commit();
-            self.pump_waiting(Some(VISIBLE_POLL))?;
+            if self.options.pace == super::Pace::Ready {
+                live.feed.state().request_commit();
+                self.pump_waiting(Some(VISIBLE_POLL))?;
+            } else {
+                // A paced session waits for the store's own commit (each commit on demand costs
+                // the store time it would spend catching up), looking less often.
+                std::thread::sleep(STORE_POLL);
+                self.pump()?;
+            }
         }
     }
 }
