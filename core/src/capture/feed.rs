@@ -217,8 +217,7 @@ impl FeedSink {
         self.batch.push(item);
         // A session waiting for a header (a person's first question, a node to be committed)
         // gets it at once, not at the end of the frame.
-        if self.batch.len() >= self.batch_len
-            || self.state.session_waiting.load(Ordering::Relaxed)
+        if self.batch.len() >= self.batch_len || self.state.session_waiting.load(Ordering::Relaxed)
         {
             self.flush();
         }
