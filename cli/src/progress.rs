@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use hindsight_core::capture::{FeedState, Progress};
+use hindsight_core::capture::{FeedState, Progress, STORE_BEHIND_BYTES};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 const TICK: Duration = Duration::from_millis(100);
@@ -128,7 +128,7 @@ pub fn line(p: &Progress, bytes: u64, rate: f64, elapsed: Duration) -> String {
     );
     // The spool takes the program's stream as it comes; what the store has not taken yet waits
     // there (on disk), and is worth showing once it is more than a moment's worth.
-    if p.backlog_bytes >= 1 << 20 {
+    if p.backlog_bytes >= STORE_BEHIND_BYTES {
         s.push_str(&format!(
             " — {} received, still to store",
             size(p.backlog_bytes)

@@ -85,6 +85,9 @@ fn live_mergesort_reaches_the_verdict_of_the_recorded_trace() {
                 "{strategy} {oracle}: live {live:#}\nrecorded {recorded:#}"
             );
             assert!(live["tree_complete_ms"].as_u64().is_some(), "{live:#}");
+            // Oracles that answer at once wait for the store by default.
+            assert_eq!(live["pace"], "behind-the-store", "{live:#}");
+            assert!(live["paced_ms"].as_u64().is_some(), "{live:#}");
             assert!(live["peak_rss_bytes"].as_u64().unwrap() > 0, "{live:#}");
         }
     }
@@ -95,13 +98,22 @@ fn the_first_question_comes_while_the_program_runs() {
     let work = tempfile::tempdir().unwrap();
     let classes = steps_classes(work.path());
     let trace = work.path().join("steps.htrace");
+    // Asked as a person is (answer rules alone wait for the store: `--pace`).
     let report = debug_live(
-        &["--oracle", &steps_answers(), "-o", trace.to_str().unwrap()],
+        &[
+            "--oracle",
+            &steps_answers(),
+            "--pace",
+            "ready",
+            "-o",
+            trace.to_str().unwrap(),
+        ],
         &classes,
         "live.Steps",
         &["20"],
     );
     assert_eq!(report["result"], "bug", "{report:#}");
+    assert_eq!(report["pace"], "ready", "{report:#}");
     assert_eq!(
         report["buggy_node"]["method"], "live.Steps.cube",
         "{report:#}"

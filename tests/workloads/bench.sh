@@ -18,7 +18,16 @@
 #
 # The live session is `hindsight debug --json --oracle answers:FILE -- java ...` with every
 # question answered `valid` (the run has no known bug): it asks while the program runs, then
-# goes on over the whole tree, so it measures the first question and the complete tree.
+# goes on over the whole tree, so it measures the first question and the complete tree. Two
+# live sessions run right after each recorded run of a pair: one at the oracle's own pace
+# (`behind-the-store`: it asks only while the store keeps pace), which gives the complete tree,
+# "live / record" (the median of the pairs' ratios of the session's `tree_complete_ms` to the
+# recorded run's `wall_ms`, both from the program's start; issue 17: at most 1.1), the questions
+# before the tree was complete, the memory and the recorder's waits; and one asking a person
+# (`--oracle interactive`, pace `ready`) whose input is empty, so that the session stops at the
+# first question and then only takes in the recording: it gives the first question as a person
+# gets it, and its own "live / record" (what taking in the tree costs, without questions). The
+# live columns are medians over the pairs.
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -39,8 +48,8 @@ load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
 echo "Workloads at size $size_spec, $pairs plain/recorded pairs, $(date -u '+%Y-%m-%d %H:%M UTC');" \
   "$(nproc) CPUs; $(java -version 2>&1 | sed -n 2p); load average $(load) at the start."
 echo
-echo "| workload | size | nodes (calls) | events | trace MB | bytes/event | plain s | program recorded s | overhead | trace complete s | overhead to the trace | store CPU s | M events per CPU-s | trace complete, 1 store thread s | $(nproc) threads vs 1 | first node → first question ms | first question ms | tree complete s | questions before complete | peak RSS MB | recorder waits |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| workload | size | nodes (calls) | events | trace MB | bytes/event | plain s | program recorded s | overhead | trace complete s | overhead to the trace | store CPU s | M events per CPU-s | trace complete, 1 store thread s | $(nproc) threads vs 1 | first node → first question ms (person) | first question ms (person) | tree complete s | live / record | live / record (person, no answer) | questions before complete | peak RSS MB | recorder waits |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for name in "${names[@]}"; do
   case "$size_spec" in
     tiny | small | large) size=$(toml_get "$name" "$size_spec") ;;
@@ -51,6 +60,7 @@ for name in "${names[@]}"; do
   expected=$("$workloads_dir/run.sh" "$name" "$size" 2>/dev/null)
   : >"$scratch/$name.ratios" && : >"$scratch/$name.plain" && : >"$scratch/$name.recorded"
   : >"$scratch/$name.program" && : >"$scratch/$name.program_ratios" && : >"$scratch/$name.cpu"
+  for f in live live_ratios ready_ratios latency first before rss waits; do : >"$scratch/$name.$f"; done
   for _ in $(seq "$pairs"); do
     t0=$(now_ms)
     "$workloads_dir/run.sh" "$name" "$size" >/dev/null 2>&1
@@ -70,23 +80,38 @@ for name in "${names[@]}"; do
     echo "$program" >>"$scratch/$name.program"
     awk -v p=$((t1 - t0)) -v r=$((t2 - t1)) 'BEGIN { printf "%.3f\n", r / p }' >>"$scratch/$name.ratios"
     awk -v p=$((t1 - t0)) -v r="$program" 'BEGIN { printf "%.3f\n", r / p }' >>"$scratch/$name.program_ratios"
+    record_ms=$(json "$scratch/$name.record.json" wall_ms)
+    for oracle in answers:$scratch/valid.answers interactive; do
+      d="$scratch/$name.debug.${oracle%%:*}.json"
+      WORKLOAD_LAUNCHER="$hindsight debug --json --oracle $oracle -o $scratch/$name.live.htrace --" \
+        "$workloads_dir/run.sh" "$name" "$size" >"$d" 2>"$scratch/$name.debug.${oracle%%:*}.err" </dev/null
+      ratio=$(awk -v l="$(json "$d" tree_complete_ms)" -v r="$record_ms" 'BEGIN { printf "%.3f", l / r }')
+      if [ "$oracle" = interactive ]; then
+        echo "$ratio" >>"$scratch/$name.ready_ratios"
+        json "$d" first_question_latency_ms >>"$scratch/$name.latency"
+        json "$d" first_question_ms >>"$scratch/$name.first"
+      else
+        echo "$ratio" >>"$scratch/$name.live_ratios"
+        json "$d" tree_complete_ms >>"$scratch/$name.live"
+        json "$d" questions_before_complete >>"$scratch/$name.before"
+        json "$d" peak_rss_bytes >>"$scratch/$name.rss"
+        json "$d" session_waits >>"$scratch/$name.waits"
+      fi
+    done
   done
   "$hindsight" info --json "$scratch/$name.htrace" >"$scratch/$name.info.json"
   t0=$(now_ms)
   HINDSIGHT_STORE_THREADS=1 WORKLOAD_LAUNCHER="$hindsight record --json -o $scratch/$name.one.htrace --" \
     "$workloads_dir/run.sh" "$name" "$size" >"$scratch/$name.one.json" 2>/dev/null
   one_s=$(awk -v t=$(($(now_ms) - t0)) 'BEGIN { printf "%.2f", t / 1000 }')
-  WORKLOAD_LAUNCHER="$hindsight debug --json --oracle answers:$scratch/valid.answers -o $scratch/$name.live.htrace --" \
-    "$workloads_dir/run.sh" "$name" "$size" >"$scratch/$name.debug.json" 2>"$scratch/$name.debug.err"
-  i="$scratch/$name.info.json" d="$scratch/$name.debug.json"
+  i="$scratch/$name.info.json"
   events=$(json "$i" events) nodes=$(json "$i" nodes) bytes=$(json "$i" bytes)
-  complete_s=$(json "$d" tree_complete_ms)
-  [ "$complete_s" = – ] || complete_s=$(awk -v v="$complete_s" 'BEGIN { printf "%.1f", v / 1000 }')
-  latency=$(json "$d" first_question_latency_ms)
-  [ "$latency" = – ] || latency=$(awk -v v="$latency" 'BEGIN { printf "%.1f", v }')
+  complete_s=$(median <"$scratch/$name.live" | awk '{ printf "%.1f", $1 / 1000 }')
+  latency=$(grep -v – "$scratch/$name.latency" | median | awk 'NF { printf "%.1f", $1 }')
+  [ -n "$latency" ] || latency=–
   cpu_s=$(median <"$scratch/$name.cpu" | awk '{ print $1 / 1000 }')
   recorded_s=$(median <"$scratch/$name.recorded" | awk '{ print $1 / 1000 }')
-  printf '| %s | %s | %s | %s | %.1f | %.1f | %.2f | %.2f | %.1f× | %.2f | %.1f× | %.2f | %.1f | %s | %.2f× | %s | %s | %s | %s | %.0f | %s |\n' \
+  printf '| %s | %s | %s | %s | %.1f | %.1f | %.2f | %.2f | %.1f× | %.2f | %.1f× | %.2f | %.1f | %s | %.2f× | %s | %s | %s | %.2f× | %.2f× | %s | %.0f | %s |\n' \
     "$name" "$size" "$nodes" "$events" "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" \
     "$(awk -v b="$bytes" -v e="$events" 'BEGIN { print b / e }')" \
     "$(median <"$scratch/$name.plain" | awk '{ print $1 / 1000 }')" \
@@ -94,9 +119,9 @@ for name in "${names[@]}"; do
     "$(median <"$scratch/$name.program_ratios")" \
     "$recorded_s" "$(median <"$scratch/$name.ratios")" \
     "$cpu_s" "$(awk -v e="$events" -v c="$cpu_s" 'BEGIN { print e / c / 1e6 }')" "$one_s" \
-    "$(awk -v a="$one_s" -v b="$recorded_s" 'BEGIN { print a / b }')" "$latency" "$(json "$d" first_question_ms)" "$complete_s" \
-    "$(json "$d" questions_before_complete)" \
-    "$(awk -v b="$(json "$d" peak_rss_bytes)" 'BEGIN { print b / 1048576 }')" "$(json "$d" session_waits)"
+    "$(awk -v a="$one_s" -v b="$recorded_s" 'BEGIN { print a / b }')" "$latency" "$(median <"$scratch/$name.first")" "$complete_s" \
+    "$(median <"$scratch/$name.live_ratios")" "$(median <"$scratch/$name.ready_ratios")" "$(median <"$scratch/$name.before")" \
+    "$(median <"$scratch/$name.rss" | awk '{ print $1 / 1048576 }')" "$(median <"$scratch/$name.waits")"
 done
 echo
 echo "Load average $(load) at the end."

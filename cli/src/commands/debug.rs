@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use hindsight_core::capture::{self, peak_rss_bytes};
-use hindsight_core::debugger::{DebugOptions, Debugger, Report};
+use hindsight_core::debugger::{DebugOptions, Debugger, Pace, Report};
 use hindsight_core::glob::GlobSet;
 use hindsight_core::ids::NodeId;
 use hindsight_core::oracle::{AnswerRules, OracleMemory, ReferenceOracle, TraceRun};
@@ -48,6 +48,12 @@ pub struct Args {
     /// docs/answers-format.md) or `reference:TRACE` (a trace of the fixed program, same input)
     #[arg(long, default_value = "interactive", value_parser = parse_oracle)]
     pub oracle: OracleArg,
+    /// With a command: when a question is asked while the program runs. `ready`: as soon as it
+    /// can be shown (the default with `--oracle interactive`); `behind-the-store`: only while
+    /// the store keeps pace with the program, so that an oracle answering at once never delays
+    /// the complete trace (the default with `answers:` and `reference:`)
+    #[arg(long, value_parser = parse_pace)]
+    pub pace: Option<Pace>,
     /// With `--oracle reference:TRACE`: the fixed program's classes (a directory or class path),
     /// so that the oracle can judge a call the fixed run never made in that state by running the
     /// fixed code on it (rule 3, docs/replay-protocol.md; needs `javac` and `java`)
@@ -104,6 +110,10 @@ impl ForestArgs {
     }
 }
 
+fn parse_pace(s: &str) -> Result<Pace, String> {
+    s.parse()
+}
+
 fn parse_strategy(s: &str) -> Result<StrategyName, String> {
     s.parse::<StrategyName>().map_err(|e| e.to_string())
 }
@@ -113,6 +123,17 @@ pub enum OracleArg {
     Interactive,
     Answers(PathBuf),
     Reference(PathBuf),
+}
+
+impl OracleArg {
+    /// A person waits for each question; the other oracles answer at once, so their questions
+    /// wait for the store instead (`Pace::BehindTheStore`).
+    fn default_pace(&self) -> Pace {
+        match self {
+            OracleArg::Interactive => Pace::Ready,
+            OracleArg::Answers(_) | OracleArg::Reference(_) => Pace::BehindTheStore,
+        }
+    }
 }
 
 fn parse_oracle(s: &str) -> Result<OracleArg, String> {
@@ -377,6 +398,10 @@ struct Timing {
     session_waits: Option<u64>,
     /// Frames after which the store was behind the program (the program waited for it).
     store_behind_frames: Option<u64>,
+    /// When questions were asked while the program ran (`--pace`; live sessions only).
+    pace: Option<&'static str>,
+    /// How long questions were held back while the store was behind (`behind-the-store`).
+    paced_ms: Option<u64>,
 }
 
 fn ms(since: Instant, at: Instant) -> u64 {
@@ -411,6 +436,7 @@ pub fn run(args: Args) -> Result<u8> {
         resident_nodes: DebugOptions::resident_bound(args.resident_nodes),
         loops: !args.forest.no_loops,
         forest: args.forest.options(),
+        pace: args.pace.unwrap_or_else(|| args.oracle.default_pace()),
         ..Default::default()
     };
     let mut timing = Timing::default();
@@ -594,6 +620,8 @@ fn finish_recording(s: &mut Started, timing: &mut Timing) -> Result<()> {
     if let Some(p) = s.debugger.recording().map(|r| r.progress()) {
         timing.session_waits = Some(p.session_waits);
         timing.store_behind_frames = Some(p.store_behind_frames);
+        timing.pace = Some(s.debugger.pace().as_str());
+        timing.paced_ms = Some(s.debugger.paced().as_millis() as u64);
     }
     let recorded = running.wait()?;
     if let Some(p) = s.progress.take() {

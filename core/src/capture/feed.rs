@@ -3,8 +3,12 @@
 //!
 //! The channel is bounded so that a session far behind the recorder holds the recorder back (and
 //! through it the program) instead of growing without limit; each such wait is counted. A live
-//! session drains it between questions and while a question waits for its answer.
+//! session drains it between questions and while a question waits for its answer. Items go
+//! through it in batches (up to [`SEND_BATCH`], handed over when full, after each frame the
+//! recorder stored, and at once while the session waits for one), so that a run of 10^7 calls costs the store's thread and the session one
+//! channel operation per batch, not per header.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -20,6 +24,14 @@ use crate::tree::NodeHeader;
 /// Default capacity of the header channel (about 48 bytes a header: 3 MiB).
 pub const DEFAULT_FEED_CAPACITY: usize = 1 << 16;
 
+/// The most items the recorder hands over at once.
+pub const SEND_BATCH: usize = 256;
+
+/// The spool's backlog from which the store counts as behind the program
+/// ([`FeedState::store_is_behind`]): four of the spool's reads from the socket. A store that
+/// keeps pace decodes each read soon after it arrives, so its backlog stays below this.
+pub const STORE_BEHIND_BYTES: u64 = 1 << 20;
+
 /// What the recorder and the session share.
 #[derive(Debug)]
 pub struct FeedState {
@@ -30,8 +42,12 @@ pub struct FeedState {
     complete_nodes: AtomicU64,
     /// Frames after which the store was behind.
     store_behind_frames: AtomicU64,
-    /// Headers the recorder had to wait to hand over (the session was behind).
+    /// Whether the store was behind after the last frame (decoded frames waiting for it).
+    store_behind_now: AtomicBool,
+    /// Batches of headers the recorder had to wait to hand over (the session was behind).
     session_waits: AtomicU64,
+    /// The session is waiting for a header: the recorder hands each one over at once.
+    session_waiting: AtomicBool,
     /// When the first call completed, in nanoseconds since `created` plus one (0: not yet).
     first_complete_ns: AtomicU64,
     /// The spool of the recording's streams, once it started.
@@ -61,7 +77,9 @@ impl FeedState {
             nodes: AtomicU64::new(0),
             complete_nodes: AtomicU64::new(0),
             store_behind_frames: AtomicU64::new(0),
+            store_behind_now: AtomicBool::new(false),
             session_waits: AtomicU64::new(0),
+            session_waiting: AtomicBool::new(false),
             first_complete_ns: AtomicU64::new(0),
             spool: OnceLock::new(),
         }
@@ -88,6 +106,18 @@ impl FeedState {
         }
     }
 
+    /// Whether the store is behind the program now: after the last frame its decoded frames
+    /// waited for it, or the spool holds at least [`STORE_BEHIND_BYTES`] not yet decoded. A
+    /// session that answers by itself waits while this holds (`debugger::Pace`), so that its
+    /// work never takes the CPU the store needs to catch up.
+    pub fn store_is_behind(&self) -> bool {
+        self.store_behind_now.load(Ordering::Relaxed)
+            || self
+                .spool
+                .get()
+                .is_some_and(|s| s.backlog() >= STORE_BEHIND_BYTES)
+    }
+
     /// When the recorder handed over the first complete call.
     pub fn first_complete(&self) -> Option<Instant> {
         match self.first_complete_ns.load(Ordering::Acquire) {
@@ -108,24 +138,33 @@ pub enum FeedItem {
 
 /// The recorder's end: a [`NodeSink`].
 pub struct FeedSink {
-    tx: Option<SyncSender<FeedItem>>,
+    tx: Option<SyncSender<Vec<FeedItem>>>,
     state: Arc<FeedState>,
+    /// Items not handed over yet, and how many make a batch.
+    batch: Vec<FeedItem>,
+    batch_len: usize,
 }
 
 /// The session's end.
 pub struct Feed {
-    rx: Receiver<FeedItem>,
+    rx: Receiver<Vec<FeedItem>>,
     state: Arc<FeedState>,
     ended: bool,
+    /// Items of a received batch not taken yet.
+    pending: VecDeque<FeedItem>,
 }
 
-/// A header channel of `capacity` with its shared state.
+/// A header channel of `capacity` items (in batches of up to [`SEND_BATCH`]) with its shared
+/// state.
 pub fn feed(capacity: usize) -> (FeedSink, Feed) {
-    let (tx, rx) = std::sync::mpsc::sync_channel(capacity.max(1));
+    let batch_len = capacity.clamp(1, SEND_BATCH);
+    let (tx, rx) = std::sync::mpsc::sync_channel((capacity / batch_len).max(1));
     let state = Arc::new(FeedState::new());
     let sink = FeedSink {
         tx: Some(tx),
         state: Arc::clone(&state),
+        batch: Vec::with_capacity(batch_len),
+        batch_len,
     };
     (
         sink,
@@ -133,6 +172,7 @@ pub fn feed(capacity: usize) -> (FeedSink, Feed) {
             rx,
             state,
             ended: false,
+            pending: VecDeque::new(),
         },
     )
 }
@@ -144,6 +184,8 @@ impl FeedSink {
         FeedSink {
             tx: None,
             state: Arc::new(FeedState::new()),
+            batch: Vec::new(),
+            batch_len: 1,
         }
     }
 
@@ -167,20 +209,46 @@ impl FeedSink {
 }
 
 impl FeedSink {
-    /// Sends without waiting when there is room; otherwise waits (and counts the wait).
+    /// Adds `item` to the batch, handing the batch over once full.
     fn send(&mut self, item: FeedItem) {
+        if self.tx.is_none() {
+            return;
+        }
+        self.batch.push(item);
+        // A session waiting for a header (a person's first question, a node to be committed)
+        // gets it at once, not at the end of the frame.
+        if self.batch.len() >= self.batch_len || self.state.session_waiting.load(Ordering::Relaxed)
+        {
+            self.flush();
+        }
+    }
+
+    /// Hands the batch over: without waiting when there is room; otherwise waits (and counts
+    /// the wait).
+    fn flush(&mut self) {
         let Some(tx) = &self.tx else { return };
-        match tx.try_send(item) {
+        if self.batch.is_empty() {
+            return;
+        }
+        let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(self.batch_len));
+        match tx.try_send(batch) {
             Ok(()) => {}
-            Err(TrySendError::Full(item)) => {
+            Err(TrySendError::Full(batch)) => {
                 self.state.session_waits.fetch_add(1, Ordering::Relaxed);
-                if tx.send(item).is_err() {
+                if tx.send(batch).is_err() {
                     self.tx = None;
                 }
             }
             // The session ended early: recording goes on without it.
             Err(TrySendError::Disconnected(_)) => self.tx = None,
         }
+    }
+}
+
+impl Drop for FeedSink {
+    /// The last items, before the session sees the feed end.
+    fn drop(&mut self) {
+        self.flush();
     }
 }
 
@@ -211,6 +279,8 @@ impl NodeSink for FeedSink {
     }
 
     fn progress(&mut self, counts: &WriteCounts, store_behind: bool) {
+        // After each frame, and while the program is idle: the session sees what was stored.
+        self.flush();
         let s = &self.state;
         s.events.store(counts.events, Ordering::Relaxed);
         s.nodes.store(counts.nodes, Ordering::Relaxed);
@@ -219,6 +289,7 @@ impl NodeSink for FeedSink {
         if store_behind {
             s.store_behind_frames.fetch_add(1, Ordering::Relaxed);
         }
+        s.store_behind_now.store(store_behind, Ordering::Relaxed);
     }
 }
 
@@ -247,25 +318,30 @@ impl Feed {
         if self.ended {
             return Taken::Ended;
         }
-        let mut n = 0;
-        if let Some(wait) = wait {
-            match self.rx.recv_timeout(wait) {
-                Ok(h) => {
-                    out.push(h);
-                    n += 1;
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return Taken::Headers(0),
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    self.ended = true;
-                    return Taken::Ended;
+        let mut n = self.take_pending(out, max);
+        if n == 0 {
+            if let Some(wait) = wait {
+                self.state.session_waiting.store(true, Ordering::Relaxed);
+                let received = self.rx.recv_timeout(wait);
+                self.state.session_waiting.store(false, Ordering::Relaxed);
+                match received {
+                    Ok(batch) => {
+                        self.pending.extend(batch);
+                        n += self.take_pending(out, max);
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return Taken::Headers(0),
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                        self.ended = true;
+                        return Taken::Ended;
+                    }
                 }
             }
         }
         while n < max {
             match self.rx.try_recv() {
-                Ok(h) => {
-                    out.push(h);
-                    n += 1;
+                Ok(batch) => {
+                    self.pending.extend(batch);
+                    n += self.take_pending(out, max - n);
                 }
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
@@ -278,6 +354,13 @@ impl Feed {
             }
         }
         Taken::Headers(n)
+    }
+
+    /// Moves up to `max` items of the batch received last into `out`.
+    fn take_pending(&mut self, out: &mut Vec<FeedItem>, max: usize) -> usize {
+        let n = max.min(self.pending.len());
+        out.extend(self.pending.drain(..n));
+        n
     }
 }
 
@@ -328,6 +411,59 @@ mod tests {
     }
 
     #[test]
+    fn items_are_handed_over_in_batches_after_each_frame_and_in_order() {
+        let (mut sink, mut feed) = feed(DEFAULT_FEED_CAPACITY);
+        let mut out = Vec::new();
+        sink.node(&header(1, None));
+        assert_eq!(
+            feed.take(&mut out, 10, None),
+            Taken::Headers(0),
+            "gathered until the frame is stored"
+        );
+        sink.progress(&WriteCounts::default(), false);
+        assert_eq!(feed.take(&mut out, 10, None), Taken::Headers(1));
+        // A full batch goes at once; a take stops at its `max` within a batch.
+        for i in 0..SEND_BATCH as u32 {
+            sink.node(&header(i + 2, None));
+        }
+        assert_eq!(feed.take(&mut out, 100, None), Taken::Headers(100));
+        assert_eq!(
+            feed.take(&mut out, 1000, Some(Duration::from_millis(1))),
+            Taken::Headers(SEND_BATCH - 100)
+        );
+        let ids: Vec<u32> = out
+            .iter()
+            .filter_map(|i| match i {
+                FeedItem::Node(h) => Some(h.id.0),
+                FeedItem::Coverage(..) => None,
+            })
+            .collect();
+        assert_eq!(ids, (1..=SEND_BATCH as u32 + 1).collect::<Vec<_>>());
+        drop(sink);
+        assert_eq!(feed.take(&mut out, 10, None), Taken::Ended);
+    }
+
+    #[test]
+    fn a_waiting_session_gets_each_header_at_once() {
+        let (mut sink, mut feed) = feed(DEFAULT_FEED_CAPACITY);
+        let state = Arc::clone(sink.state());
+        let session = std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let taken = feed.take(&mut out, 10, Some(Duration::from_secs(10)));
+            (taken, out)
+        });
+        while !state.session_waiting.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // No frame ends and the batch is far from full: the session's wait hands it over.
+        sink.node(&header(1, Some(2)));
+        let (taken, out) = session.join().unwrap();
+        assert_eq!(taken, Taken::Headers(1));
+        assert_eq!(out, [FeedItem::Node(header(1, Some(2)))]);
+        assert!(!state.session_waiting.load(Ordering::Relaxed));
+    }
+
+    #[test]
     fn a_full_channel_makes_the_recorder_wait_and_counts_it() {
         let (mut sink, mut feed) = feed(1);
         let state = Arc::clone(sink.state());
@@ -354,6 +490,41 @@ mod tests {
             .collect();
         assert_eq!(ids, [1, 2], "no header lost");
         assert_eq!(state.progress().session_waits, 1);
+    }
+
+    #[test]
+    fn the_store_is_behind_while_decoded_frames_or_a_spooled_backlog_wait_for_it() {
+        let (mut sink, feed) = feed(1);
+        let state = Arc::clone(feed.state());
+        assert!(!state.store_is_behind());
+        sink.progress(&WriteCounts::default(), true);
+        assert!(state.store_is_behind(), "decoded frames wait for the store");
+        sink.progress(&WriteCounts::default(), false);
+        assert!(!state.store_is_behind(), "the store took them");
+
+        // The spool received the threshold's bytes and the decoder has read none of them.
+        let dir = tempfile::tempdir().unwrap();
+        let stats = Arc::new(SpoolStats::default());
+        let bytes = vec![7u8; STORE_BEHIND_BYTES as usize];
+        let mut decoder =
+            super::super::spool(std::io::Cursor::new(bytes), dir.path(), Arc::clone(&stats))
+                .unwrap();
+        state.watch_spool(Arc::clone(&stats));
+        while stats.received() < STORE_BEHIND_BYTES {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(
+            state.store_is_behind(),
+            "{} bytes to store",
+            stats.backlog()
+        );
+        let mut byte = [0u8; 1];
+        std::io::Read::read_exact(&mut decoder, &mut byte).unwrap();
+        assert!(
+            !state.store_is_behind(),
+            "{} bytes to store, below the threshold",
+            stats.backlog()
+        );
     }
 
     #[test]

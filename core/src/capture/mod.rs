@@ -16,7 +16,10 @@ mod spool;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-pub use feed::{feed, Feed, FeedItem, FeedSink, FeedState, Progress, Taken, DEFAULT_FEED_CAPACITY};
+pub use feed::{
+    feed, Feed, FeedItem, FeedSink, FeedState, Progress, Taken, DEFAULT_FEED_CAPACITY,
+    STORE_BEHIND_BYTES,
+};
 pub use listener::{Accepting, Listener};
 pub use memory::{cpu_ms, peak_rss_bytes};
 pub use spool::{spool, SpoolReader, SpoolStats};

@@ -7,7 +7,8 @@
 //! recorder of the first JVM finishes, the session is sealed and goes on over the whole tree. A
 //! question is rendered only once its node is readable from the trace: the writer commits every
 //! 200 ms, so the debugger asks it to commit at once and waits for that commit (a few
-//! milliseconds), pumping headers meanwhile so that the recorder is never held up. Over a
+//! milliseconds), pumping headers meanwhile so that the recorder is never held up; a session
+//! paced behind the store (`Pace::BehindTheStore`) waits for the periodic commit instead. Over a
 //! finished trace every function here returns at once.
 
 use std::collections::{HashSet, VecDeque};
@@ -31,6 +32,11 @@ const VISIBLE_POLL: Duration = Duration::from_millis(1);
 
 /// How long `next_step` waits for a header while nothing can be asked.
 const MORE_POLL: Duration = Duration::from_millis(20);
+
+/// How long `next_step` sleeps between pumps while it holds a question back for the store: the
+/// headers that arrive meanwhile are taken in batches (at most a few thousand at the store's
+/// pace, within the feed's capacity) instead of one wake-up each.
+const STORE_POLL: Duration = Duration::from_millis(10);
 
 /// The recording a live session is fed by.
 pub(super) struct Live {
@@ -101,6 +107,15 @@ impl Debugger {
     /// Waits a little for more of the recording.
     pub(super) fn wait_for_more(&mut self) -> Result<(), DebugError> {
         self.pump_waiting(Some(MORE_POLL)).map(|_| ())
+    }
+
+    /// Waits a little for the store to catch up, then takes in what arrived.
+    pub(super) fn wait_for_store(&mut self) -> Result<(), DebugError> {
+        let start = Instant::now();
+        std::thread::sleep(STORE_POLL);
+        self.pump()?;
+        self.paced += start.elapsed();
+        Ok(())
     }
 
     /// Pushes the backlog into the session, stopping at a header whose method must be matched
@@ -249,8 +264,15 @@ impl Debugger {
             if live.feed.has_ended() {
                 return Err(QuestionError::NoSuchCall(node).into());
             }
-            live.feed.state().request_commit();
-            self.pump_waiting(Some(VISIBLE_POLL))?;
+            if self.options.pace == super::Pace::Ready {
+                live.feed.state().request_commit();
+                self.pump_waiting(Some(VISIBLE_POLL))?;
+            } else {
+                // A paced session waits for the store's own commit (each commit on demand costs
+                // the store time it would spend catching up), looking less often.
+                std::thread::sleep(STORE_POLL);
+                self.pump()?;
+            }
         }
     }
 }
@@ -270,7 +292,7 @@ mod tests {
     use std::os::unix::net::UnixStream;
 
     /// Every node below the root as a UI shows it, in preorder.
-    fn tree_view(d: &mut Debugger) -> Vec<crate::debugger::TreeNode> {
+    pub(super) fn tree_view(d: &mut Debugger) -> Vec<crate::debugger::TreeNode> {
         let mut nodes = Vec::new();
         let mut stack = vec![NodeId::ROOT];
         while let Some(x) = stack.pop() {
@@ -283,7 +305,7 @@ mod tests {
 
     /// `main` calls f(1) = 2 (right), g (trusted by pattern), h(3) = 10 (wrong). The stream up
     /// to f's return, then the whole stream.
-    fn streams() -> (Vec<u8>, Vec<u8>) {
+    pub(super) fn streams() -> (Vec<u8>, Vec<u8>) {
         let build = |whole: bool| {
             let mut b = StreamBuilder::new();
             let c = b.class("p.Main", true);
@@ -460,6 +482,131 @@ mod tests {
         };
         assert_eq!(d.method_of(node).unwrap().as_deref(), Some("p.Main.h"));
         live.finish().unwrap();
+    }
+}
+
+#[cfg(test)]
+mod pace_tests {
+    use super::*;
+    use crate::capture::{feed, spool, LiveRecording, SpoolReader, SpoolStats, STORE_BEHIND_BYTES};
+    use crate::debugger::{DebugOptions, Debugger, Pace};
+    use crate::session::{Answer, Step};
+    use crate::trace::store::WriterConfig;
+    use std::io::{Read, Write};
+    use std::os::unix::net::UnixStream;
+
+    /// A live session at `pace` over a recording that has been sent `bytes`, while the store
+    /// reports a backlog: a spool holding `STORE_BEHIND_BYTES` that nothing has decoded yet
+    /// (read from the returned reader to let the store catch up).
+    struct Behind {
+        _dir: tempfile::TempDir,
+        live: LiveRecording,
+        client: Option<UnixStream>,
+        debugger: Debugger,
+        backlog: SpoolReader,
+    }
+
+    fn behind(pace: Pace, bytes: &[u8]) -> Behind {
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("live.htrace");
+        let (sink, feed) = feed(16);
+        let stats = Arc::new(SpoolStats::default());
+        let pending = vec![0u8; STORE_BEHIND_BYTES as usize];
+        let backlog = spool(
+            std::io::Cursor::new(pending),
+            dir.path(),
+            Arc::clone(&stats),
+        )
+        .unwrap();
+        while stats.received() < STORE_BEHIND_BYTES {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        feed.state().watch_spool(stats);
+        assert!(feed.state().store_is_behind());
+        let live =
+            LiveRecording::start(&trace, WriterConfig::default(), sink.for_first_jvm()).unwrap();
+        let mut client = UnixStream::connect(live.socket_path()).unwrap();
+        client.write_all(bytes).unwrap();
+        let options = DebugOptions {
+            pace,
+            ..DebugOptions::default()
+        };
+        let debugger = Debugger::live(feed, &trace, options).unwrap();
+        Behind {
+            _dir: dir,
+            live,
+            client: Some(client),
+            debugger,
+            backlog,
+        }
+    }
+
+    /// Pumps until the session holds a complete call of `method`.
+    fn wait_for_complete(d: &mut Debugger, method: &str) -> NodeId {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            d.pump_waiting(Some(Duration::from_millis(20))).unwrap();
+            let view = super::tests::tree_view(d);
+            if let Some(n) = view
+                .iter()
+                .find(|n| n.complete && n.method.as_deref() == Some(method))
+            {
+                return NodeId(n.id);
+            }
+            assert!(Instant::now() < deadline, "{method} never completed");
+        }
+    }
+
+    #[test]
+    fn an_automatic_session_asks_only_while_the_store_keeps_pace() {
+        let (prefix, _) = super::tests::streams();
+        let mut b = behind(Pace::BehindTheStore, &prefix);
+        let d = &mut b.debugger;
+        let f = wait_for_complete(d, "p.Main.f");
+        // f is complete and would be asked (see the person's session below), but the store is
+        // behind: the session holds it back however often it is asked for a step.
+        for _ in 0..3 {
+            assert_eq!(d.step().unwrap(), Step::Waiting);
+        }
+        assert!(!d.is_sealed());
+        // One byte decoded: the backlog is below the threshold, the store keeps pace.
+        b.backlog.read_exact(&mut [0u8; 1]).unwrap();
+        assert_eq!(d.next_step().unwrap(), Step::Ask(f));
+        d.answer(f, Answer::Valid).unwrap();
+        drop(b.client.take());
+        b.live.finish().unwrap();
+    }
+
+    #[test]
+    fn a_person_is_asked_while_the_store_is_behind() {
+        let (prefix, _) = super::tests::streams();
+        let mut b = behind(Pace::Ready, &prefix);
+        let d = &mut b.debugger;
+        let f = wait_for_complete(d, "p.Main.f");
+        assert_eq!(d.step().unwrap(), Step::Ask(f));
+        assert_eq!(d.next_step().unwrap(), Step::Ask(f));
+        assert!(!d.is_sealed());
+        assert!(d.recording().unwrap().store_is_behind());
+        assert_eq!(d.paced(), Duration::ZERO);
+        drop(b.client.take());
+        b.live.finish().unwrap();
+    }
+
+    /// Once the recording has ended the session has the whole tree and asks, whatever the
+    /// store's backlog (of another JVM, say): an automatic session never waits forever.
+    #[test]
+    fn an_automatic_session_asks_once_the_recording_has_ended() {
+        let (_, whole) = super::tests::streams();
+        let mut b = behind(Pace::BehindTheStore, &whole);
+        drop(b.client.take());
+        let d = &mut b.debugger;
+        let Step::Ask(main) = d.next_step().unwrap() else {
+            panic!("main is askable once the tree is complete")
+        };
+        assert!(d.is_sealed());
+        assert!(d.recording().unwrap().store_is_behind());
+        assert_eq!(d.method_of(main).unwrap().as_deref(), Some("p.Main.main"));
+        b.live.finish().unwrap();
     }
 }
 

@@ -27,10 +27,10 @@ mod view;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub use frames::{match_frames, FrameNode};
-pub use options::{DebugOptions, DEFAULT_RESIDENT_NODES};
+pub use options::{DebugOptions, Pace, DEFAULT_RESIDENT_NODES};
 pub use question::{Question, QuestionError, Shown};
 pub use report::{BuggyNode, Report};
 pub use status::RecordingStatus;
@@ -103,6 +103,9 @@ pub struct Debugger {
     sealed_at: Option<Instant>,
     /// Leaves loop and iteration nodes out of the session (`DebugOptions::loops` false).
     splice: Option<splice::LoopSplice>,
+    /// How long `next_step` held a question back while the store was behind
+    /// (`Pace::BehindTheStore`).
+    paced: Duration,
 }
 
 impl Debugger {
@@ -168,6 +171,7 @@ impl Debugger {
             last_asked: None,
             sealed_at: Some(Instant::now()),
             splice,
+            paced: Duration::ZERO,
         })
     }
 
@@ -190,6 +194,7 @@ impl Debugger {
             options,
             last_asked: None,
             sealed_at: None,
+            paced: Duration::ZERO,
         })
     }
 
@@ -224,22 +229,46 @@ impl Debugger {
         self.options.strategy
     }
 
-    /// What to do next, without waiting: a question, `Waiting` for more of the recording, or
-    /// the verdict.
+    /// What to do next, without waiting: a question, `Waiting` for more of the recording (or,
+    /// with `Pace::BehindTheStore`, for the store to catch up), or the verdict.
     pub fn step(&mut self) -> Result<Step, DebugError> {
         self.pump()?;
+        if self.held_back() {
+            return Ok(Step::Waiting);
+        }
         Ok(self.session.step())
     }
 
-    /// Like [`step`](Self::step), but waits for the recording while nothing can be asked yet:
-    /// returns a question or the verdict.
+    /// Like [`step`](Self::step), but waits for the recording while nothing can be asked yet
+    /// (and, with `Pace::BehindTheStore`, while the store is behind): returns a question or the
+    /// verdict.
     pub fn next_step(&mut self) -> Result<Step, DebugError> {
         loop {
             match self.step()? {
+                Step::Waiting if self.held_back() => self.wait_for_store()?,
                 Step::Waiting if !self.is_sealed() => self.wait_for_more()?,
                 step => return Ok(step),
             }
         }
+    }
+
+    /// Whether the next question waits for the store (`Pace::BehindTheStore`).
+    fn held_back(&self) -> bool {
+        self.options.pace == Pace::BehindTheStore
+            && !self.is_sealed()
+            && self
+                .live
+                .as_ref()
+                .is_some_and(|l| l.feed.state().store_is_behind())
+    }
+
+    /// How long `next_step` held questions back while the store was behind.
+    pub fn paced(&self) -> Duration {
+        self.paced
+    }
+
+    pub fn pace(&self) -> Pace {
+        self.options.pace
     }
 
     /// A node rendered as a question (from the logic cache, or read once it is committed).

@@ -1,5 +1,5 @@
-//! How a debugging session is set up: the strategy, trust, rendering limits and the bounds of
-//! what it keeps in memory.
+//! How a debugging session is set up: the strategy, trust, rendering limits, the bounds of
+//! what it keeps in memory and the pace of its questions while the program runs.
 
 use crate::glob::GlobSet;
 use crate::omniscient::RenderLimits;
@@ -35,6 +35,46 @@ pub struct DebugOptions {
     /// The execution forest (collapsed and projected nodes, balanced as nodes complete): on by
     /// default, `ForestOptions::OFF` for the plain tree (`--no-balance`).
     pub forest: ForestOptions,
+    /// When a live session asks its next question.
+    pub pace: Pace,
+}
+
+/// When a live session asks its next question while the program runs (over a finished trace,
+/// or once the recording has ended, every session asks at once).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pace {
+    /// As soon as a question is ready: a person is waiting for it (and thinks between
+    /// questions, which leaves the CPU to the program and the store).
+    #[default]
+    Ready,
+    /// Only while the store keeps pace with the program
+    /// ([`FeedState::store_is_behind`](crate::capture::FeedState::store_is_behind) false): for
+    /// an oracle that answers at once (answer rules, a reference trace), whose questions would
+    /// otherwise take, one after the other, the CPU that the store (running behind the program,
+    /// `capture::STORE_NICENESS`) needs, and delay the complete tree. Meanwhile the session
+    /// still takes in the recording.
+    BehindTheStore,
+}
+
+impl Pace {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pace::Ready => "ready",
+            Pace::BehindTheStore => "behind-the-store",
+        }
+    }
+}
+
+impl std::str::FromStr for Pace {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Pace, String> {
+        match s {
+            "ready" => Ok(Pace::Ready),
+            "behind-the-store" => Ok(Pace::BehindTheStore),
+            _ => Err(format!("unknown pace `{s}`: use ready or behind-the-store")),
+        }
+    }
 }
 
 /// The default persistence bound. Per resident node: the skeleton and the calls of its method 29
@@ -78,6 +118,7 @@ impl Default for DebugOptions {
             prefetch: 8,
             loops: true,
             forest: ForestOptions::ON,
+            pace: Pace::Ready,
         }
     }
 }
