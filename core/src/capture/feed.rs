@@ -384,6 +384,17 @@ mod tests {
         }
     }
 
+    /// The ids of the headers among `items`, in order.
+    fn node_ids(items: &[FeedItem]) -> Vec<u32> {
+        items
+            .iter()
+            .filter_map(|i| match i {
+                FeedItem::Node(h) => Some(h.id.0),
+                FeedItem::Coverage(..) => None,
+            })
+            .collect()
+    }
+
     #[test]
     fn headers_arrive_in_order_and_the_end_is_seen_after_the_last() {
         let (mut sink, mut feed) = feed(4);
@@ -431,13 +442,7 @@ mod tests {
             feed.take(&mut out, 1000, Some(Duration::from_millis(1))),
             Taken::Headers(SEND_BATCH - 100)
         );
-        let ids: Vec<u32> = out
-            .iter()
-            .filter_map(|i| match i {
-                FeedItem::Node(h) => Some(h.id.0),
-                FeedItem::Coverage(..) => None,
-            })
-            .collect();
+        let ids = node_ids(&out);
         assert_eq!(ids, (1..=SEND_BATCH as u32 + 1).collect::<Vec<_>>());
         drop(sink);
         assert_eq!(feed.take(&mut out, 10, None), Taken::Ended);
@@ -481,13 +486,7 @@ mod tests {
             feed.take(&mut out, 2, Some(Duration::from_millis(50)));
         }
         recorder.join().unwrap();
-        let ids: Vec<u32> = out
-            .iter()
-            .filter_map(|i| match i {
-                FeedItem::Node(h) => Some(h.id.0),
-                FeedItem::Coverage(..) => None,
-            })
-            .collect();
+        let ids = node_ids(&out);
         assert_eq!(ids, [1, 2], "no header lost");
         assert_eq!(state.progress().session_waits, 1);
     }
