@@ -52,7 +52,7 @@ pub struct Args {
     /// can be shown (the default with `--oracle interactive`); `behind-the-store`: only while
     /// the store keeps pace with the program, so that an oracle answering at once never delays
     /// the complete trace (the default with `answers:` and `reference:`)
-    #[arg(long, value_parser = parse_pace)]
+    #[arg(long)]
     pub pace: Option<Pace>,
     /// With `--oracle reference:TRACE`: the fixed program's classes (a directory or class path),
     /// so that the oracle can judge a call the fixed run never made in that state by running the
@@ -108,10 +108,6 @@ impl ForestArgs {
             max_chain: self.max_chain.unwrap_or(u32::MAX),
         }
     }
-}
-
-fn parse_pace(s: &str) -> Result<Pace, String> {
-    s.parse()
 }
 
 fn parse_strategy(s: &str) -> Result<StrategyName, String> {

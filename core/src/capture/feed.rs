@@ -5,8 +5,8 @@
 //! through it the program) instead of growing without limit; each such wait is counted. A live
 //! session drains it between questions and while a question waits for its answer. Items go
 //! through it in batches (up to [`SEND_BATCH`], handed over when full, after each frame the
-//! recorder stored, and at once while the session waits for one), so that a run of 10^7 calls costs the store's thread and the session one
-//! channel operation per batch, not per header.
+//! recorder stored, and at once while the session waits for one), so that a run of 10^7 calls
+//! costs the store's thread and the session one channel operation per batch, not per header.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

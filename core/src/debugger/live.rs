@@ -541,6 +541,14 @@ mod pace_tests {
         }
     }
 
+    impl Behind {
+        /// The program's stream ends and the recording finishes.
+        fn end(mut self) {
+            drop(self.client.take());
+            self.live.finish().unwrap();
+        }
+    }
+
     /// Pumps until the session holds a complete call of `method`.
     fn wait_for_complete(d: &mut Debugger, method: &str) -> NodeId {
         let deadline = Instant::now() + Duration::from_secs(30);
@@ -573,8 +581,7 @@ mod pace_tests {
         b.backlog.read_exact(&mut [0u8; 1]).unwrap();
         assert_eq!(d.next_step().unwrap(), Step::Ask(f));
         d.answer(f, Answer::Valid).unwrap();
-        drop(b.client.take());
-        b.live.finish().unwrap();
+        b.end();
     }
 
     #[test]
@@ -588,8 +595,7 @@ mod pace_tests {
         assert!(!d.is_sealed());
         assert!(d.recording().unwrap().store_is_behind());
         assert_eq!(d.paced(), Duration::ZERO);
-        drop(b.client.take());
-        b.live.finish().unwrap();
+        b.end();
     }
 
     /// Once the recording has ended the session has the whole tree and asks, whatever the
@@ -606,7 +612,7 @@ mod pace_tests {
         assert!(d.is_sealed());
         assert!(d.recording().unwrap().store_is_behind());
         assert_eq!(d.method_of(main).unwrap().as_deref(), Some("p.Main.main"));
-        b.live.finish().unwrap();
+        b.end();
     }
 }
 

@@ -208,7 +208,7 @@ impl SuspiciousSet {
     pub fn set_coverage_tolerance(&mut self, share: f64) {
         self.revision += 1;
         self.coverage_tolerance = share.max(0.0);
-        self.settle_coverage(false);
+        self.settle_coverage();
     }
 
     pub fn coverage_tolerance(&self) -> f64 {
@@ -637,7 +637,7 @@ impl SuspiciousSet {
                 self.marks.set(i, INVALID);
                 self.region.push(node);
                 // A smaller region: what waits may now pass its share of the smaller weight.
-                self.settle_coverage(false);
+                self.settle_coverage();
             }
             Answer::Valid => self.apply_valid(node),
             Answer::Trusted => {
@@ -660,7 +660,7 @@ impl SuspiciousSet {
                 if batch {
                     self.recompute_region(false);
                 }
-                self.settle_coverage(false);
+                self.settle_coverage();
             }
         }
     }
@@ -701,17 +701,20 @@ impl SuspiciousSet {
             cov.applied.entry(e).or_insert(before);
             cov.deferred += (p.powi(before as i32) - p.powi(before as i32 + 1)) * covering;
         }
-        self.settle_coverage(false);
+        self.settle_coverage();
     }
 
     /// Applies the waiting coverage updates if their bound passes the tolerated share of the
-    /// region's weight, or with `force`.
-    fn settle_coverage(&mut self, force: bool) {
+    /// region's weight.
+    fn settle_coverage(&mut self) {
+        if self.coverage.as_ref().is_none_or(|c| c.applied.is_empty()) {
+            return;
+        }
         let total = self.coverage_total();
         let Some(cov) = &mut self.coverage else {
             return;
         };
-        if cov.applied.is_empty() || (!force && cov.deferred <= self.coverage_tolerance * total) {
+        if cov.deferred <= self.coverage_tolerance * total {
             return;
         }
         let (kind, p) = (cov.kind, cov.p);
