@@ -475,8 +475,19 @@ public class ComputationTreeView extends SessionView {
      * reads the pages on the way (only those), then the UI thread expands it without waiting.
      */
     public void reveal(long id) {
+        reveal(id, () -> {
+        });
+    }
+
+    /**
+     * {@link #reveal(long)}, then {@code then} on the UI thread once the selection has been made
+     * and the other views told of it (or the call could not be shown): a view that goes to a
+     * moment inside the call goes there after the selection that moves it to the call's exit.
+     */
+    public void reveal(long id, Runnable then) {
         TraceSession s = session();
         if (s == null) {
+            then.run();
             return;
         }
         Job job = Job.create("Revealing a call", monitor -> {
@@ -487,9 +498,13 @@ public class ComputationTreeView extends SessionView {
                     if (session() == s) {
                         expandWay(id, path);
                     }
+                    then.run();
                 });
             } catch (HindsightException | RuntimeException e) {
-                ui(() -> showError("revealing node " + id, e));
+                ui(() -> {
+                    showError("revealing node " + id, e);
+                    then.run();
+                });
             }
             return Status.OK_STATUS;
         });

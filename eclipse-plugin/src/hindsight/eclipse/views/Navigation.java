@@ -22,12 +22,20 @@ final class Navigation {
             return;
         }
         TreeNode node = node(s, id);
+        // After the tree's selection, which moves the other views to the call's exit.
+        Runnable toMoment = () -> {
+            if (node != null && Sessions.current() == s) {
+                moment(page, node, timestamp);
+            }
+        };
         if (page.findView(ComputationTreeView.ID) instanceof ComputationTreeView tree) {
-            tree.reveal(id);
+            tree.reveal(id, toMoment);
+        } else {
+            toMoment.run();
         }
-        if (node == null) {
-            return;
-        }
+    }
+
+    private static void moment(IWorkbenchPage page, TreeNode node, long timestamp) {
         if (page.findView(EventListView.ID) instanceof EventListView events) {
             events.showNode(node, timestamp);
         }
