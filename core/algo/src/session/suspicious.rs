@@ -13,7 +13,10 @@
 //! weighting is on, `coverage_weight(x)` is the sum over those nodes b of the sum over the
 //! entities e that b covers itself of p^v(e), v(e) being the number of nodes answered valid that
 //! cover e, up to the deferred share below. Aggregates of nodes outside the region are not
-//! maintained (nothing reads them);
+//! maintained (nothing reads them). Like the tree's subtree sizes, the stored aggregates are
+//! *closed*: a node's counts only its complete children, a child joins its parent's when it
+//! completes, and the readers add the open children's (`ExecutionTree::open_children`), so a
+//! recorded node costs O(1) and an update walks up only to the first open ancestor;
 //! `rebuild` recomputes everything from scratch, which is how undo restores a state exactly.
 //! Membership of the region is one flag per node (`out`), set for a valid answer's subtree, for
 //! the part of the old region an invalid answer leaves, and inherited by arriving nodes.
@@ -271,7 +274,8 @@ impl SuspiciousSet {
             }
             let member = self.is_member(x);
             self.weight.update(i, |v| *v += u32::from(member));
-            let parent = self.tree.parent(x);
+            // An open node joins its parent's aggregate when it completes.
+            let parent = self.tree.parent(x).filter(|_| self.tree.is_complete(x));
             if let Some(p) = parent {
                 let add = self.weight.at(i);
                 self.weight.update(p.0 as usize, |v| *v += add);
@@ -343,6 +347,7 @@ impl SuspiciousSet {
             self.classify_method(m);
         }
         if change == Change::Completed {
+            self.close(header.id);
             self.balance(header.id);
         }
         if change == Change::Completed && self.is_member(header.id) && self.in_region(header.id) {
@@ -350,6 +355,22 @@ impl SuspiciousSet {
             self.add_along(header.id, 1, own);
         }
         Ok(())
+    }
+
+    /// A node that just completed: its closed aggregates, complete now, join its parent's.
+    fn close(&mut self, x: NodeId) {
+        if x == self.region_root() || !self.in_region(x) {
+            return;
+        }
+        let Some(p) = self.tree.parent(x) else {
+            return;
+        };
+        let i = x.0 as usize;
+        let w = self.weight.at(i);
+        let c = self.coverage.as_ref().map_or(0.0, |c| c.total.at(i));
+        if w != 0 || c != 0.0 {
+            self.add_along(p, i64::from(w), c);
+        }
     }
 
     /// Makes the execution forest under a node that just completed (`tree::forest`), and
@@ -481,21 +502,25 @@ impl SuspiciousSet {
             .map_or(0.0, |c| c.own.at(x.0 as usize))
     }
 
-    /// Adds to the aggregates of `x` and its ancestors up to the region root.
+    /// Adds to the closed aggregates of `x` and of the ancestors that count it: up through
+    /// complete nodes to the first open one, at most to the region root.
     fn add_along(&mut self, x: NodeId, dw: i64, dc: f64) {
         let root = self.region_root();
-        let mut y = Some(x);
-        while let Some(n) = y {
+        let mut n = x;
+        loop {
             let i = n.0 as usize;
             self.weight
                 .set(i, (i64::from(self.weight.at(i)) + dw) as u32);
             if let Some(c) = &mut self.coverage {
                 c.total.update(i, |v| *v += dc);
             }
-            if n == root {
+            if n == root || !self.tree.is_complete(n) {
                 break;
             }
-            y = self.tree.parent(n);
+            match self.tree.parent(n) {
+                Some(p) => n = p,
+                None => break,
+            }
         }
     }
 
@@ -563,10 +588,11 @@ impl SuspiciousSet {
             return false;
         }
         for i in (r + 1..end).rev() {
-            if state[i - r] != 2 {
+            let x = NodeId(i as u32);
+            if state[i - r] != 2 || !self.tree.is_complete(x) {
                 continue;
             }
-            let Some(p) = self.tree.parent(NodeId(i as u32)) else {
+            let Some(p) = self.tree.parent(x) else {
                 continue;
             };
             let pi = p.0 as usize;
@@ -597,7 +623,7 @@ impl SuspiciousSet {
         }
         let root = self.region_root();
         for &x in order.iter().rev() {
-            if x == root {
+            if x == root || !self.tree.is_complete(x) {
                 continue;
             }
             let Some(p) = self.tree.parent(x) else {
@@ -667,10 +693,7 @@ impl SuspiciousSet {
 
     fn apply_valid(&mut self, a: NodeId) {
         let i = a.0 as usize;
-        let (w, c) = (
-            self.weight.at(i),
-            self.coverage.as_ref().map_or(0.0, |c| c.total.at(i)),
-        );
+        let (w, c) = (self.weight(a), self.coverage_weight(a));
         if let Some(p) = self.tree.parent(a) {
             if a != self.region_root() {
                 self.add_along(p, -i64::from(w), -c);
@@ -875,7 +898,10 @@ impl SuspiciousSet {
 
     /// Number of suspicious nodes in x's subtree (x inside the region).
     pub fn weight(&self, x: NodeId) -> u32 {
-        self.weight.get(x.0 as usize).unwrap_or(0)
+        let closed = self.weight.get(x.0 as usize).unwrap_or(0);
+        self.tree
+            .open_children(x)
+            .fold(closed, |w, c| w + self.weight(c))
     }
 
     /// Number of suspicious nodes.
@@ -885,10 +911,13 @@ impl SuspiciousSet {
 
     /// Coverage-based weight of x's subtree (0 when coverage weighting is off).
     pub fn coverage_weight(&self, x: NodeId) -> f64 {
-        self.coverage
-            .as_ref()
-            .and_then(|c| c.total.get(x.0 as usize))
-            .unwrap_or(0.0)
+        let Some(c) = &self.coverage else {
+            return 0.0;
+        };
+        let closed = c.total.get(x.0 as usize).unwrap_or(0.0);
+        self.tree
+            .open_children(x)
+            .fold(closed, |w, ch| w + self.coverage_weight(ch))
     }
 
     /// Coverage-based weight of the whole suspicious set.

@@ -346,59 +346,28 @@ fn sessions_work_while_the_tree_grows() {
 #[test]
 fn a_node_arriving_outside_the_region_is_not_suspicious() {
     let mut s = session(ExecutionTree::new(), StrategyName::TopDown);
-    s.push(&header(0, None, NodeKind::Root, None, false))
-        .unwrap();
-    s.push(&header(1, Some(NodeId(0)), NodeKind::Thread, None, false))
-        .unwrap();
+    let push = |s: &mut Session, id, parent: Option<u32>, kind, method, complete| {
+        s.push(&header(id, parent.map(NodeId), kind, method, complete))
+            .unwrap()
+    };
+    push(&mut s, 0, None, NodeKind::Root, None, false);
+    push(&mut s, 1, Some(0), NodeKind::Thread, None, false);
     assert_eq!(s.step(), Step::Waiting);
-    s.push(&header(
-        2,
-        Some(NodeId(1)),
-        NodeKind::Routine,
-        Some(0),
-        false,
-    ))
-    .unwrap();
+    push(&mut s, 2, Some(1), NodeKind::Routine, Some(0), false);
     assert_eq!(s.step(), Step::Waiting, "incomplete nodes are not asked");
-    s.push(&header(
-        3,
-        Some(NodeId(2)),
-        NodeKind::Routine,
-        Some(1),
-        true,
-    ))
-    .unwrap();
+    push(&mut s, 3, Some(2), NodeKind::Routine, Some(1), true);
     assert_eq!(s.step(), Step::Ask(NodeId(3)));
-    s.push(&header(
-        4,
-        Some(NodeId(1)),
-        NodeKind::Routine,
-        Some(2),
-        true,
-    ))
-    .unwrap();
+    // A second thread, running beside the first.
+    push(&mut s, 4, Some(0), NodeKind::Thread, None, false);
+    push(&mut s, 5, Some(4), NodeKind::Routine, Some(2), true);
     assert_eq!(s.suspicious().total_weight(), 2);
-    s.answer(NodeId(4), Answer::Invalid).unwrap();
+    s.answer(NodeId(5), Answer::Invalid).unwrap();
     // A later sibling of the invalid node lies outside the region.
-    s.push(&header(
-        5,
-        Some(NodeId(1)),
-        NodeKind::Routine,
-        Some(3),
-        true,
-    ))
-    .unwrap();
-    assert!(!s.suspicious().is_suspicious(NodeId(5)));
-    assert_eq!(s.step(), Step::Done(Verdict::Bug { node: NodeId(4) }));
+    push(&mut s, 6, Some(4), NodeKind::Routine, Some(3), true);
+    assert!(!s.suspicious().is_suspicious(NodeId(6)));
+    assert_eq!(s.step(), Step::Done(Verdict::Bug { node: NodeId(5) }));
     // Completing node 2 (outside the region) changes nothing.
-    s.push(&header(
-        2,
-        Some(NodeId(1)),
-        NodeKind::Routine,
-        Some(0),
-        true,
-    ))
-    .unwrap();
+    push(&mut s, 2, Some(1), NodeKind::Routine, Some(0), true);
     assert_eq!(s.suspicious().total_weight(), 1);
 }
 

@@ -7,8 +7,14 @@
 //! too: 8 bytes per node and 12 per entity a call covers). With a persistence bound
 //! ([`ExecutionTree::set_persistence_bound`]) the columns keep only about that many nodes in
 //! memory and spill the rest to the bound's page storage. Children keep call order through
-//! first/last child and next-sibling links; subtree sizes are kept up to date on every insertion
-//! (one walk up the ancestors).
+//! first/last child and next-sibling links.
+//!
+//! Subtree sizes are kept *closed*: a node's stored size counts itself and the subtrees of its
+//! complete children only, and a child's subtree joins its parent's when the child completes.
+//! An incomplete node's size adds its open (incomplete) children's on reading: a call's
+//! children run one after the other on its thread, so only its last child can be open (the
+//! root's threads run side by side: all of them may be). Recording a node thus costs O(1), not
+//! a walk up its ancestors, and a size is read in O(depth of the open spine below it).
 
 use std::collections::HashMap;
 
@@ -71,6 +77,15 @@ pub enum TreeError {
     UnknownNode { id: NodeId },
     #[error("node {id} is beyond the recorder's id range (ids from 2^31 are the forest's own)")]
     IdTooLarge { id: NodeId },
+    #[error(
+        "node {id} starts while its earlier sibling {sibling} is still running; calls on one \
+         thread nest (only the root's threads run side by side)"
+    )]
+    SiblingStillOpen { id: NodeId, sibling: NodeId },
+    #[error(
+        "node {id} completes while its child {child} is still running; calls on one thread nest"
+    )]
+    ChildStillOpen { id: NodeId, child: NodeId },
     #[error("node {id} already has {kind:?} coverage; coverage is set once per node and kind")]
     CoverageAlreadySet { id: NodeId, kind: CoverageKind },
 }
@@ -305,7 +320,15 @@ impl ExecutionTree {
             if self.is_complete(h.id) {
                 return Ok(Change::Unchanged);
             }
+            // Sizes (and the session's aggregates) count an open node's subtree only through
+            // its parent's open children: a node that completes has none.
+            if let Some(child) = self.open_children(h.id).next() {
+                return Err(TreeError::ChildStillOpen { id: h.id, child });
+            }
             self.flags.update(id, |f| *f |= COMPLETE);
+            // Its subtree is closed now (its children completed before it): the parent takes it.
+            let closed = self.size.at(id);
+            self.add_size_above(h.id, i64::from(closed));
             return Ok(Change::Completed);
         }
         let parent = match (h.parent, h.kind) {
@@ -323,6 +346,11 @@ impl ExecutionTree {
                         id: h.id,
                         parent: p,
                     });
+                }
+                if self.kind(p) != NodeKind::Root {
+                    if let Some(sibling) = self.last_child(p).filter(|&c| !self.is_complete(c)) {
+                        return Err(TreeError::SiblingStillOpen { id: h.id, sibling });
+                    }
                 }
                 p.0
             }
@@ -367,10 +395,8 @@ impl ExecutionTree {
                 self.next_sibling.set(last as usize, h.id.0);
             }
             self.last_child.set(p, h.id.0);
-            let mut a = parent;
-            while a != NONE {
-                self.size.update(a as usize, |s| *s += 1);
-                a = self.parent.at(a as usize);
+            if h.is_complete() {
+                self.add_size_above(h.id, 1);
             }
         }
         self.count += 1;
@@ -613,11 +639,7 @@ impl ExecutionTree {
         let gone = (calls.len() - 1) as u32;
         self.absorbed += calls.len() - 1;
         self.count -= calls.len() - 1;
-        let mut a = parent;
-        while let Some(x) = a {
-            self.size.update(x.0 as usize, |s| *s -= gone);
-            a = self.parent(x);
-        }
+        self.add_size_above(first, -i64::from(gone));
     }
 
     /// A new projected node, complete, not yet linked anywhere (see [`Self::set_children`]).
@@ -669,13 +691,18 @@ impl ExecutionTree {
         self.size.set(node.0 as usize, size);
     }
 
-    /// Adds `delta` to the sizes of `node`'s ancestors (not its own).
+    /// Adds `delta` to the closed sizes above `node` that count `node`'s subtree: none if
+    /// `node` is open, else its parent's and on up through complete nodes, the first open
+    /// ancestor included (an open node's own stored size counts only its complete children).
     pub(crate) fn add_size_above(&mut self, node: NodeId, delta: i64) {
-        let mut a = self.parent(node);
-        while let Some(x) = a {
+        let mut x = node;
+        while self.is_complete(x) {
+            let Some(p) = self.parent(x) else {
+                return;
+            };
             self.size
-                .update(x.0 as usize, |s| *s = (i64::from(*s) + delta) as u32);
-            a = self.parent(x);
+                .update(p.0 as usize, |s| *s = (i64::from(*s) + delta) as u32);
+            x = p;
         }
     }
 
@@ -745,7 +772,24 @@ impl ExecutionTree {
 
     /// Number of nodes in the subtree rooted at `node`, itself included.
     pub fn subtree_size(&self, node: NodeId) -> u32 {
-        self.size.get(node.0 as usize).unwrap_or(0)
+        let closed = self.size.get(node.0 as usize).unwrap_or(0);
+        self.open_children(node)
+            .fold(closed, |s, c| s + self.subtree_size(c))
+    }
+
+    /// The children of `node` not complete yet, whose subtrees its closed aggregates leave out
+    /// (see the module documentation): none under a complete node, the last child under a call,
+    /// a loop, an iteration or a thread, and under the root every thread still running.
+    pub fn open_children(&self, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        // The root completes when the recording ends, even with threads still open.
+        let (last, all) = match (self.kind(node), self.is_complete(node)) {
+            (NodeKind::Root, _) => (None, Some(self.children(node))),
+            (_, true) => (None, None),
+            _ => (self.last_child(node), None),
+        };
+        last.into_iter()
+            .chain(all.into_iter().flatten())
+            .filter(move |&c| !self.is_complete(c))
     }
 
     /// Every call of `method` recorded so far, in recording order (calls absorbed into a

@@ -338,3 +338,38 @@ fn mergesort_weights_are_the_papers_subtree_sums_of_own_edges() {
         .collect();
     assert_eq!(got, want);
 }
+
+/// Sizes are kept closed and the open spine is added on reading: at every moment of a
+/// recording of interleaved threads, each node's size is the number of nodes below it.
+#[test]
+fn subtree_sizes_count_open_nodes_at_every_moment() {
+    let shape = Shape {
+        calls: 300,
+        threads: 3,
+        ..Shape::default()
+    };
+    for seed in 0..4 {
+        let mut tree = ExecutionTree::new();
+        let mut pushed = 0;
+        super::synthetic::random_recording(seed, &shape, |e| {
+            if let super::synthetic::Event::Header(h) = e {
+                tree.push(&h).unwrap();
+                pushed += 1;
+                if pushed % 7 == 0 {
+                    for x in tree.iter() {
+                        let counted = tree.preorder(x).count() as u32;
+                        assert_eq!(
+                            tree.subtree_size(x),
+                            counted,
+                            "node {x} after {pushed} headers"
+                        );
+                    }
+                }
+            }
+        });
+        tree.seal();
+        for x in tree.iter() {
+            assert_eq!(tree.subtree_size(x), tree.preorder(x).count() as u32);
+        }
+    }
+}
