@@ -514,8 +514,13 @@ fn start(args: &Args, options: DebugOptions, timing: &mut Timing) -> Result<Star
                 path.clone(),
                 progress::wanted(args.json),
             );
+            let paced = options.pace == Pace::BehindTheStore;
             let running = launch::start(&args.command, &path, &args.agent, output, sink)?;
             let debugger = Debugger::live(feed, &path, options)?;
+            if paced {
+                // After the program started, which keeps its priority.
+                capture::behind_the_program();
+            }
             Ok(Started {
                 trace: path,
                 _keep: dir,

@@ -51,9 +51,12 @@ pub const STORE_NICENESS: i32 = 19;
 /// The spool keeps the backlog on disk, so the store need not keep pace with the program: on a
 /// machine with few cores it should take the CPU the program and its JIT leave, not compete
 /// for it (docs/benchmarks.md, "Workloads"). The spool's copying thread is started before and
-/// keeps its priority, since the program waits for it. Linux keeps a nice value per thread. A
-/// failure leaves the priority as it was: it only costs speed.
-fn behind_the_program() {
+/// keeps its priority, since the program waits for it. A live session paced behind the store
+/// (`Pace::BehindTheStore`) calls it on its own thread too: it waits for the store anyway, so
+/// its intake of the tree should take what the program leaves, as the store does. Linux keeps a
+/// nice value per thread (an unprivileged thread cannot take it back). A failure leaves the
+/// priority as it was: it only costs speed.
+pub fn behind_the_program() {
     if let Ok(nice) = rustix::process::getpriority_process(None) {
         let _ = rustix::process::setpriority_process(None, (nice + STORE_NICENESS).min(19));
     }
