@@ -781,11 +781,16 @@ impl ExecutionTree {
     /// (see the module documentation): none under a complete node, the last child under a call,
     /// a loop, an iteration or a thread, and under the root every thread still running.
     pub fn open_children(&self, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        // One read of the flags: sizes and weights are read often, spilled pages included.
+        let flags = self.flags.get(node.0 as usize).unwrap_or(ABSENT);
+        let root = flags != ABSENT && code_kind(flags) == NodeKind::Root;
         // The root completes when the recording ends, even with threads still open.
-        let (last, all) = match (self.kind(node), self.is_complete(node)) {
-            (NodeKind::Root, _) => (None, Some(self.children(node))),
-            (_, true) => (None, None),
-            _ => (self.last_child(node), None),
+        let (last, all) = if root {
+            (None, Some(self.children(node)))
+        } else if flags & COMPLETE != 0 || flags == ABSENT {
+            (None, None)
+        } else {
+            (self.last_child(node), None)
         };
         last.into_iter()
             .chain(all.into_iter().flatten())

@@ -56,10 +56,12 @@ pub fn balance(tree: &mut ExecutionTree, node: NodeId) -> Reshape {
     if !options.balance {
         return out;
     }
-    let children: Vec<NodeId> = tree.children(node).collect();
-    if children.len() < 2 {
+    // Collapsing and projecting both need a chained child after the first: most nodes have
+    // none, and leave here without allocating.
+    if !tree.children(node).skip(1).any(|c| tree.is_chained(c)) {
         return out;
     }
+    let children: Vec<NodeId> = tree.children(node).collect();
     let items = shrink(tree, &children, options, &mut out);
     let mut pending = vec![(node, items)];
     while let Some((parent, items)) = pending.pop() {
