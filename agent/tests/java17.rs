@@ -139,6 +139,44 @@ fn enum_constants_are_named_by_a_text_content() {
     }
 }
 
+/// Bytecode that stores 2 into booleans (a mutant, another compiler): the JVM keeps the low
+/// bit of a boolean field, static field, array element and return value, and so does the trace.
+#[test]
+fn booleans_stored_as_other_ints_are_recorded_as_the_jvm_narrows_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let asm = std::path::Path::new("/usr/share/java/asm.jar");
+    javac(
+        &[repo_root().join("tests/java17/asm/NarrowedBooleans.java")],
+        Some(asm),
+        dir.path(),
+    );
+    let cp = format!("{}:{}", dir.path().display(), asm.display());
+    let plain = java(&cp, "NarrowedBooleans", None);
+    assert_eq!(
+        String::from_utf8_lossy(&plain.stdout),
+        "false false false false\n"
+    );
+    let stream = dir.path().join("t.hsw");
+    let recorded = java(
+        &cp,
+        "NarrowedBooleans",
+        Some(&format!("file={}", stream.display())),
+    );
+    assert_eq!(plain.stdout, recorded.stdout);
+    let trace = decode(&fs::read(&stream).expect("stream")).expect("well formed");
+    let lines = trace.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL Narrow.store(",
+            ".f = false",
+            "STATIC_WRITE Narrow.s = false",
+            "[0] = false",
+            "RETURN false",
+        ],
+    );
+}
+
 /// The successor table (wire format 3) of javac's loops: the block that ends a pass jumps back
 /// to the test, a block earlier in the method; methods without loops have no such edge.
 #[test]

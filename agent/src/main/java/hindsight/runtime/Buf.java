@@ -271,7 +271,7 @@ public final class Buf extends Encoder {
     public void arrayWriteB(Object array, int index, int v) {
         arrayWrite(array, index);
         if (array instanceof boolean[]) {
-            valZ(v);
+            valZ(v & 1);
         } else {
             valB(v);
         }
@@ -329,7 +329,7 @@ public final class Buf extends Encoder {
 
     public void fieldWriteZ(Object o, int field, int v) {
         fieldWrite(o, field);
-        valZ(v);
+        valZ(v & 1); // the JVM stores the low bit (JVMS putfield), as for the others below
     }
 
     public void fieldWriteC(Object o, int field, int v) {
@@ -376,7 +376,7 @@ public final class Buf extends Encoder {
 
     public void staticWriteZ(int field, int v) {
         staticWrite(field);
-        valZ(v);
+        valZ(v & 1);
     }
 
     public void staticWriteC(int field, int v) {
@@ -460,7 +460,7 @@ public final class Buf extends Encoder {
 
     public void retZ(int v) {
         begin(RETURN);
-        valZ(v);
+        valZ(v & 1);
         endCall();
     }
 
