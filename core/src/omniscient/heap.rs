@@ -27,7 +27,8 @@ pub struct ObjectInfo {
     /// and their number at a timestamp is `content_length_at`.
     pub content: Option<ContentKind>,
     /// Whether the object is an enum constant (its class is an enum or an enum constant's
-    /// body): the agent sends its name as a text content, shown as `Kind.NAME`.
+    /// body): the agent sends its name as a text content, shown as `Kind.NAME` (as it names a
+    /// `Class` or a `Field`, shown as `Point.class`, `Point.x`).
     pub enum_constant: bool,
 }
 
