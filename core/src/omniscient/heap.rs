@@ -27,8 +27,7 @@ pub struct ObjectInfo {
     /// and their number at a timestamp is `content_length_at`.
     pub content: Option<ContentKind>,
     /// Whether the object is an enum constant (its class is an enum or an enum constant's
-    /// body): the agent sends its name as a text content, shown as `Kind.NAME` (as it names a
-    /// `Class` or a `Field`, shown as `Point.class`, `Point.x`).
+    /// body): the agent sends its name as a text content, shown as `Kind.NAME`.
     pub enum_constant: bool,
 }
 

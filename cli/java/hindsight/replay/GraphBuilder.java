@@ -33,7 +33,7 @@ final class GraphBuilder {
             "java.util.LinkedHashSet", LinkedHashSet::new);
     private static final String REBUILDABLE = "only program objects, java.lang.Object, Throwables, arrays,"
             + " java.util.ArrayList, LinkedList, ArrayDeque, LinkedHashSet, LinkedHashMap,"
-            + " java.lang.StringBuilder and StringBuffer, enum constants, classes and fields can be rebuilt";
+            + " java.lang.StringBuilder and StringBuffer, and enum constants can be rebuilt";
 
     private final Request req;
     private final Map<Integer, Object> objects = new HashMap<>();
@@ -186,10 +186,6 @@ final class GraphBuilder {
                     objects.put(d.id(), new StringBuilder(text));
                 } else if (d.type().equals("java.lang.StringBuffer")) {
                     objects.put(d.id(), new StringBuffer(text));
-                } else if (d.type().equals("java.lang.Class")) {
-                    objects.put(d.id(), classOf(text, d.line()));
-                } else if (d.type().equals("java.lang.reflect.Field")) {
-                    objects.put(d.id(), field(text, d.line()));
                 } else if (Enum.class.isAssignableFrom(classOf(d.type(), d.line()))) {
                     objects.put(d.id(), constant(classOf(d.type(), d.line()), text, d.line()));
                 } else {
@@ -210,20 +206,6 @@ final class GraphBuilder {
             return Enum.valueOf((Class) e, name);
         } catch (IllegalArgumentException x) {
             throw Failure.at(line, e.getTypeName() + " has no constant " + name);
-        }
-    }
-
-    /** The field named {@code pkg.Class.name}. */
-    private java.lang.reflect.Field field(String name, int line) throws Failure {
-        int dot = name.lastIndexOf('.');
-        if (dot < 0) {
-            throw Failure.at(line, "'" + name + "' does not name a field");
-        }
-        Class<?> c = classOf(name.substring(0, dot), line);
-        try {
-            return c.getDeclaredField(name.substring(dot + 1));
-        } catch (NoSuchFieldException e) {
-            throw Failure.at(line, c.getTypeName() + " has no field " + name.substring(dot + 1));
         }
     }
 

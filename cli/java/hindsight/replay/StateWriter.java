@@ -75,13 +75,8 @@ final class StateWriter {
             }
             records.append('\n');
         } else if (o instanceof Enum<?> e) {
-            // An enum constant, a class, a field by its name, as the agent records them.
+            // An enum constant by its name, as the agent records it.
             line("TEXT " + n + " " + name + " " + Tokens.string(e.name()) + "\n");
-        } else if (o instanceof Class<?> k) {
-            line("TEXT " + n + " " + name + " " + Tokens.string(k.getTypeName()) + "\n");
-        } else if (o instanceof java.lang.reflect.Field f) {
-            line("TEXT " + n + " " + name + " " + Tokens.string(
-                    f.getDeclaringClass().getTypeName() + "." + f.getName()) + "\n");
         } else if (Classes.isProgram(c) || c == Object.class) {
             line("OBJ " + n + " " + name + "\n");
             for (Field f : fieldCache.computeIfAbsent(c, Classes::instanceFields)) {

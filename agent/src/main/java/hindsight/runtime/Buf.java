@@ -110,15 +110,8 @@ public final class Buf extends Encoder {
             varint(id);
             varint(Defs.classOf(c));
             put(origin);
-            if (origin == 1) {
-                if (o instanceof Enum) {
-                    enumName((Enum<?>) o, id);
-                } else if (c == Class.class) {
-                    name(((Class<?>) o).getTypeName(), id);
-                } else if (c == java.lang.reflect.Field.class) {
-                    java.lang.reflect.Field f = (java.lang.reflect.Field) o;
-                    name(f.getDeclaringClass().getTypeName() + "." + f.getName(), id);
-                }
+            if (origin == 1 && o instanceof Enum) {
+                enumName((Enum<?>) o, id);
             }
             return;
         }
@@ -710,16 +703,9 @@ public final class Buf extends Encoder {
      */
     private void enumName(Enum<?> e, long id) {
         String name = e.name();
-        if (name != null) {
-            name(name, id);
+        if (name == null) {
+            return;
         }
-    }
-
-    /**
-     * A text CONTENT naming an object that stands for a name: an enum constant, a class
-     * ({@code pkg.Outer$Inner}, {@code int[]}) or a field ({@code pkg.Class.field}).
-     */
-    private void name(String name, long id) {
         long text = Strings.fresh();
         writeString(text, name);
         beginAt(CONTENT, tick());
