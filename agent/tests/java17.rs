@@ -92,13 +92,89 @@ program_tests! {
     inner_classes: "InnerClasses",
     static_init: "StaticInit",
     interfaces: "Interfaces",
-    enums: "Enums",
     varargs: "Varargs",
     long_double: "LongDouble",
     synchronized_methods_and_blocks: "Synchronized",
     threads: "Threads",
     exit_status: "ExitStatus",
     uncaught_exception_in_main: "UncaughtMain",
+}
+
+/// An enum constant's name is a text CONTENT of the object: after its construction for the
+/// program's enums (bodies included), when first seen for the JDK's.
+#[test]
+fn enum_constants_are_named_by_a_text_content() {
+    let trace = check_program("Enums");
+    let lines = trace.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "Enums$Op$1 origin 0",
+            "text [\"ADD\"]",
+            "Enums$Op$2 origin 0",
+            "text [\"MUL\"]",
+            "RoundingMode origin 1",
+            "text [\"HALF_UP\"]",
+            "CALL Enums.scale(",
+        ],
+    );
+    // Once per constant: the body's constructor and the enum's both finish super(...).
+    let named = |name: &str| {
+        lines
+            .iter()
+            .filter(|l| l.contains(&format!("text [\"{name}\"]")))
+            .count()
+    };
+    assert_eq!((named("ADD"), named("MUL"), named("HALF_UP")), (1, 1, 1));
+    // Both the enum and its constants' bodies are enum classes (flag bit 2).
+    for class in ["Enums$Op", "Enums$Op$1", "java.math.RoundingMode"] {
+        let id = trace
+            .classes
+            .iter()
+            .find(|(_, name)| *name == class)
+            .unwrap_or_else(|| panic!("no class {class}"))
+            .0;
+        let flags = trace.class_flags[id];
+        assert_ne!(flags & 4, 0, "{class} is not flagged enum");
+    }
+}
+
+/// Bytecode that stores 2 into booleans (a mutant, another compiler): the JVM keeps the low
+/// bit of a boolean field, static field, array element and return value, and so does the trace.
+#[test]
+fn booleans_stored_as_other_ints_are_recorded_as_the_jvm_narrows_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let asm = std::path::Path::new("/usr/share/java/asm.jar");
+    javac(
+        &[repo_root().join("tests/java17/asm/NarrowedBooleans.java")],
+        Some(asm),
+        dir.path(),
+    );
+    let cp = format!("{}:{}", dir.path().display(), asm.display());
+    let plain = java(&cp, "NarrowedBooleans", None);
+    assert_eq!(
+        String::from_utf8_lossy(&plain.stdout),
+        "false false false false\n"
+    );
+    let stream = dir.path().join("t.hsw");
+    let recorded = java(
+        &cp,
+        "NarrowedBooleans",
+        Some(&format!("file={}", stream.display())),
+    );
+    assert_eq!(plain.stdout, recorded.stdout);
+    let trace = decode(&fs::read(&stream).expect("stream")).expect("well formed");
+    let lines = trace.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL Narrow.store(",
+            ".f = false",
+            "STATIC_WRITE Narrow.s = false",
+            "[0] = false",
+            "RETURN false",
+        ],
+    );
 }
 
 /// The successor table (wire format 3) of javac's loops: the block that ends a pass jumps back

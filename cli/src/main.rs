@@ -62,7 +62,7 @@ fn main() -> ExitCode {
     match result {
         Ok(status) => ExitCode::from(status),
         Err(err) => {
-            eprintln!("hindsight: {err:#}");
+            eprintln!("hindsight: {}", output::error_message(&err));
             let status = exit_status(&err);
             ExitCode::from(status as u8)
         }

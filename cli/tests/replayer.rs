@@ -485,6 +485,36 @@ END
     assert_eq!(a.render(a.result()), "replaydemo.AppException{code=I7}");
 }
 
+/// Enum constants travel by name (a TEXT record, as the agent records them): the request's is
+/// the program's own constant (`==` holds), the answer names the result's, a body's class
+/// included; a name the enum does not have fails.
+#[test]
+fn enum_constants_are_rebuilt_and_described_by_name() {
+    let mut r = Replayer::start();
+    let other = |class: &str, name: &str| {
+        format!(
+            "CALL replaydemo.Ops other (Lreplaydemo/Ops$Level;)Lreplaydemo/Ops$Level;
+TEXT 1 {class} {}
+ARGS 1 @1
+END
+",
+            t(name)
+        )
+    };
+    let a = r.ask(&other("replaydemo.Ops$Level", "LOW"));
+    assert!(a.head.starts_with("RETURNED @"), "{:?}", a.lines);
+    assert_eq!(a.render(a.result()), "replaydemo.Ops$Level$1(\"HIGH\")");
+    assert_eq!(a.render(&a.args[0]), "replaydemo.Ops$Level(\"LOW\")");
+    let a = r.ask(&other("replaydemo.Ops$Level$1", "HIGH"));
+    assert_eq!(a.render(a.result()), "replaydemo.Ops$Level(\"LOW\")");
+    let reason = r
+        .ask(&other("replaydemo.Ops$Level", "MEDIUM"))
+        .failure()
+        .to_string();
+    assert!(reason.contains("has no constant MEDIUM"), "{reason}");
+    assert_eq!(r.finish().code(), Some(0));
+}
+
 #[test]
 fn requests_that_cannot_be_replayed_fail_and_the_replayer_goes_on() {
     let mut r = Replayer::start();

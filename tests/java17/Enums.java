@@ -21,5 +21,11 @@ public class Enums {
             System.out.println(op + " " + op.symbol + " " + op.apply(6, 7) + " " + op.ordinal());
         }
         System.out.println(Op.valueOf("MUL").apply(2, 3));
+        System.out.println(scale(java.math.RoundingMode.HALF_UP));
+    }
+
+    /** A JDK enum, first seen as an argument. */
+    static String scale(java.math.RoundingMode mode) {
+        return new java.math.BigDecimal("2.5").setScale(0, mode).toString();
     }
 }

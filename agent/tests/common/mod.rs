@@ -91,6 +91,8 @@ pub struct Event {
 #[derive(Debug, Default)]
 pub struct Trace {
     pub classes: HashMap<u64, String>,
+    /// The flags of each class's last definition.
+    pub class_flags: HashMap<u64, u8>,
     pub methods: HashMap<u64, Method>,
     pub fields: HashMap<u64, String>,
     pub threads: HashMap<u64, String>,
@@ -180,6 +182,8 @@ pub fn decode(bytes: &[u8]) -> Result<Trace, String> {
             0x02 => {
                 let id = f.varint()?;
                 t.classes.insert(id, f.str()?);
+                f.str()?;
+                t.class_flags.insert(id, f.bytes(1)?[0]);
             }
             0x03 => {
                 let id = f.varint()?;

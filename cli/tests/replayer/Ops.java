@@ -11,6 +11,21 @@ public class Ops {
         Object right;
     }
 
+    /** An enum whose second constant has a body (class replaydemo.Ops$Level$1). */
+    enum Level {
+        LOW,
+        HIGH {
+            @Override
+            public String toString() {
+                return "high";
+            }
+        };
+    }
+
+    static Level other(Level l) {
+        return l == Level.LOW ? Level.HIGH : Level.LOW;
+    }
+
     static int fill(int[] a, ArrayList<Integer> list, StringBuilder sb) {
         for (int i = 0; i < a.length; i++) {
             a[i] *= 2;

@@ -122,6 +122,11 @@ impl<H: Heap> Walk<'_, H> {
         };
         // A content object compares by its slots (a map's key, value pairs in iteration order,
         // a text's string), like an array.
+        if let (Some(len), Some(kind)) = (len, info.content) {
+            if hash_ordered(&info.class_name) {
+                return self.unordered(id, len, kind.values_per_item() as u32);
+            }
+        }
         if let Some(len) = len {
             let elements = self.heap.elements_at(id, self.at, 0..len)?;
             let _ = write!(self.text, "[{len}|");
@@ -158,6 +163,59 @@ impl<H: Heap> Walk<'_, H> {
         }
         Ok(())
     }
+}
+
+impl<H: Heap> Walk<'_, H> {
+    /// The content of a hash set or map as a sorted list of its items' forms: its iteration
+    /// order follows hash codes, which differ between runs for keys hashed by identity (enum
+    /// constants, classes, objects without `hashCode`), so it is no part of the state. Each
+    /// item is walked on its own (objects shared between items are not told apart).
+    fn unordered(&mut self, id: ObjectId, len: u32, per: u32) -> HeapResult<()> {
+        let slots = self.heap.elements_at(id, self.at, 0..len)?;
+        let mut items = Vec::new();
+        for item in slots.chunks(per.max(1) as usize) {
+            let mut walk = Walk {
+                heap: self.heap,
+                at: self.at,
+                numbers: HashMap::new(),
+                max_objects: self.max_objects.saturating_sub(self.numbers.len()),
+                complete: true,
+                text: String::new(),
+            };
+            for (i, slot) in item.iter().enumerate() {
+                if i > 0 {
+                    walk.text.push('=');
+                }
+                match slot {
+                    Some(v) => walk.value(v)?,
+                    None => {
+                        walk.complete = false;
+                        walk.text.push('?');
+                    }
+                }
+            }
+            self.complete &= walk.complete;
+            items.push(walk.text);
+        }
+        items.sort();
+        let _ = write!(self.text, "{{{len}|{}}}", items.join(","));
+        Ok(())
+    }
+}
+
+/// JDK collections whose iteration order follows their elements' hash codes.
+fn hash_ordered(class: &str) -> bool {
+    matches!(
+        class,
+        "java.util.HashMap"
+            | "java.util.HashSet"
+            | "java.util.Hashtable"
+            | "java.util.IdentityHashMap"
+            | "java.util.WeakHashMap"
+            | "java.util.concurrent.ConcurrentHashMap"
+            | "java.util.ImmutableCollections$SetN"
+            | "java.util.ImmutableCollections$MapN"
+    )
 }
 
 /// Whether `v` is the value a field has before it is first written.

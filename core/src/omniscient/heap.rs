@@ -26,6 +26,9 @@ pub struct ObjectInfo {
     /// its kind. Its slots are elements (a map: key `2i`, value `2i + 1`; a text: one string),
     /// and their number at a timestamp is `content_length_at`.
     pub content: Option<ContentKind>,
+    /// Whether the object is an enum constant (its class is an enum or an enum constant's
+    /// body): the agent sends its name as a text content, shown as `Kind.NAME`.
+    pub enum_constant: bool,
 }
 
 /// Read access to the heap of a recorded run at any timestamp.

@@ -95,6 +95,14 @@ fn render_object(
         return Ok(());
     }
     if let Some(kind) = info.content {
+        if info.enum_constant && kind == ContentKind::Text {
+            if let Some(Some(Value::Str(text))) = heap.elements_at(id, at, 0..1)?.first() {
+                if let Some(constant) = heap.string(*text)? {
+                    let _ = write!(out, "{}.{constant}", enum_class_name(&name));
+                    return Ok(());
+                }
+            }
+        }
         let Some(len) = heap.content_length_at(id, at)? else {
             // Not sent yet at `at`: unknown, shown by identity.
             let _ = write!(out, "{name}#{id}");
@@ -142,6 +150,15 @@ fn render_object(
     }
     path.pop();
     Ok(())
+}
+
+/// The enum a constant belongs to, from its class's simple name: the class of a constant with
+/// a body is an anonymous class (`Op.1`) of the enum (`Op`).
+fn enum_class_name(simple: &str) -> &str {
+    match simple.rsplit_once('.') {
+        Some((outer, last)) if last.bytes().all(|b| b.is_ascii_digit()) => outer,
+        _ => simple,
+    }
 }
 
 /// A JDK object by its content: a sequence `[a, b]`, a map `{k=v, k2=v2}`, a text `"abc"`.

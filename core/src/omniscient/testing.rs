@@ -24,6 +24,7 @@ impl MemHeap {
                 array_length: None,
                 content_known: !class.starts_with("java."),
                 content: None,
+                enum_constant: false,
             },
         );
         self
@@ -46,6 +47,7 @@ impl MemHeap {
                 array_length: Some(elements.len() as u32),
                 content_known: true,
                 content: None,
+                enum_constant: false,
             },
         );
         for (i, v) in elements.iter().enumerate() {

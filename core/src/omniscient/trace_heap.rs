@@ -22,12 +22,14 @@ impl Heap for TraceReader {
         let content_known = info.length.is_some()
             || info.content.is_some()
             || class.as_ref().is_some_and(|c| c.is_instrumented());
+        let enum_constant = class.as_ref().is_some_and(|c| c.is_enum());
         let class_name = class.map_or_else(|| format!("#{}", info.class), |c| c.name);
         Ok(Some(ObjectInfo {
             class_name,
             array_length: info.length,
             content_known,
             content: info.content,
+            enum_constant,
         }))
     }
 

@@ -60,6 +60,11 @@ impl StreamBuilder {
     }
 
     pub fn class(&mut self, name: &str, instrumented: bool) -> ClassId {
+        self.class_with_flags(name, u8::from(instrumented))
+    }
+
+    /// A class with the wire's class flags (bit 0 instrumented, 1 interface, 2 enum, 3 record).
+    pub fn class_with_flags(&mut self, name: &str, flags: u8) -> ClassId {
         self.classes += 1;
         let id = ClassId(self.classes);
         let source_file = format!("{}.java", name.rsplit('.').next().unwrap_or(name));
@@ -68,7 +73,7 @@ impl StreamBuilder {
                 id,
                 name: name.into(),
                 source_file,
-                flags: u8::from(instrumented),
+                flags,
             })
             .expect("vec");
         id

@@ -33,7 +33,7 @@ final class GraphBuilder {
             "java.util.LinkedHashSet", LinkedHashSet::new);
     private static final String REBUILDABLE = "only program objects, java.lang.Object, Throwables, arrays,"
             + " java.util.ArrayList, LinkedList, ArrayDeque, LinkedHashSet, LinkedHashMap,"
-            + " java.lang.StringBuilder and StringBuffer can be rebuilt";
+            + " java.lang.StringBuilder and StringBuffer, and enum constants can be rebuilt";
 
     private final Request req;
     private final Map<Integer, Object> objects = new HashMap<>();
@@ -186,6 +186,8 @@ final class GraphBuilder {
                     objects.put(d.id(), new StringBuilder(text));
                 } else if (d.type().equals("java.lang.StringBuffer")) {
                     objects.put(d.id(), new StringBuffer(text));
+                } else if (Enum.class.isAssignableFrom(classOf(d.type(), d.line()))) {
+                    objects.put(d.id(), constant(classOf(d.type(), d.line()), text, d.line()));
                 } else {
                     throw unrebuildable(d);
                 }
@@ -193,6 +195,17 @@ final class GraphBuilder {
             }
             default:
                 throw new IllegalStateException(d.kind());
+        }
+    }
+
+    /** The enum constant named {@code name} of {@code c} (an enum or a constant's body). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object constant(Class<?> c, String name, int line) throws Failure {
+        Class<?> e = c.isEnum() ? c : c.getSuperclass();
+        try {
+            return Enum.valueOf((Class) e, name);
+        } catch (IllegalArgumentException x) {
+            throw Failure.at(line, e.getTypeName() + " has no constant " + name);
         }
     }
 

@@ -74,6 +74,9 @@ final class StateWriter {
                 records.append(' ').append(token(Array.get(o, i), component));
             }
             records.append('\n');
+        } else if (o instanceof Enum<?> e) {
+            // An enum constant by its name, as the agent records it.
+            line("TEXT " + n + " " + name + " " + Tokens.string(e.name()) + "\n");
         } else if (Classes.isProgram(c) || c == Object.class) {
             line("OBJ " + n + " " + name + "\n");
             for (Field f : fieldCache.computeIfAbsent(c, Classes::instanceFields)) {

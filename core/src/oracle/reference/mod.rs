@@ -7,7 +7,8 @@
 //!    trace does not know all of the states, for example the content of a JDK collection, and
 //!    what it knows is equal, rule 1 cannot decide);
 //! 2. else, if m's bytecode is identical in both programs and all the node's children are valid
-//!    (by these same rules; calls into uninstrumented code count as trusted), valid;
+//!    (by these same rules; calls into uninstrumented code count as trusted when the program's
+//!    code they called back is valid), valid;
 //! 3. else, when a [`Replayer`] can run the correct program (the benchmark's case), the call is
 //!    replayed from its entry state (docs/replay-protocol.md, [`super::replay`]): valid or invalid
 //!    when both exit states are completely known;
@@ -149,8 +150,13 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         // States list static fields by name, so both runs list them in the same order.
         call.statics.sort();
         let Some(code_hash) = call.code_hash else {
-            // Uninstrumented code is trusted.
-            return Ok(Partial::Decided(Answer::Trusted));
+            // Uninstrumented code is trusted, but not the program's code it called back (a
+            // lambda run by a stream, a `toString` by `String.valueOf`): rule 2 looks at those.
+            return Ok(if self.buggy.children(node)?.is_empty() {
+                Partial::Decided(Answer::Trusted)
+            } else {
+                Partial::NeedsChildren
+            });
         };
         if call.outcome.is_none() {
             return Ok(Partial::Decided(Answer::DontKnow));
@@ -231,13 +237,23 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
                 Some(Answer::Valid | Answer::Trusted)
             )
         });
+        let call = self.buggy.call(node)?;
+        if call.code_hash.is_none() {
+            // Uninstrumented code with callbacks: trusted when they are right; otherwise it
+            // stands for them (the session never asks about it), so its caller is not proved
+            // right by rule 2.
+            return Ok(if children_ok {
+                Answer::Trusted
+            } else {
+                Answer::DontKnow
+            });
+        }
         if children_ok {
             return Ok(Answer::Valid);
         }
         if self.replayer.is_none() {
             return Ok(Answer::DontKnow);
         }
-        let call = self.buggy.call(node)?;
         if call.fragment.is_some() {
             return Ok(Answer::DontKnow);
         }

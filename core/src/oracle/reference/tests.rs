@@ -191,6 +191,45 @@ fn unchanged_code_with_valid_children_is_valid() {
     assert_eq!(oracle.answer(NodeId(4)).unwrap(), Answer::Valid);
 }
 
+/// `apply(7)` (same code in both runs, never entered alike in the reference) calls
+/// uninstrumented code (`forEach`), which calls the program back (`each`); the reference run's
+/// `each(1)` returned 3.
+fn callback_run(each_result: i32) -> (FakeRun, FakeRun) {
+    let mut buggy = FakeRun::default();
+    buggy.code("apply", 5).code("each", 6);
+    buggy
+        .add(1, None, "apply", (10, 90), &[Value::Int(7)], ret(7))
+        .add(2, Some(1), "forEach", (20, 80), &[], ret(0))
+        .add(
+            3,
+            Some(2),
+            "each",
+            (30, 40),
+            &[Value::Int(1)],
+            ret(each_result),
+        );
+    let mut reference = FakeRun::default();
+    reference.code("apply", 5).code("each", 6);
+    reference
+        .add(1, None, "apply", (10, 90), &[Value::Int(8)], ret(8))
+        .add(2, Some(1), "forEach", (20, 80), &[], ret(0))
+        .add(3, Some(2), "each", (30, 40), &[Value::Int(1)], ret(3));
+    (buggy, reference)
+}
+
+#[test]
+fn a_wrong_callback_under_uninstrumented_code_is_not_trusted_with_it() {
+    let (buggy, reference) = callback_run(2);
+    let mut oracle = ReferenceOracle::new(&buggy, &reference);
+    assert_eq!(oracle.answer(NodeId(3)).unwrap(), Answer::Invalid);
+    assert_ne!(oracle.answer(NodeId(1)).unwrap(), Answer::Valid);
+    // With the callback right, rule 2 proves the caller right through the trusted call.
+    let (buggy, reference) = callback_run(3);
+    let mut oracle = ReferenceOracle::new(&buggy, &reference);
+    assert_eq!(oracle.answer(NodeId(1)).unwrap(), Answer::Valid);
+    assert_eq!(oracle.answer(NodeId(2)).unwrap(), Answer::Trusted);
+}
+
 #[test]
 fn changed_code_without_a_matching_call_is_unknown() {
     let (mut buggy, reference) = sum_numbers();

@@ -174,6 +174,7 @@ impl Heap for GraphHeap {
                 Body::Content(kind, _) => Some(kind),
                 _ => None,
             },
+            enum_constant: false,
         }))
     }
 

@@ -222,6 +222,84 @@ fn content_takes_part_in_canonical_states() {
     assert!(state(c.text, ts[9]).text.contains("\"abc\""));
 }
 
+/// Enum constants: the agent names each by a text content (the program's enums after their
+/// construction, the JDK's when first seen). They read as `Enum.NAME`, a constant with a body
+/// (an anonymous subclass) by its enum's name, and two constants never compare equal, although
+/// neither has a field the trace knows.
+#[test]
+fn enum_constants_read_and_compare_by_name() {
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.Main", true);
+    let kind = s.class_with_flags("demo.Main$Kind", 1 | 4);
+    let body = s.class_with_flags("demo.Main$Kind$1", 1 | 4);
+    let jdk = s.class_with_flags("java.math.RoundingMode", 4);
+    let main = s.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
+    let t = s.thread("main");
+    let names = ["SHORT", "LONG", "HALF_UP", "MEDIUM"].map(|n| s.string(t, n));
+    s.call(t, main, &[Value::Null]);
+    let short = s.new_object(t, kind);
+    s.content(t, short, ContentKind::Text, vec![Value::Str(names[0])]);
+    let medium = s.new_object(t, kind);
+    s.content(t, medium, ContentKind::Text, vec![Value::Str(names[3])]);
+    let long = s.new_object(t, body);
+    s.content(t, long, ContentKind::Text, vec![Value::Str(names[1])]);
+    let half_up = s.first_seen_object(t, jdk);
+    let at = s.content(t, half_up, ContentKind::Text, vec![Value::Str(names[2])]);
+    s.ret(t, Value::Void);
+    let (_dir, r) = record_stream(&s.end(0));
+    let shown = |o: ObjectId| render_value(&r, &Value::Object(o), at, RenderLimits::default());
+    assert_eq!(shown(short).unwrap(), "Main.Kind.SHORT");
+    assert_eq!(shown(long).unwrap(), "Main.Kind.LONG");
+    assert_eq!(shown(half_up).unwrap(), "RoundingMode.HALF_UP");
+    let state = |o: ObjectId| canonical_state(&r, &[Value::Object(o)], at, 100).unwrap();
+    assert!(state(short).complete && state(half_up).complete);
+    assert_ne!(state(short), state(medium));
+    assert!(
+        state(short).text.contains("\"SHORT\""),
+        "{}",
+        state(short).text
+    );
+}
+
+/// A hash map iterates in its keys' hash order, which for enum constants (hashed by identity)
+/// differs between runs: two maps with the same entries in another order are the same state,
+/// unless the map keeps an order of its own (a `LinkedHashMap`).
+#[test]
+fn hash_maps_compare_whatever_their_iteration_order() {
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.Main", true);
+    let kind = s.class_with_flags("demo.Main$Kind", 1 | 4);
+    let hash = s.class("java.util.HashMap", false);
+    let linked = s.class("java.util.LinkedHashMap", false);
+    let main = s.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
+    let t = s.thread("main");
+    let names = ["A", "B"].map(|n| s.string(t, n));
+    s.call(t, main, &[Value::Null]);
+    let [a, b] = names.map(|n| {
+        let o = s.new_object(t, kind);
+        s.content(t, o, ContentKind::Text, vec![Value::Str(n)]);
+        Value::Object(o)
+    });
+    let (one, two) = (Value::Int(1), Value::Int(2));
+    let mut map = |class, entries: Vec<Value>| {
+        let o = s.new_object(t, class);
+        s.content(t, o, ContentKind::Map, entries);
+        o
+    };
+    let hash_ab = map(hash, vec![a, one, b, two]);
+    let hash_ba = map(hash, vec![b, two, a, one]);
+    let hash_other = map(hash, vec![b, one, a, two]);
+    let linked_ab = map(linked, vec![a, one, b, two]);
+    let linked_ba = map(linked, vec![b, two, a, one]);
+    let at = s.ts();
+    s.ret(t, Value::Void);
+    let (_dir, r) = record_stream(&s.end(0));
+    let state = |o: ObjectId| canonical_state(&r, &[Value::Object(o)], at, 100).unwrap();
+    assert_eq!(state(hash_ab), state(hash_ba));
+    assert!(state(hash_ab).complete);
+    assert_ne!(state(hash_ab), state(hash_other));
+    assert_ne!(state(linked_ab), state(linked_ba));
+}
 /// `static int count(int n)`: blocks i = 0 | i < n | i++ | return i (lines 10..13); main calls
 /// it with 2 and 0.
 pub(crate) fn loop_program() -> (Vec<u8>, [NodeId; 3]) {

@@ -31,6 +31,11 @@ impl ClassDef {
     pub fn is_instrumented(&self) -> bool {
         self.flags & 1 != 0
     }
+
+    /// An enum class, or the class of an enum constant's body.
+    pub fn is_enum(&self) -> bool {
+        self.flags & 4 != 0
+    }
 }
 
 /// A local variable of a method; its position in `MethodDef::vars` is its var id.

@@ -110,6 +110,9 @@ public final class Buf extends Encoder {
             varint(id);
             varint(Defs.classOf(c));
             put(origin);
+            if (origin == 1 && o instanceof Enum) {
+                enumName((Enum<?>) o, id);
+            }
             return;
         }
         int n = java.lang.reflect.Array.getLength(o);
@@ -268,7 +271,7 @@ public final class Buf extends Encoder {
     public void arrayWriteB(Object array, int index, int v) {
         arrayWrite(array, index);
         if (array instanceof boolean[]) {
-            valZ(v);
+            valZ(v & 1);
         } else {
             valB(v);
         }
@@ -326,7 +329,7 @@ public final class Buf extends Encoder {
 
     public void fieldWriteZ(Object o, int field, int v) {
         fieldWrite(o, field);
-        valZ(v);
+        valZ(v & 1); // the JVM stores the low bit (JVMS putfield), as for the others below
     }
 
     public void fieldWriteC(Object o, int field, int v) {
@@ -373,7 +376,7 @@ public final class Buf extends Encoder {
 
     public void staticWriteZ(int field, int v) {
         staticWrite(field);
-        valZ(v);
+        valZ(v & 1);
     }
 
     public void staticWriteC(int field, int v) {
@@ -457,7 +460,7 @@ public final class Buf extends Encoder {
 
     public void retZ(int v) {
         begin(RETURN);
-        valZ(v);
+        valZ(v & 1);
         endCall();
     }
 
@@ -676,7 +679,8 @@ public final class Buf extends Encoder {
             superCallsTop--;
         }
         long id = Ids.OBJECTS.idOf(o);
-        if (id < 0) {
+        boolean created = id < 0;
+        if (created) {
             id = -id;
             begin(NEW_OBJECT);
             varint(id);
@@ -685,6 +689,31 @@ public final class Buf extends Encoder {
         }
         begin(THIS);
         varint(id);
+        // An enum constant's name is set by Enum's constructor, which is not instrumented: it
+        // is known once the first constructor of the constant's classes is past super(...).
+        if (created && o instanceof Enum) {
+            enumName((Enum<?>) o, id);
+        }
+    }
+
+    /**
+     * The name of an enum constant as a text CONTENT of the object (docs/wire-format.md,
+     * "Content of JDK objects"), so that its values read and compare as the constant they are
+     * rather than as an object without fields. Written between events.
+     */
+    private void enumName(Enum<?> e, long id) {
+        String name = e.name();
+        if (name == null) {
+            return;
+        }
+        long text = Strings.fresh();
+        writeString(text, name);
+        beginAt(CONTENT, tick());
+        varint(id);
+        put(Contents.TEXT);
+        varint(1);
+        put(TAG_STRING);
+        varint(text);
     }
 
     /** Makes sure an object or array has an id (NEW_* with origin 1 if it had none). */

@@ -47,13 +47,18 @@ public final class Defs {
     private static final ClassValue<Integer> RUNTIME_CLASS_IDS = new ClassValue<>() {
         @Override
         protected Integer computeValue(Class<?> c) {
-            int flags = (c.isInterface() ? CLASS_INTERFACE : 0) | (c.isEnum() ? CLASS_ENUM : 0)
+            int flags = (c.isInterface() ? CLASS_INTERFACE : 0) | (isEnum(c) ? CLASS_ENUM : 0)
                     | (c.isRecord() ? CLASS_RECORD : 0);
-            return classId(c.getTypeName(), flags, false);
+            return runtimeClass(c.getTypeName(), flags);
         }
     };
 
     private Defs() {}
+
+    /** An enum class or the class of an enum constant's body (ACC_ENUM, as the instrumenter reads it). */
+    private static boolean isEnum(Class<?> c) {
+        return (c.getModifiers() & 0x4000) != 0;
+    }
 
     /** The id of a runtime class (the class of a value). */
     static int classOf(Class<?> c) {
@@ -70,6 +75,20 @@ public final class Defs {
             d.flags = flags;
         }
         return d.id;
+    }
+
+    /**
+     * The id of the class of a value. Its flags are known now: a class named earlier by bytecode
+     * (a field type, a call site) and defined with flags 0 is defined again with them, unless
+     * it is instrumented (its definition is already final).
+     */
+    private static synchronized int runtimeClass(String dotted, int flags) {
+        ClassDef d = CLASSES.get(dotted);
+        if (d != null && (d.flags & CLASS_INSTRUMENTED) == 0 && d.flags != flags) {
+            d.flags = flags;
+            Out.PENDING.add(d);
+        }
+        return classId(dotted, flags, false);
     }
 
     /** Defines an instrumented class (internal name) and returns its id. */

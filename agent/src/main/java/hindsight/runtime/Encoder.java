@@ -307,7 +307,7 @@ abstract class Encoder {
         count++;
     }
 
-    private static long tick() {
+    static long tick() {
         return shared ? CLOCK.getAndIncrement() : soloClock++;
     }
 
