@@ -130,19 +130,7 @@ impl<H: Heap> Walk<'_, H> {
         if let Some(len) = len {
             let elements = self.heap.elements_at(id, self.at, 0..len)?;
             let _ = write!(self.text, "[{len}|");
-            for (i, e) in elements.iter().enumerate() {
-                if i > 0 {
-                    self.text.push(',');
-                }
-                match e {
-                    Some(e) => self.value(e)?,
-                    // An unknown element compares equal to nothing.
-                    None => {
-                        self.complete = false;
-                        self.text.push('?');
-                    }
-                }
-            }
+            self.slots(&elements, ',')?;
             self.text.push(']');
         } else {
             let mut fields = self.heap.fields_at(id, self.at)?;
@@ -166,6 +154,23 @@ impl<H: Heap> Walk<'_, H> {
 }
 
 impl<H: Heap> Walk<'_, H> {
+    /// Writes `slots` separated by `sep`; an unknown slot compares equal to nothing.
+    fn slots(&mut self, slots: &[Option<Value>], sep: char) -> HeapResult<()> {
+        for (i, slot) in slots.iter().enumerate() {
+            if i > 0 {
+                self.text.push(sep);
+            }
+            match slot {
+                Some(v) => self.value(v)?,
+                None => {
+                    self.complete = false;
+                    self.text.push('?');
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The content of a hash set or map as a sorted list of its items' forms: its iteration
     /// order follows hash codes, which differ between runs for keys hashed by identity (enum
     /// constants, classes, objects without `hashCode`), so it is no part of the state. Each
@@ -182,18 +187,7 @@ impl<H: Heap> Walk<'_, H> {
                 complete: true,
                 text: String::new(),
             };
-            for (i, slot) in item.iter().enumerate() {
-                if i > 0 {
-                    walk.text.push('=');
-                }
-                match slot {
-                    Some(v) => walk.value(v)?,
-                    None => {
-                        walk.complete = false;
-                        walk.text.push('?');
-                    }
-                }
-            }
+            walk.slots(item, '=')?;
             self.complete &= walk.complete;
             items.push(walk.text);
         }
