@@ -898,10 +898,8 @@ impl SuspiciousSet {
 
     /// Number of suspicious nodes in x's subtree (x inside the region).
     pub fn weight(&self, x: NodeId) -> u32 {
-        let closed = self.weight.get(x.0 as usize).unwrap_or(0);
         self.tree
-            .open_children(x)
-            .fold(closed, |w, c| w + self.weight(c))
+            .sum_open(x, |n| self.weight.get(n.0 as usize).unwrap_or(0))
     }
 
     /// Number of suspicious nodes.
@@ -914,10 +912,8 @@ impl SuspiciousSet {
         let Some(c) = &self.coverage else {
             return 0.0;
         };
-        let closed = c.total.get(x.0 as usize).unwrap_or(0.0);
         self.tree
-            .open_children(x)
-            .fold(closed, |w, ch| w + self.coverage_weight(ch))
+            .sum_open(x, |n| c.total.get(n.0 as usize).unwrap_or(0.0))
     }
 
     /// Coverage-based weight of the whole suspicious set.

@@ -772,9 +772,28 @@ impl ExecutionTree {
 
     /// Number of nodes in the subtree rooted at `node`, itself included.
     pub fn subtree_size(&self, node: NodeId) -> u32 {
-        let closed = self.size.get(node.0 as usize).unwrap_or(0);
-        self.open_children(node)
-            .fold(closed, |s, c| s + self.subtree_size(c))
+        self.sum_open(node, |x| self.size.get(x.0 as usize).unwrap_or(0))
+    }
+
+    /// The sum of a closed aggregate (`closed`) over `node` and the open nodes below it: the
+    /// aggregate of its whole subtree. A loop, not a recursion: an open spine is as deep as the
+    /// program's stack, 10^4 calls and more when it recurses without end.
+    pub fn sum_open<T: std::ops::Add<Output = T>>(
+        &self,
+        node: NodeId,
+        closed: impl Fn(NodeId) -> T,
+    ) -> T {
+        let mut sum = closed(node);
+        for top in self.open_children(node) {
+            // Below the root (whose threads run side by side) a node has one open child at
+            // most: `push` refuses a sibling started before the last one completed.
+            let mut x = Some(top);
+            while let Some(n) = x {
+                sum = sum + closed(n);
+                x = self.open_children(n).next();
+            }
+        }
+        sum
     }
 
     /// The children of `node` not complete yet, whose subtrees its closed aggregates leave out

@@ -373,3 +373,30 @@ fn subtree_sizes_count_open_nodes_at_every_moment() {
         }
     }
 }
+
+/// A program that recurses without end leaves an open spine as deep as its stack: sizes are
+/// read along it without recursing (a JNI caller's thread may have a small stack).
+#[test]
+fn a_deep_open_spine_is_read_without_recursion() {
+    let depth = 200_000;
+    let mut tree = ExecutionTree::new();
+    tree.push(&header(0, None, NodeKind::Root, None, false))
+        .unwrap();
+    tree.push(&header(1, Some(NodeId(0)), NodeKind::Thread, None, false))
+        .unwrap();
+    for id in 2..depth {
+        tree.push(&header(
+            id,
+            Some(NodeId(id - 1)),
+            NodeKind::Routine,
+            Some(0),
+            false,
+        ))
+        .unwrap();
+    }
+    let reader = std::thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(move || tree.subtree_size(NodeId::ROOT))
+        .unwrap();
+    assert_eq!(reader.join().unwrap(), depth);
+}
