@@ -400,3 +400,36 @@ fn a_deep_open_spine_is_read_without_recursion() {
         .unwrap();
     assert_eq!(reader.join().unwrap(), depth);
 }
+
+/// A program that calls `System.exit` inside a call ends with that thread's calls open: the
+/// root still completes, and sizes count the open calls.
+#[test]
+fn the_root_completes_with_threads_still_in_calls() {
+    let mut tree = ExecutionTree::new();
+    tree.push(&header(0, None, NodeKind::Root, None, false))
+        .unwrap();
+    tree.push(&header(1, Some(NodeId(0)), NodeKind::Thread, None, false))
+        .unwrap();
+    tree.push(&header(
+        2,
+        Some(NodeId(1)),
+        NodeKind::Routine,
+        Some(0),
+        false,
+    ))
+    .unwrap();
+    tree.push(&header(
+        3,
+        Some(NodeId(2)),
+        NodeKind::Routine,
+        Some(1),
+        true,
+    ))
+    .unwrap();
+    assert_eq!(
+        tree.push(&header(0, None, NodeKind::Root, None, true)),
+        Ok(Change::Completed)
+    );
+    assert_eq!(tree.subtree_size(NodeId::ROOT), 4);
+    assert_eq!(tree.subtree_size(NodeId(2)), 2);
+}
