@@ -101,6 +101,7 @@ fn run(stream: &Path, trace: &Path) -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let tree_ms = started.elapsed().as_millis();
+    let session_cpu = cpu_of("/proc/thread-self/stat");
     let summary = recorder.join().expect("recorder thread")?;
     let p = state.progress();
     println!("events {}", summary.events);
@@ -117,7 +118,20 @@ fn run(stream: &Path, trace: &Path) -> Result<(), Box<dyn std::error::Error>> {
         p.session_waits, p.store_behind_frames
     );
     println!("peak rss bytes {}", peak_rss_bytes().unwrap_or(0));
+    if let (Some(all), Some(session)) = (cpu_of("/proc/self/stat"), session_cpu) {
+        println!("cpu seconds {all:.2}, of which the session's thread {session:.2}");
+    }
     Ok(())
+}
+
+/// CPU seconds (user + system) from a /proc stat file (Linux): the session's thread apart from
+/// the recorder's, whose wall times a shared machine makes noisy.
+fn cpu_of(file: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(file).ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -1,5 +1,11 @@
 //! The link between the recorder of a JVM and a live session: node headers (and the coverage of
-//! each completed call) through a bounded channel, commit requests the other way, and the recorder's progress for a front end to show.
+//! each completed call) through a bounded channel, commit requests the other way, and the
+//! recorder's progress for a front end to show.
+//!
+//! Coverage goes through only of the kinds the session keeps ([`FeedState::want_coverage`]):
+//! copying two lists per call for a session that weighs by neither cost the store's thread about
+//! a tenth of its time. A change of kinds reaches the session as a [`FeedItem::CoverageKinds`]
+//! in the stream's order, so it knows from which call on the coverage it wants comes with it.
 //!
 //! The channel is bounded so that a session far behind the recorder holds the recorder back (and
 //! through it the program) instead of growing without limit; each such wait is counted. A live
@@ -9,7 +15,7 @@
 //! costs the store's thread and the session one channel operation per batch, not per header.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -19,7 +25,7 @@ use crate::coverage::NodeCoverage;
 use crate::ids::NodeId;
 use crate::trace::recorder::NodeSink;
 use crate::trace::store::WriteCounts;
-use crate::tree::NodeHeader;
+use crate::tree::{CoverageKind, NodeHeader};
 
 /// Default capacity of the header channel (about 48 bytes a header: 3 MiB).
 pub const DEFAULT_FEED_CAPACITY: usize = 1 << 16;
@@ -52,6 +58,49 @@ pub struct FeedState {
     first_complete_ns: AtomicU64,
     /// The spool of the recording's streams, once it started.
     spool: OnceLock<Arc<SpoolStats>>,
+    /// The kinds of coverage the session keeps ([`CoverageKinds::bits`]).
+    coverage_wanted: AtomicU8,
+}
+
+/// Which kinds of coverage a live session keeps, so which the recorder sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoverageKinds {
+    pub edges: bool,
+    pub def_uses: bool,
+}
+
+impl CoverageKinds {
+    /// What a feed sends until its session says otherwise.
+    pub const ALL: CoverageKinds = CoverageKinds {
+        edges: true,
+        def_uses: true,
+    };
+
+    /// The kinds for which `keeps` holds.
+    pub fn kept(keeps: impl Fn(CoverageKind) -> bool) -> CoverageKinds {
+        CoverageKinds {
+            edges: keeps(CoverageKind::Edge),
+            def_uses: keeps(CoverageKind::DefUse),
+        }
+    }
+
+    pub fn has(self, kind: CoverageKind) -> bool {
+        match kind {
+            CoverageKind::Edge => self.edges,
+            CoverageKind::DefUse => self.def_uses,
+        }
+    }
+
+    fn bits(self) -> u8 {
+        u8::from(self.edges) | u8::from(self.def_uses) << 1
+    }
+
+    fn from_bits(bits: u8) -> CoverageKinds {
+        CoverageKinds {
+            edges: bits & 1 != 0,
+            def_uses: bits & 2 != 0,
+        }
+    }
 }
 
 /// A snapshot of the recorder's progress.
@@ -82,7 +131,18 @@ impl FeedState {
             session_waiting: AtomicBool::new(false),
             first_complete_ns: AtomicU64::new(0),
             spool: OnceLock::new(),
+            coverage_wanted: AtomicU8::new(CoverageKinds::ALL.bits()),
         }
+    }
+
+    /// Asks the recorder to send from now on only the coverage of `kinds`; it answers with a
+    /// [`FeedItem::CoverageKinds`] at the point of the stream where it starts doing so.
+    pub fn want_coverage(&self, kinds: CoverageKinds) {
+        self.coverage_wanted.store(kinds.bits(), Ordering::Release);
+    }
+
+    fn coverage_wanted(&self) -> CoverageKinds {
+        CoverageKinds::from_bits(self.coverage_wanted.load(Ordering::Acquire))
     }
 
     /// Reports the backlog of `spool` in [`Progress::backlog_bytes`].
@@ -132,8 +192,10 @@ impl FeedState {
 pub enum FeedItem {
     /// A node started or completed.
     Node(NodeHeader),
-    /// The entities a call covered itself, just before its completion.
+    /// The entities a call covered itself, just before its completion: only of the kinds sent.
     Coverage(NodeId, NodeCoverage),
+    /// From here on, the coverage sent is of these kinds only (before the first such item: all).
+    CoverageKinds(CoverageKinds),
 }
 
 /// The recorder's end: a [`NodeSink`].
@@ -143,6 +205,8 @@ pub struct FeedSink {
     /// Items not handed over yet, and how many make a batch.
     batch: Vec<FeedItem>,
     batch_len: usize,
+    /// The kinds of coverage sent from the last [`FeedItem::CoverageKinds`] on.
+    sending: CoverageKinds,
 }
 
 /// The session's end.
@@ -165,6 +229,7 @@ pub fn feed(capacity: usize) -> (FeedSink, Feed) {
         state: Arc::clone(&state),
         batch: Vec::with_capacity(batch_len),
         batch_len,
+        sending: CoverageKinds::ALL,
     };
     (
         sink,
@@ -186,6 +251,7 @@ impl FeedSink {
             state: Arc::new(FeedState::new()),
             batch: Vec::new(),
             batch_len: 1,
+            sending: CoverageKinds::ALL,
         }
     }
 
@@ -209,6 +275,16 @@ impl FeedSink {
 }
 
 impl FeedSink {
+    /// Follows the session's choice of coverage kinds, telling it where in the stream.
+    fn follow_coverage_wanted(&mut self) -> CoverageKinds {
+        let wanted = self.state.coverage_wanted();
+        if wanted != self.sending {
+            self.sending = wanted;
+            self.send(FeedItem::CoverageKinds(wanted));
+        }
+        wanted
+    }
+
     /// Adds `item` to the batch, handing the batch over once full.
     fn send(&mut self, item: FeedItem) {
         if self.tx.is_none() {
@@ -267,6 +343,15 @@ impl NodeSink for FeedSink {
     }
 
     fn coverage(&mut self, node: NodeId, edges: &[u32], def_uses: &[u32]) {
+        if self.tx.is_none() {
+            return;
+        }
+        let kinds = self.follow_coverage_wanted();
+        let edges = if kinds.edges { edges } else { &[] };
+        let def_uses = if kinds.def_uses { def_uses } else { &[] };
+        if edges.is_empty() && def_uses.is_empty() {
+            return;
+        }
         let coverage = NodeCoverage {
             edges: edges.to_vec(),
             def_uses: def_uses.to_vec(),
@@ -279,7 +364,11 @@ impl NodeSink for FeedSink {
     }
 
     fn progress(&mut self, counts: &WriteCounts, store_behind: bool) {
-        // After each frame, and while the program is idle: the session sees what was stored.
+        // After each frame, and while the program is idle: the session sees what was stored, and
+        // learns that its choice of coverage is followed even while no call completes.
+        if self.tx.is_some() {
+            self.follow_coverage_wanted();
+        }
         self.flush();
         let s = &self.state;
         s.events.store(counts.events, Ordering::Relaxed);
@@ -390,7 +479,7 @@ mod tests {
             .iter()
             .filter_map(|i| match i {
                 FeedItem::Node(h) => Some(h.id.0),
-                FeedItem::Coverage(..) => None,
+                _ => None,
             })
             .collect()
     }
@@ -419,6 +508,51 @@ mod tests {
         );
         assert_eq!(feed.take(&mut out, 10, None), Taken::Ended);
         assert!(feed.has_ended());
+    }
+
+    #[test]
+    fn only_the_coverage_wanted_is_sent_from_the_point_the_stream_says() {
+        let (mut sink, mut feed) = feed(DEFAULT_FEED_CAPACITY);
+        let state = Arc::clone(sink.state());
+        let covered = |edges: Vec<u32>, def_uses: Vec<u32>| NodeCoverage { edges, def_uses };
+        sink.coverage(NodeId(1), &[1], &[2]);
+        state.want_coverage(CoverageKinds {
+            edges: false,
+            def_uses: true,
+        });
+        sink.coverage(NodeId(2), &[3], &[4]);
+        sink.coverage(NodeId(3), &[5], &[]); // nothing wanted left: nothing sent
+        state.want_coverage(CoverageKinds {
+            edges: false,
+            def_uses: false,
+        });
+        // An idle program still says where the change took effect.
+        sink.progress(&WriteCounts::default(), false);
+        sink.coverage(NodeId(4), &[6], &[7]);
+        state.want_coverage(CoverageKinds::ALL);
+        sink.coverage(NodeId(5), &[8], &[9]);
+        drop(sink);
+        let mut out = Vec::new();
+        feed.take(&mut out, 100, None);
+        let only_def_uses = CoverageKinds {
+            edges: false,
+            def_uses: true,
+        };
+        let none = CoverageKinds {
+            edges: false,
+            def_uses: false,
+        };
+        assert_eq!(
+            out,
+            [
+                FeedItem::Coverage(NodeId(1), covered(vec![1], vec![2])),
+                FeedItem::CoverageKinds(only_def_uses),
+                FeedItem::Coverage(NodeId(2), covered(vec![], vec![4])),
+                FeedItem::CoverageKinds(none),
+                FeedItem::CoverageKinds(CoverageKinds::ALL),
+                FeedItem::Coverage(NodeId(5), covered(vec![8], vec![9])),
+            ]
+        );
     }
 
     #[test]

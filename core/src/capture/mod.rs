@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 pub use feed::{
-    feed, Feed, FeedItem, FeedSink, FeedState, Progress, Taken, DEFAULT_FEED_CAPACITY,
-    STORE_BEHIND_BYTES,
+    feed, CoverageKinds, Feed, FeedItem, FeedSink, FeedState, Progress, Taken,
+    DEFAULT_FEED_CAPACITY, STORE_BEHIND_BYTES,
 };
 pub use listener::{Accepting, Listener};
 pub use memory::{cpu_ms, peak_rss_bytes};

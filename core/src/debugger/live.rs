@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::{DebugError, Debugger, QuestionError};
-use crate::capture::{Feed, FeedItem, Taken};
+use crate::capture::{CoverageKinds, Feed, FeedItem, Taken};
 use crate::ids::{MethodId, NodeId};
 use crate::session::TrustPolicy;
 use crate::trace::store::TraceReader;
@@ -48,6 +48,8 @@ pub(super) struct Live {
     /// Items taken from the feed and not yet in the session (waiting for a method's name).
     backlog: VecDeque<FeedItem>,
     taken: Vec<FeedItem>,
+    /// The kinds of coverage the calls taken in from here on come with.
+    receiving: CoverageKinds,
 }
 
 impl Live {
@@ -69,6 +71,7 @@ impl Live {
             resolved: HashSet::new(),
             backlog: VecDeque::new(),
             taken: Vec::new(),
+            receiving: CoverageKinds::ALL,
         };
         (live, policy)
     }
@@ -132,7 +135,7 @@ impl Debugger {
                 FeedItem::Node(h) => h
                     .method
                     .filter(|m| !self.options.trust.is_empty() && !live.resolved.contains(m)),
-                FeedItem::Coverage(..) => None,
+                _ => None,
             };
             if let Some(m) = unresolved {
                 if !self.resolve_trust(m)? {
@@ -156,6 +159,9 @@ impl Debugger {
                         None => self.session.push(&h)?,
                     }
                     n += 1;
+                }
+                Some(FeedItem::CoverageKinds(kinds)) => {
+                    self.live.as_mut().expect("live").receiving = kinds;
                 }
                 Some(FeedItem::Coverage(node, _))
                     if self.splice.as_ref().is_some_and(|s| s.left_out(node)) => {}
@@ -244,6 +250,31 @@ impl Debugger {
             self.wait_committed(NodeId(last as u32), false)?;
         }
         Ok(())
+    }
+
+    /// Asks the recorder for the coverage the session keeps, from its next call on.
+    pub(super) fn want_kept_coverage(&self) {
+        if let Some(live) = &self.live {
+            let kinds = CoverageKinds::kept(|k| self.options.keeps_coverage(k));
+            live.feed.state().want_coverage(kinds);
+        }
+    }
+
+    /// Takes in the recording until the calls come with their coverage of `kind` (the recorder
+    /// said so at that point of the stream), or it has ended: the calls taken in before are
+    /// then the ones whose coverage must be read from the trace.
+    pub(super) fn wait_for_coverage(&mut self, kind: CoverageKind) -> Result<(), DebugError> {
+        loop {
+            let Some(live) = &self.live else {
+                return Ok(());
+            };
+            if live.receiving.has(kind) || (live.feed.has_ended() && live.backlog.is_empty()) {
+                return Ok(());
+            }
+            if self.pump_waiting(Some(VISIBLE_POLL))? == 0 {
+                std::thread::sleep(VISIBLE_POLL);
+            }
+        }
     }
 
     /// Waits until `node` (complete, if `complete`) is in the trace, asking for a commit.
@@ -624,6 +655,9 @@ mod coverage_tests {
     use crate::strategy::StrategyName;
     use crate::trace::recorder::tests_content_coverage::loop_program_ending;
     use crate::trace::store::WriterConfig;
+    use crate::trace::synthetic::{block_def, StreamBuilder};
+    use crate::trace::wire::Value;
+    use crate::tree::ForestOptions;
     use std::io::Write;
     use std::os::unix::net::UnixStream;
 
@@ -661,5 +695,86 @@ mod coverage_tests {
         assert_eq!(set.coverage_weight(main), 8.0);
         drop(client);
         drop(live);
+    }
+
+    /// `main` calling `m` `calls` times, each call covering one of two paths; the stream up to
+    /// the first `prefix_calls` calls (a running program) and the whole.
+    fn calls_stream(calls: i32, prefix_calls: i32) -> (Vec<u8>, Vec<u8>) {
+        let build = |whole: bool| {
+            let mut s = StreamBuilder::new();
+            let c = s.class("p.Main", true);
+            let main = s.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
+            let blocks = vec![
+                block_def(0, 1, &[]),
+                block_def(1, 2, &[]),
+                block_def(2, 3, &[]),
+            ];
+            let m = s.method_with_blocks(c, "m", "(I)V", true, &["n"], blocks);
+            let t = s.thread("main");
+            s.call(t, main, &[Value::Null]);
+            for k in 0..calls {
+                if k == prefix_calls {
+                    s.flush_all();
+                    if !whole {
+                        return s.killed();
+                    }
+                }
+                s.call(t, m, &[Value::Int(k)]);
+                s.block(t, 0);
+                s.block(t, 1 + (k as u32 % 2));
+                s.ret(t, Value::Void);
+            }
+            s.ret(t, Value::Void);
+            s.end(0)
+        };
+        (build(false), build(true))
+    }
+
+    /// A session that keeps no coverage gets none from the recorder; switched to a coverage
+    /// strategy while the program runs, it has every call's coverage: those taken in before the
+    /// switch from the trace, the later ones from the recorder.
+    #[test]
+    fn a_switch_to_coverage_while_the_program_runs_misses_no_call() {
+        let (prefix, whole) = calls_stream(600, 300);
+        assert_eq!(&whole[..prefix.len()], &prefix[..]);
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("live.htrace");
+        // A small feed: the recorder waits for the session with calls it completed before the
+        // switch still in its hands.
+        let (sink, feed) = feed(16);
+        let live =
+            LiveRecording::start(&trace, WriterConfig::default(), sink.for_first_jvm()).unwrap();
+        let mut client = UnixStream::connect(live.socket_path()).unwrap();
+        client.write_all(&prefix).unwrap();
+        let options = DebugOptions {
+            forest: ForestOptions::OFF,
+            ..DebugOptions::default()
+        };
+        let mut d = Debugger::live(feed, &trace, options).unwrap();
+        // Some calls taken in, more completed and waiting in the feed and in the recorder.
+        while d.session().tree().len() < 50 {
+            d.pump_waiting(Some(Duration::from_millis(1))).unwrap();
+        }
+        assert!(!d.session().tree().has_coverage_of(CoverageKind::Edge));
+        d.set_strategy(StrategyName::EdgeCoverage, None).unwrap();
+        assert!(!d.is_sealed(), "switched while main runs");
+        client.write_all(&whole[prefix.len()..]).unwrap();
+        drop(client);
+        while !d.is_sealed() {
+            d.pump_waiting(Some(Duration::from_millis(20))).unwrap();
+        }
+        live.finish().unwrap();
+        let reader = TraceReader::open(&trace).unwrap();
+        let recorded = reader.all_coverage(CoverageKind::Edge).unwrap();
+        assert_eq!(recorded.len(), 600);
+        let tree = d.session().tree();
+        for (node, ids) in &recorded {
+            assert_eq!(
+                tree.coverage(*node, CoverageKind::Edge),
+                ids.as_slice(),
+                "{node}"
+            );
+        }
+        assert!(!tree.has_coverage_of(CoverageKind::DefUse), "not kept");
     }
 }

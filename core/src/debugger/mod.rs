@@ -39,7 +39,7 @@ pub use view::{ChildPage, NextQuestion, PathStep, TreeNode};
 use cache::QuestionCache;
 use live::Live;
 
-use crate::capture::{Feed, FeedState};
+use crate::capture::{CoverageKinds, Feed, FeedState};
 use crate::ids::{MethodId, NodeId};
 use crate::omniscient::names::{self, MethodNames};
 use crate::omniscient::RenderLimits;
@@ -180,6 +180,10 @@ impl Debugger {
     pub fn live(feed: Feed, trace: &Path, options: DebugOptions) -> Result<Debugger, DebugError> {
         let strategy = strategy::create(options.strategy, options.p)?;
         let (live, policy) = Live::new(feed, !options.trust.is_empty());
+        // Only the coverage the strategy weighs by crosses from the recorder.
+        live.feed
+            .state()
+            .want_coverage(CoverageKinds::kept(|k| options.keeps_coverage(k)));
         let mut tree = ExecutionTree::new();
         tree.set_persistence_bound(options.resident_nodes.map(ScratchFiles::bound));
         tree.set_forest_options(options.forest);
@@ -369,27 +373,44 @@ impl Debugger {
 
     /// Asks the next questions with another strategy (`p` for the coverage ones, their default
     /// when `None`), while the program runs or after; the answers given so far are kept. The
-    /// coverage the new strategy weighs by is read from the trace when the tree does not have it,
-    /// and the coverage no longer needed is dropped.
+    /// coverage the new strategy weighs by is read from the trace when the tree does not have it
+    /// (a live recording sends it with the calls still to come), and the coverage no longer
+    /// needed is dropped.
     pub fn set_strategy(&mut self, name: StrategyName, p: Option<f64>) -> Result<(), DebugError> {
         let strategy = strategy::create(name, p)?;
-        if let Some(kind) = name.coverage_kind() {
-            if !self.session.tree().has_coverage_of(kind) {
-                // The coverage of the calls taken in so far is read from the trace: wait until
-                // it holds them all.
-                self.wait_for_last_node()?;
-                if let Some(reader) = &self.reader {
-                    load_coverage(&mut self.session, reader, kind)?;
-                }
-            }
-        }
-        self.session.set_strategy(strategy);
+        let before = (self.options.strategy, self.options.p);
         self.options.strategy = name;
         self.options.p = p;
+        if let Err(e) = self.coverage_for(name) {
+            (self.options.strategy, self.options.p) = before;
+            self.want_kept_coverage();
+            return Err(e);
+        }
+        self.session.set_strategy(strategy);
         for kind in [CoverageKind::Edge, CoverageKind::DefUse] {
             if !self.options.keeps_coverage(kind) {
                 self.session.clear_coverage(kind);
             }
+        }
+        self.want_kept_coverage();
+        Ok(())
+    }
+
+    /// Gives the tree the coverage strategy `name` weighs by, when it does not have it.
+    fn coverage_for(&mut self, name: StrategyName) -> Result<(), DebugError> {
+        let Some(kind) = name.coverage_kind() else {
+            return Ok(());
+        };
+        if self.session.tree().has_coverage_of(kind) {
+            return Ok(());
+        }
+        // From some call on, a live recording sends it; the calls before are read from the
+        // trace once it holds them all.
+        self.want_kept_coverage();
+        self.wait_for_coverage(kind)?;
+        self.wait_for_last_node()?;
+        if let Some(reader) = &self.reader {
+            load_coverage(&mut self.session, reader, kind)?;
         }
         Ok(())
     }
