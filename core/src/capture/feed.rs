@@ -403,7 +403,12 @@ impl Feed {
 
     /// Moves up to `max` waiting headers into `out` without blocking; with `wait`, first
     /// waits that long for one header when none is there.
-    pub fn take(&mut self, out: &mut Vec<FeedItem>, max: usize, wait: Option<Duration>) -> Taken {
+    pub fn take(
+        &mut self,
+        out: &mut impl Extend<FeedItem>,
+        max: usize,
+        wait: Option<Duration>,
+    ) -> Taken {
         if self.ended {
             return Taken::Ended;
         }
@@ -414,10 +419,7 @@ impl Feed {
                 let received = self.rx.recv_timeout(wait);
                 self.state.session_waiting.store(false, Ordering::Relaxed);
                 match received {
-                    Ok(batch) => {
-                        self.pending.extend(batch);
-                        n += self.take_pending(out, max);
-                    }
+                    Ok(batch) => n += self.take_batch(batch, out, max),
                     Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return Taken::Headers(0),
                     Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                         self.ended = true;
@@ -428,10 +430,7 @@ impl Feed {
         }
         while n < max {
             match self.rx.try_recv() {
-                Ok(batch) => {
-                    self.pending.extend(batch);
-                    n += self.take_pending(out, max - n);
-                }
+                Ok(batch) => n += self.take_batch(batch, out, max - n),
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
                     if n == 0 {
@@ -445,8 +444,25 @@ impl Feed {
         Taken::Headers(n)
     }
 
+    /// Moves up to `max` items of a received batch into `out` (the whole batch without a copy
+    /// when it fits, which is the rule), keeping the rest for the next take.
+    fn take_batch(
+        &mut self,
+        batch: Vec<FeedItem>,
+        out: &mut impl Extend<FeedItem>,
+        max: usize,
+    ) -> usize {
+        if self.pending.is_empty() && batch.len() <= max {
+            let n = batch.len();
+            out.extend(batch);
+            return n;
+        }
+        self.pending.extend(batch);
+        self.take_pending(out, max)
+    }
+
     /// Moves up to `max` items of the batch received last into `out`.
-    fn take_pending(&mut self, out: &mut Vec<FeedItem>, max: usize) -> usize {
+    fn take_pending(&mut self, out: &mut impl Extend<FeedItem>, max: usize) -> usize {
         let n = max.min(self.pending.len());
         out.extend(self.pending.drain(..n));
         n

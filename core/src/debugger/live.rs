@@ -20,7 +20,7 @@ use crate::capture::{CoverageKinds, Feed, FeedItem, Taken};
 use crate::ids::{MethodId, NodeId};
 use crate::session::TrustPolicy;
 use crate::trace::store::TraceReader;
-use crate::tree::CoverageKind;
+use crate::tree::{CoverageKind, NodeHeader};
 
 /// Headers moved from the feed per batch, and batches per pump: a pump does a bounded amount of
 /// work, so a front end stays responsive however fast the program runs.
@@ -47,7 +47,6 @@ pub(super) struct Live {
     resolved: HashSet<MethodId>,
     /// Items taken from the feed and not yet in the session (waiting for a method's name).
     backlog: VecDeque<FeedItem>,
-    taken: Vec<FeedItem>,
     /// The kinds of coverage the calls taken in from here on come with.
     receiving: CoverageKinds,
 }
@@ -70,7 +69,6 @@ impl Live {
             trusted,
             resolved: HashSet::new(),
             backlog: VecDeque::new(),
-            taken: Vec::new(),
             receiving: CoverageKinds::ALL,
         };
         (live, policy)
@@ -92,8 +90,7 @@ impl Debugger {
         let mut applied = 0;
         for _ in 0..BATCHES_PER_PUMP {
             let live = self.live.as_mut().expect("live");
-            let taken = live.feed.take(&mut live.taken, BATCH, wait.take());
-            live.backlog.extend(live.taken.drain(..));
+            let taken = live.feed.take(&mut live.backlog, BATCH, wait.take());
             applied += self.apply_backlog()?;
             if taken != Taken::Headers(BATCH) {
                 break;
@@ -148,7 +145,20 @@ impl Debugger {
                     break;
                 }
             }
-            match self.live.as_mut().expect("live").backlog.pop_front() {
+            let live = self.live.as_mut().expect("live");
+            match live.backlog.pop_front() {
+                // A call that completed with nothing in between (a leaf, its coverage not kept)
+                // goes in as one complete node: the tree takes that as started and completed.
+                Some(FeedItem::Node(h))
+                    if self.splice.is_none()
+                        && live.backlog.front().is_some_and(|next| completes(&h, next)) =>
+                {
+                    let Some(FeedItem::Node(complete)) = live.backlog.pop_front() else {
+                        unreachable!("checked above")
+                    };
+                    self.session.push(&complete)?;
+                    n += 2;
+                }
                 Some(FeedItem::Node(h)) => {
                     match &mut self.splice {
                         Some(s) => {
@@ -308,6 +318,35 @@ impl Debugger {
     }
 }
 
+/// Whether `next` is the completion of the call `start` started, with nothing else changed.
+fn completes(start: &NodeHeader, next: &FeedItem) -> bool {
+    let FeedItem::Node(c) = next else {
+        return false;
+    };
+    // Every field named: a field added to headers must be thought about here.
+    let NodeHeader {
+        id,
+        parent,
+        kind,
+        method,
+        thread,
+        entry,
+        exit,
+        chained,
+        frame_chained,
+    } = c;
+    start.exit.is_none()
+        && exit.is_some()
+        && *id == start.id
+        && *parent == start.parent
+        && *kind == start.kind
+        && *method == start.method
+        && *thread == start.thread
+        && *entry == start.entry
+        && *chained == start.chained
+        && *frame_chained == start.frame_chained
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -446,6 +485,72 @@ mod tests {
             6,
             "root, thread, main, f, g, h"
         );
+    }
+
+    /// A live session takes in the headers as they come (a leaf's start and completion as one
+    /// complete node): its tree, sizes and weights are those of the finished trace's session.
+    #[test]
+    fn a_live_session_ends_with_the_tree_of_the_finished_trace() {
+        let mut b = StreamBuilder::new();
+        let c = b.class("p.Main", true);
+        let main = b.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
+        let ms: Vec<_> = (0..4)
+            .map(|i| b.method(c, &format!("m{i}"), "(I)I", true, &["x"]))
+            .collect();
+        let t = b.thread("main");
+        b.call(t, main, &[Value::Null]);
+        let (mut depth, mut rng) = (0, 0x2545_f491_4f6c_dd1du64);
+        for k in 0..2000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            if depth < 6 && rng % 3 != 0 {
+                b.call(t, ms[(rng % 4) as usize], &[Value::Int(k)]);
+                b.line(t, 3);
+                depth += 1;
+            } else if depth > 0 {
+                b.ret(t, Value::Int(k));
+                depth -= 1;
+            }
+        }
+        for _ in 0..depth {
+            b.ret(t, Value::Int(0));
+        }
+        b.ret(t, Value::Void);
+        let bytes = b.end(0);
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("live.htrace");
+        let (sink, feed) = feed(64);
+        let live =
+            LiveRecording::start(&trace, WriterConfig::default(), sink.for_first_jvm()).unwrap();
+        let options = DebugOptions {
+            forest: crate::tree::ForestOptions::OFF,
+            ..DebugOptions::default()
+        };
+        let mut d = Debugger::live(feed, &trace, options.clone()).unwrap();
+        let mut client = UnixStream::connect(live.socket_path()).unwrap();
+        client.write_all(&bytes).unwrap();
+        drop(client);
+        while !d.is_sealed() {
+            d.pump_waiting(Some(Duration::from_millis(20))).unwrap();
+        }
+        live.finish().unwrap();
+        let finished = Debugger::new(TraceReader::open(&trace).unwrap(), options).unwrap();
+        let (a, b) = (d.session().suspicious(), finished.session().suspicious());
+        assert!(a.tree().len() > 1000);
+        assert_eq!(a.tree().len(), b.tree().len());
+        for x in a.tree().iter() {
+            let facts = |s: &crate::session::SuspiciousSet| {
+                let t = s.tree();
+                (
+                    t.parent(x),
+                    t.is_complete(x),
+                    t.subtree_size(x),
+                    s.weight(x),
+                )
+            };
+            assert_eq!(facts(a), facts(b), "{x}");
+        }
     }
 
     #[test]
