@@ -100,10 +100,10 @@ impl BlockBuilder {
         }
         match (operands, &ev.kind) {
             (Some(wire), EventKind::Block { line, .. }) => {
-                put_bytes(&mut self.raw, wire);
+                self.raw.extend_from_slice(wire);
                 put_varint(&mut self.raw, u64::from(*line));
             }
-            (Some(wire), _) => put_bytes(&mut self.raw, wire),
+            (Some(wire), _) => self.raw.extend_from_slice(wire),
             (None, kind) => put_operands(&mut self.raw, kind, true),
         }
         if let Some(node) = call_node {
@@ -137,19 +137,6 @@ impl BlockBuilder {
         self.count = 0;
         self.min_depth = u32::MAX;
         Some(block)
-    }
-}
-
-/// Appends `bytes`: an event's operands are a few bytes, for which a loop costs less than a
-/// call of `memcpy`.
-fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
-    if bytes.len() <= 16 {
-        out.reserve(bytes.len());
-        for &b in bytes {
-            out.push(b);
-        }
-    } else {
-        out.extend_from_slice(bytes);
     }
 }
 
