@@ -196,6 +196,11 @@ impl FrameCoverage {
         }
     }
 
+    /// The block table of the frame's method.
+    pub fn table(&self) -> &MethodTable {
+        &self.table
+    }
+
     /// What the call covered, once `finish`ed: edges and def-use chains.
     pub fn covered(&self) -> (&[u32], &[u32]) {
         (&self.edges, &self.def_uses)

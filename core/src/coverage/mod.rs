@@ -166,55 +166,104 @@ impl Entity {
 pub struct Interner {
     ids: FxHashMap<Entity, u32>,
     unsaved: Vec<(u32, Entity)>,
-    /// In front of `ids`: by method, kind of entity and the block or site it ends at, the
-    /// entities met there. A short scan of one list instead of hashing an entity and probing
-    /// the map, the recorder's largest cost before (docs/benchmarks.md, "Where the store's time
-    /// goes").
-    near: Vec<[Vec<NearList>; 3]>,
+    /// In front of `ids`: by method (the using one), kind of entity and the block or site it
+    /// ends at, a slot of the entities met there, inline. Two dependent loads and a compare of
+    /// a few words instead of hashing an entity and probing the map, the recorder's largest
+    /// cost before (docs/benchmarks.md, "Where the store's time goes").
+    near: Vec<[Vec<NearSlot>; 3]>,
 }
 
-/// The entities met at one block or site, with their ids.
-type NearList = Vec<(Entity, u32)>;
+/// The entities met at one block or site, each as the key that tells it from the others
+/// there (`near_key`); the slot's `tag` is what they all share beyond their method and slot (a
+/// heap def-use's kind and field), so that an entity with another tag goes to the map.
+#[derive(Clone, Default)]
+struct NearSlot {
+    tag: u64,
+    len: u32,
+    ids: [u32; NEAR_WAYS],
+    keys: [u64; NEAR_WAYS],
+}
 
-/// Methods, blocks or sites and entities per list the `near` cache holds at most; others go
-/// to the map only.
+/// Methods and blocks or sites the `near` cache holds at most; others go to the map only, as
+/// do the entities of a slot beyond its `NEAR_WAYS`.
 const NEAR_METHODS: usize = 1 << 20;
 const NEAR_SLOTS: usize = 1 << 16;
-const NEAR_WAYS: usize = 8;
+const NEAR_WAYS: usize = 4;
 
-/// Where an entity is cached in `Interner::near`: its method (the using one), kind and the
-/// block or site it ends at.
-fn near_key(e: &Entity) -> (usize, usize, usize) {
+/// Where an entity is cached in `Interner::near`: its method (the using one), kind, the block
+/// or site it ends at, the tag its slot's entities share and its key within the slot.
+fn near_key(e: &Entity) -> (usize, usize, usize, u64, u64) {
     match *e {
-        Entity::Edge { method, to, .. } => (method.0 as usize, 0, to as usize),
+        Entity::Edge {
+            method,
+            from,
+            to,
+            exception,
+        } => (
+            method.0 as usize,
+            0,
+            to as usize,
+            0,
+            u64::from(from) << 1 | u64::from(exception),
+        ),
         Entity::LocalDefUse {
-            method, use_site, ..
-        } => (method.0 as usize, 1, use_site as usize),
-        Entity::HeapDefUse { use_site, .. } => (use_site.0 .0 as usize, 2, use_site.1 as usize),
+            method,
+            var,
+            def,
+            use_site,
+        } => (
+            method.0 as usize,
+            1,
+            use_site as usize,
+            0,
+            u64::from(var) << 32 | u64::from(def),
+        ),
+        Entity::HeapDefUse {
+            kind,
+            field,
+            def,
+            use_site,
+        } => (
+            use_site.0 .0 as usize,
+            2,
+            use_site.1 as usize,
+            (kind as u64) << 32 | u64::from(field.0),
+            u64::from(def.0 .0) << 32 | u64::from(def.1),
+        ),
     }
 }
 
 impl Interner {
     pub fn id(&mut self, e: Entity) -> u32 {
-        let (m, k, slot) = near_key(&e);
+        let (m, k, slot, tag, key) = near_key(&e);
         if m >= NEAR_METHODS || slot >= NEAR_SLOTS {
             return self.far(e);
         }
-        if let Some(list) = self.near.get(m).and_then(|per| per[k].get(slot)) {
-            if let Some(&(_, id)) = list.iter().find(|(x, _)| *x == e) {
-                return id;
+        if let Some(s) = self.near.get(m).and_then(|per| per[k].get(slot)) {
+            let n = s.len as usize;
+            if n > 0 && s.tag == tag {
+                if let Some(i) = s.keys[..n].iter().position(|&x| x == key) {
+                    return s.ids[i];
+                }
             }
         }
         let id = self.far(e);
         if self.near.len() <= m {
             self.near.resize_with(m + 1, Default::default);
         }
-        let lists = &mut self.near[m][k];
-        if lists.len() <= slot {
-            lists.resize_with(slot + 1, Vec::new);
+        let slots = &mut self.near[m][k];
+        if slots.len() <= slot {
+            slots.resize_with(slot + 1, NearSlot::default);
         }
-        if lists[slot].len() < NEAR_WAYS {
-            lists[slot].push((e, id));
+        let s = &mut slots[slot];
+        if s.len == 0 {
+            s.tag = tag;
+        }
+        let n = s.len as usize;
+        if s.tag == tag && n < NEAR_WAYS {
+            s.keys[n] = key;
+            s.ids[n] = id;
+            s.len += 1;
         }
         id
     }

@@ -424,3 +424,54 @@ fn interned_ids_are_those_of_a_plain_map() {
     assert_eq!(unsaved.len(), model.len());
     assert!(unsaved.iter().all(|(id, e)| model[e] == *id));
 }
+
+#[test]
+fn the_interner_gives_one_id_per_entity_however_crowded_its_slot() {
+    // Entities sharing a method, kind and block or site (the interner's near slot), more than
+    // the slot holds inline, and heap def-uses at one use site that differ only in their kind
+    // or field: each gets its own id, the same one every time, and is saved once.
+    let mut all = Vec::new();
+    for from in 0..9 {
+        for exception in [false, true] {
+            all.push(Entity::Edge {
+                method: M,
+                from,
+                to: 3,
+                exception,
+            });
+        }
+    }
+    for def in 0..9 {
+        all.push(Entity::LocalDefUse {
+            method: M,
+            var: def % 2,
+            def,
+            use_site: 7,
+        });
+    }
+    for (kind, field) in [
+        (HeapKind::Field, 1),
+        (HeapKind::Field, 2),
+        (HeapKind::Static, 1),
+        (HeapKind::Array, 0),
+    ] {
+        for site in 0..6 {
+            all.push(Entity::HeapDefUse {
+                kind,
+                field: FieldId(field),
+                def: (MethodId(2 + site % 2), site),
+                use_site: (M, 7),
+            });
+        }
+    }
+    let mut i = Interner::default();
+    let first: Vec<u32> = all.iter().map(|&e| i.id(e)).collect();
+    let again: Vec<u32> = all.iter().rev().map(|&e| i.id(e)).collect();
+    assert_eq!(first, again.into_iter().rev().collect::<Vec<_>>());
+    assert_eq!(first.iter().collect::<BTreeSet<_>>().len(), all.len());
+    let saved: HashMap<u32, Entity> = i.take_unsaved().into_iter().collect();
+    assert_eq!(saved.len(), all.len());
+    for (e, id) in all.iter().zip(&first) {
+        assert_eq!(saved[id], *e);
+    }
+}

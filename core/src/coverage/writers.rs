@@ -41,11 +41,13 @@ impl LastWriters {
         }
     }
 
+    /// `key`'s writer from now on. A writer the old generation still holds for `key` stays
+    /// there, hidden by the young one (`get` looks there first) until the old generation is
+    /// dropped: removing it would cost every write a probe of the old map, mostly a miss.
     pub fn write(&mut self, key: HeapKey, writer: Writer) {
         if self.young.len() >= self.half && !self.young.contains_key(&key) {
             self.old = std::mem::take(&mut self.young);
         }
-        self.old.remove(&key);
         self.young.insert(key, writer);
     }
 
@@ -59,7 +61,8 @@ impl LastWriters {
         self.young.get(key).or_else(|| self.old.get(key)).copied()
     }
 
-    /// Variables remembered now.
+    /// Writers kept now (a variable rewritten since the young generation started may count
+    /// twice, once hidden in the old one).
     pub fn len(&self) -> usize {
         self.young.len() + self.old.len()
     }

@@ -419,9 +419,16 @@ impl<S: NodeSink> Recorder<S> {
         block: u32,
         operands: Option<&[u8]>,
     ) -> Result<(), StoreError> {
-        let method = st.open.last().and_then(|c| c.row.header.method);
-        let line = method
-            .and_then(|m| self.methods.get(m)?.table.as_ref())
+        // The table of a routine with coverage is at hand in its frame; other calls look up
+        // their method's.
+        let top = st.open.last();
+        let table = match top.and_then(|c| c.cov.as_deref()) {
+            Some(cov) => Some(cov.table()),
+            None => top
+                .and_then(|c| c.row.header.method)
+                .and_then(|m| self.methods.get(m)?.table.as_deref()),
+        };
+        let line = table
             .and_then(|t| t.blocks.get(block as usize))
             .map_or(0, |b| b.line);
         let with_line = Event {

@@ -62,21 +62,23 @@ impl Spares {
         v
     }
 
-    /// Keeps the vectors `events` holds, and empties it.
+    /// Keeps the vectors `events` holds, and empties it. The vectors are taken in place (not
+    /// moved out with their events), so only the events that hold one are written.
     pub(super) fn recycle(&mut self, events: &mut Vec<Event>) {
-        for ev in events.drain(..) {
-            let v = match ev.kind {
+        for ev in events.iter_mut() {
+            let v = match &mut ev.kind {
                 EventKind::Call { args, .. } | EventKind::ExtCall { args, .. } => args,
                 EventKind::NewArray { elements, .. } => elements,
                 EventKind::Content { values, .. } => values,
                 _ => continue,
             };
             if v.capacity() > 0 && v.capacity() <= 256 && self.values.len() < SPARE_VALUES {
-                let mut v = v;
+                let mut v = std::mem::take(v);
                 v.clear();
                 self.values.push(v);
             }
         }
+        events.clear();
     }
 }
 
