@@ -13,7 +13,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use hindsight_core::capture::{feed, peak_rss_bytes, DEFAULT_FEED_CAPACITY};
+use hindsight_core::capture::{cpu_ms, feed, peak_rss_bytes, thread_cpu_ms, DEFAULT_FEED_CAPACITY};
 use hindsight_core::debugger::{DebugOptions, Debugger};
 use hindsight_core::session::{Answer, Step};
 use hindsight_core::trace::recorder::record_threaded;
@@ -101,7 +101,7 @@ fn run(stream: &Path, trace: &Path) -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let tree_ms = started.elapsed().as_millis();
-    let session_cpu = cpu_of("/proc/thread-self/stat");
+    let session_cpu = thread_cpu_ms();
     let summary = recorder.join().expect("recorder thread")?;
     let p = state.progress();
     println!("events {}", summary.events);
@@ -118,20 +118,11 @@ fn run(stream: &Path, trace: &Path) -> Result<(), Box<dyn std::error::Error>> {
         p.session_waits, p.store_behind_frames
     );
     println!("peak rss bytes {}", peak_rss_bytes().unwrap_or(0));
-    if let (Some(all), Some(session)) = (cpu_of("/proc/self/stat"), session_cpu) {
+    if let (Some(all), Some(session)) = (cpu_ms(), session_cpu) {
+        let (all, session) = (all as f64 / 1000.0, session as f64 / 1000.0);
         println!("cpu seconds {all:.2}, of which the session's thread {session:.2}");
     }
     Ok(())
-}
-
-/// CPU seconds (user + system) from a /proc stat file (Linux): the session's thread apart from
-/// the recorder's, whose wall times a shared machine makes noisy.
-fn cpu_of(file: &str) -> Option<f64> {
-    let stat = std::fs::read_to_string(file).ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split(' ').collect();
-    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

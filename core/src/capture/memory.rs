@@ -1,9 +1,17 @@
-//! The peak resident memory and the CPU time of this process, as Linux reports them.
+//! The peak resident memory and the CPU time of this process (or thread), as Linux reports
+//! them.
 
 /// CPU time of this process so far (user and system, all threads) in milliseconds, from
 /// `/proc/self/stat` (clock ticks of 10 ms). `None` where `/proc` does not tell.
 pub fn cpu_ms() -> Option<u64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    parse_cpu_ms(&stat)
+}
+
+/// CPU time of the calling thread so far, in milliseconds, from `/proc/thread-self/stat`: what
+/// one thread of a pipeline costs apart from the others.
+pub fn thread_cpu_ms() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
     parse_cpu_ms(&stat)
 }
 
@@ -41,6 +49,7 @@ mod tests {
         assert_eq!(parse_cpu_ms(line), Some(2800));
         assert_eq!(parse_cpu_ms("garbage"), None);
         assert!(cpu_ms().is_some());
+        assert!(thread_cpu_ms().unwrap() <= cpu_ms().unwrap());
     }
 
     use super::*;

@@ -21,7 +21,7 @@ pub use feed::{
     DEFAULT_FEED_CAPACITY, STORE_BEHIND_BYTES,
 };
 pub use listener::{Accepting, Listener};
-pub use memory::{cpu_ms, peak_rss_bytes};
+pub use memory::{cpu_ms, peak_rss_bytes, thread_cpu_ms};
 pub use spool::{spool, SpoolReader, SpoolStats};
 
 use crate::trace::recorder::{record_threaded, NodeSink, RecordError, Summary};
