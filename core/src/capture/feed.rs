@@ -444,8 +444,8 @@ impl Feed {
         Taken::Headers(n)
     }
 
-    /// Moves up to `max` items of a received batch into `out` (the whole batch without a copy
-    /// when it fits, which is the rule), keeping the rest for the next take.
+    /// Moves up to `max` items of a received batch into `out` (the whole batch at once, not
+    /// through `pending`, when it fits, which is the rule), keeping the rest for the next take.
     fn take_batch(
         &mut self,
         batch: Vec<FeedItem>,
