@@ -7,11 +7,13 @@
 //! recording, or stop with a verdict.
 
 mod answer;
+mod children;
 mod selection;
 mod suspicious;
 mod trust;
 
 pub use answer::{Answer, UnknownAnswer};
+pub use children::ChildView;
 pub use selection::{Strategy, StrategyName};
 pub use suspicious::{SuspiciousSet, Walk, Weighting, COVERAGE_TOLERANCE};
 pub use trust::TrustPolicy;

@@ -30,9 +30,12 @@
 //! beyond the persistence bound recomputes its region from spilled pages only now and then.
 //! With a tolerance of 0 the weights are exact.
 
+use std::sync::Mutex;
+
 use rustc_hash::FxHashMap;
 
 use super::answer::Answer;
+use super::children::{ChildView, ChildViews};
 use super::trust::TrustPolicy;
 use crate::ids::{MethodId, NodeId};
 use crate::tree::column::NodeColumn;
@@ -138,6 +141,9 @@ pub struct SuspiciousSet {
     /// Counts the changes (answers, arriving nodes, rebuilds): strategies that keep state
     /// between questions tell from it what happened since they last looked.
     revision: u64,
+    /// What the searches read of the children of the nodes they look at (`children.rs`).
+    /// Behind a lock so that reads (`&self`) can keep what they read.
+    children: Mutex<ChildViews>,
 }
 
 impl SuspiciousSet {
@@ -156,6 +162,7 @@ impl SuspiciousSet {
             coverage: None,
             coverage_tolerance: COVERAGE_TOLERANCE,
             revision: 0,
+            children: Mutex::default(),
         };
         let bound = set.tree.persistence_bound().cloned();
         set.marks.set_bound(bound.as_ref());
@@ -238,6 +245,7 @@ impl SuspiciousSet {
     /// Forgets every answer and recomputes all aggregates from the tree: O(nodes).
     pub fn rebuild(&mut self) {
         self.revision += 1;
+        self.forget_children();
         let n = self.tree.id_bound();
         let f = self.tree.forest_bound();
         self.marks.reset(n, f, UNMARKED);
@@ -334,6 +342,8 @@ impl SuspiciousSet {
     /// Adds a node or completes one; a completed node inside the region becomes suspicious.
     pub fn push(&mut self, header: &NodeHeader) -> Result<(), TreeError> {
         self.revision += 1;
+        // A node arriving changes its parent's children and the open weights of its ancestors.
+        self.forget_children();
         let is_new = !self.tree.contains(header.id);
         let change = self.tree.push(header)?;
         self.grow();
@@ -399,6 +409,7 @@ impl SuspiciousSet {
     /// of their calls' coverage), the projected nodes' sums, and the difference along the way
     /// up from `node` (which has not been added itself yet).
     fn reshaped(&mut self, node: NodeId, reshape: &Reshape) {
+        self.forget_children();
         let out = self.out.at(node.0 as usize);
         for &v in &reshape.projected {
             self.out.set(v.0 as usize, out);
@@ -486,6 +497,7 @@ impl SuspiciousSet {
     /// Forgets the tree's coverage of `kind`, unless the weighting uses it.
     pub fn clear_coverage(&mut self, kind: CoverageKind) {
         self.revision += 1;
+        self.forget_children();
         if self.coverage.as_ref().is_none_or(|c| c.kind != kind) {
             self.tree.clear_coverage(kind);
         }
@@ -493,6 +505,7 @@ impl SuspiciousSet {
 
     pub fn seal(&mut self) {
         self.revision += 1;
+        self.forget_children();
         self.tree.seal();
     }
 
@@ -507,8 +520,10 @@ impl SuspiciousSet {
     fn add_along(&mut self, x: NodeId, dw: i64, dc: f64) {
         let root = self.region_root();
         let mut n = x;
+        let children = self.children.get_mut().unwrap_or_else(|e| e.into_inner());
         loop {
             let i = n.0 as usize;
+            children.touch(n);
             self.weight
                 .set(i, (i64::from(self.weight.at(i)) + dw) as u32);
             if let Some(c) = &mut self.coverage {
@@ -520,6 +535,17 @@ impl SuspiciousSet {
             match self.tree.parent(n) {
                 Some(p) => n = p,
                 None => break,
+            }
+        }
+        // The open ancestors above count this node through their open children (`sum_open`):
+        // their weights changed too.
+        if !children.is_empty() {
+            while n != root {
+                match self.tree.parent(n) {
+                    Some(p) => n = p,
+                    None => break,
+                }
+                children.touch(n);
             }
         }
     }
@@ -539,6 +565,7 @@ impl SuspiciousSet {
     /// With `fresh_own`, every node's own coverage weight is computed again from the counts
     /// (see `count_valid_coverage`); otherwise the stored one is used.
     fn recompute_region(&mut self, fresh_own: bool) {
+        self.forget_children();
         let root = self.region_root();
         let end = (self.region_span().1 as usize).saturating_add(1);
         if !self.recompute_linear(root, end, fresh_own) {
@@ -643,9 +670,8 @@ impl SuspiciousSet {
     /// askable.
     pub(crate) fn apply(&mut self, node: NodeId, answer: Answer) {
         self.revision += 1;
-        let i = node.0 as usize;
         match answer {
-            Answer::DontKnow => self.marks.set(i, DONT_KNOW),
+            Answer::DontKnow => self.set_mark(node, DONT_KNOW),
             Answer::Invalid => {
                 // Everything of the old region outside the node's subtree leaves the region.
                 let mut leaving = Vec::new();
@@ -660,7 +686,7 @@ impl SuspiciousSet {
                 for x in leaving {
                     self.out.set(x.0 as usize, true);
                 }
-                self.marks.set(i, INVALID);
+                self.set_mark(node, INVALID);
                 self.region.push(node);
                 // A smaller region: what waits may now pass its share of the smaller weight.
                 self.settle_coverage();
@@ -683,6 +709,7 @@ impl SuspiciousSet {
                     }
                 }
                 self.trust[m.0 as usize] |= TRUST_ANSWER;
+                self.forget_children();
                 if batch {
                     self.recompute_region(false);
                 }
@@ -692,14 +719,13 @@ impl SuspiciousSet {
     }
 
     fn apply_valid(&mut self, a: NodeId) {
-        let i = a.0 as usize;
         let (w, c) = (self.weight(a), self.coverage_weight(a));
         if let Some(p) = self.tree.parent(a) {
             if a != self.region_root() {
                 self.add_along(p, -i64::from(w), -c);
             }
         }
-        self.marks.set(i, VALID);
+        self.set_mark(a, VALID);
         let subtree: Vec<NodeId> = self.tree.preorder(a).collect();
         for x in subtree {
             self.out.set(x.0 as usize, true);
@@ -813,6 +839,44 @@ impl SuspiciousSet {
             last = c;
         }
         (root.0, last.0)
+    }
+
+    fn set_mark(&mut self, x: NodeId, mark: u8) {
+        self.marks.set(x.0 as usize, mark);
+        self.children_mut().touch(x);
+    }
+
+    fn children_mut(&mut self) -> &mut ChildViews {
+        self.children.get_mut().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Forgets what was kept of the children: after a change wider than an answer's path.
+    fn forget_children(&mut self) {
+        self.children_mut().clear();
+    }
+
+    /// Fills `out` with what the searches read of `x`'s children, in the tree's order. Beyond
+    /// the persistence bound a wide node's children lie on pages all over the columns, so the
+    /// views are kept between questions and only the children an answer changed are read
+    /// again (`children.rs`).
+    pub fn children_view(&self, x: NodeId, out: &mut Vec<ChildView>) {
+        out.clear();
+        let read = |c: NodeId| {
+            ChildView::new(
+                c,
+                self.weight(c),
+                self.coverage_weight(c),
+                self.mark(c),
+                self.is_member(c),
+            )
+        };
+        let mut kept = self.children.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(views) = kept.get(x, read) {
+            out.extend_from_slice(views);
+            return;
+        }
+        out.extend(self.tree.children(x).map(read));
+        kept.keep(x, out);
     }
 
     /// Grows by one or more with every change to the set: each answer adds exactly one.

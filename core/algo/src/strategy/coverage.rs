@@ -8,7 +8,7 @@
 //! p is configurable. The suspicious set maintains cbw incrementally (a valid answer lowers the
 //! contribution of its entities in every suspicious node that covers them).
 
-use super::{closest_to_half, half_candidates, Strategy, StrategyName};
+use super::{closest_to_half, half_candidates, Measure, Strategy, StrategyName};
 use crate::ids::NodeId;
 use crate::session::{SuspiciousSet, Weighting};
 use crate::tree::CoverageKind;
@@ -45,8 +45,7 @@ impl Strategy for CoverageDivideAndQuery {
     }
 
     fn select(&mut self, set: &SuspiciousSet) -> Option<NodeId> {
-        let total = set.coverage_total();
-        let weight = |x| set.coverage_weight(x);
-        closest_to_half(half_candidates(set, total, weight), total, weight)
+        let total = Measure::Coverage.total(set);
+        closest_to_half(half_candidates(set, total, Measure::Coverage), total)
     }
 }

@@ -7,7 +7,7 @@
 //! Weights are maintained incrementally by the suspicious set; selection looks only at the
 //! path of nodes heavier than W/2 and their children (see `half_candidates`).
 
-use super::{closest_to_half, half_candidates, Strategy, StrategyName};
+use super::{closest_to_half, half_candidates, Measure, Strategy, StrategyName};
 use crate::ids::NodeId;
 use crate::session::SuspiciousSet;
 
@@ -20,8 +20,7 @@ impl Strategy for DivideAndQuery {
     }
 
     fn select(&mut self, set: &SuspiciousSet) -> Option<NodeId> {
-        let total = f64::from(set.total_weight());
-        let weight = |x| f64::from(set.weight(x));
-        closest_to_half(half_candidates(set, total, weight), total, weight)
+        let total = Measure::Count.total(set);
+        closest_to_half(half_candidates(set, total, Measure::Count), total)
     }
 }

@@ -11,7 +11,7 @@
 //! (Shapiro's choice wins ties); if only one exists, ask it. It differs from
 //! `divide-and-query` (closest to half, first in preorder) only in how ties are broken.
 
-use super::{half_candidates, Strategy, StrategyName};
+use super::{half_candidates, Measure, Strategy, StrategyName};
 use crate::ids::NodeId;
 use crate::session::SuspiciousSet;
 
@@ -25,22 +25,23 @@ impl Strategy for Hirunkitti {
 
     fn select(&mut self, set: &SuspiciousSet) -> Option<NodeId> {
         let total = set.total_weight();
-        let candidates = half_candidates(set, f64::from(total), |x| f64::from(set.weight(x)));
-        choose(set, total, candidates)
+        let candidates = half_candidates(set, f64::from(total), Measure::Count);
+        // Counts are whole numbers: the f64 holds them exactly.
+        choose(total, candidates.into_iter().map(|(x, w)| (x, w as u32)))
     }
 }
 
-/// Hirunkitti's rule over `candidates` (which must contain both of its candidate nodes).
+/// Hirunkitti's rule over `candidates` with their weights (which must contain both of its
+/// candidate nodes).
 pub(crate) fn choose(
-    set: &SuspiciousSet,
     total: u32,
-    candidates: impl IntoIterator<Item = NodeId>,
+    candidates: impl IntoIterator<Item = (NodeId, u32)>,
 ) -> Option<NodeId> {
     let total = u64::from(total);
     let mut le: Option<(u64, NodeId)> = None;
     let mut ge: Option<(u64, NodeId)> = None;
-    for x in candidates {
-        let w2 = 2 * u64::from(set.weight(x));
+    for (x, w) in candidates {
+        let w2 = 2 * u64::from(w);
         if w2 <= total && le.is_none_or(|(b, n)| w2 > b || w2 == b && x < n) {
             le = Some((w2, x));
         }

@@ -34,7 +34,7 @@ use thiserror::Error;
 pub use crate::session::{Strategy, StrategyName, Weighting};
 
 use crate::ids::NodeId;
-use crate::session::{SuspiciousSet, Walk};
+use crate::session::{Answer, ChildView, SuspiciousSet, Walk};
 use crate::tree::CoverageKind;
 
 #[derive(Debug, Error, PartialEq)]
@@ -104,8 +104,42 @@ pub(crate) fn frontier(set: &SuspiciousSet, mut visit: impl FnMut(NodeId) -> Wal
     });
 }
 
-/// The askable nodes among which the node closest to half of `total` (and Hirunkitti's two
-/// candidates) must lie, found without visiting the whole region.
+/// What the divide and query strategies weigh a node by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Measure {
+    /// The number of suspicious nodes in its subtree.
+    Count,
+    /// Its coverage-based weight.
+    Coverage,
+}
+
+impl Measure {
+    /// The weight of the whole suspicious set.
+    pub(crate) fn total(self, set: &SuspiciousSet) -> f64 {
+        match self {
+            Measure::Count => f64::from(set.total_weight()),
+            Measure::Coverage => set.coverage_total(),
+        }
+    }
+
+    pub(crate) fn of(self, set: &SuspiciousSet, x: NodeId) -> f64 {
+        match self {
+            Measure::Count => f64::from(set.weight(x)),
+            Measure::Coverage => set.coverage_weight(x),
+        }
+    }
+
+    fn of_child(self, c: &ChildView) -> f64 {
+        match self {
+            Measure::Count => f64::from(c.count),
+            Measure::Coverage => c.coverage,
+        }
+    }
+}
+
+/// The askable nodes, each with its weight by `measure`, among which the node closest to half
+/// of `total` (and Hirunkitti's two candidates) must lie, found without visiting the whole
+/// region.
 ///
 /// The nodes heavier than half form a path H from the region root (two of them cannot be
 /// disjoint). Any node y lighter than half has an ancestor-or-self z that is a child of a node
@@ -113,46 +147,51 @@ pub(crate) fn frontier(set: &SuspiciousSet, mut visit: impl FnMut(NodeId) -> Wal
 /// answer is an askable node of H or of the children of H, or, when such a child is not
 /// askable itself (trusted, incomplete, don't-know), an askable node of its subtree: those
 /// subtrees are visited down to their topmost askable nodes, which weigh at least as much as
-/// any node below them. Weights must be non-negative and never larger than a parent's.
+/// any node below them. Weights must be non-negative and never larger than a parent's. The
+/// children of H are read through [`SuspiciousSet::children_view`], which keeps them between
+/// questions.
 pub(crate) fn half_candidates(
     set: &SuspiciousSet,
     total: f64,
-    weight: impl Fn(NodeId) -> f64,
-) -> Vec<NodeId> {
+    measure: Measure,
+) -> Vec<(NodeId, f64)> {
     let mut out = Vec::new();
     // The topmost askable nodes below `x`: a node below an askable one weighs no more than it
     // and comes later, so it is never closer to half (and loses ties).
-    let push_askable = |out: &mut Vec<NodeId>, x: NodeId| {
+    let push_askable = |out: &mut Vec<(NodeId, f64)>, x: NodeId| {
         set.walk_from(x, |y| {
             if set.is_askable(y) {
-                out.push(y);
+                out.push((y, measure.of(set, y)));
                 Walk::Skip
             } else {
                 Walk::Descend
             }
         })
     };
+    let root = set.region_root();
     if total <= 0.0 {
-        push_askable(&mut out, set.region_root());
+        push_askable(&mut out, root);
         return out;
     }
-    let tree = set.tree();
-    let mut x = set.region_root();
+    let mut x = root;
+    let mut children = Vec::new();
     loop {
         if set.is_askable(x) {
-            out.push(x);
+            out.push((x, measure.of(set, x)));
         }
+        set.children_view(x, &mut children);
         let mut heavy = None;
-        for c in tree.children(x) {
-            if set.mark(c) == Some(crate::session::Answer::Valid) || set.weight(c) == 0 {
+        for c in &children {
+            if c.mark == Some(Answer::Valid) || c.count == 0 {
                 continue;
             }
-            if 2.0 * weight(c) > total {
-                heavy = Some(c);
-            } else if set.is_askable(c) {
-                out.push(c);
+            let w = measure.of_child(c);
+            if 2.0 * w > total {
+                heavy = Some(c.id);
+            } else if c.is_askable(root) {
+                out.push((c.id, w));
             } else {
-                push_askable(&mut out, c);
+                push_askable(&mut out, c.id);
             }
         }
         match heavy {
@@ -164,13 +203,12 @@ pub(crate) fn half_candidates(
 
 /// The candidate whose weight is closest to half of `total`; the earliest (smallest id) on ties.
 pub(crate) fn closest_to_half(
-    candidates: impl IntoIterator<Item = NodeId>,
+    candidates: impl IntoIterator<Item = (NodeId, f64)>,
     total: f64,
-    weight: impl Fn(NodeId) -> f64,
 ) -> Option<NodeId> {
     candidates
         .into_iter()
-        .map(|x| ((2.0 * weight(x) - total).abs(), x))
+        .map(|(x, w)| ((2.0 * w - total).abs(), x))
         .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
         .map(|(_, x)| x)
 }

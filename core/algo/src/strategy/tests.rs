@@ -5,7 +5,7 @@ use super::*;
 use crate::ids::MethodId;
 use crate::session::{Answer, Session, Step, TrustPolicy, Verdict};
 use crate::testutil::mergesort;
-use crate::tree::synthetic::{random_tree, Rng, Shape, TreeBuilder};
+use crate::tree::synthetic::{random_tree, Event as SyntheticEvent, Rng, Shape, TreeBuilder};
 use crate::tree::ExecutionTree;
 
 fn session(tree: ExecutionTree, name: StrategyName) -> Session {
@@ -405,17 +405,18 @@ fn fast_candidate_search_agrees_with_a_full_scan() {
                 let set = s.suspicious();
                 let all = all_askable(set);
                 let expected = match name {
-                    StrategyName::Hirunkitti => {
-                        hirunkitti::choose(set, set.total_weight(), all.iter().copied())
-                    }
-                    StrategyName::DivideAndQuery => {
-                        closest_to_half(all.iter().copied(), f64::from(set.total_weight()), |x| {
-                            f64::from(set.weight(x))
-                        })
-                    }
-                    _ => closest_to_half(all.iter().copied(), set.coverage_total(), |x| {
-                        set.coverage_weight(x)
-                    }),
+                    StrategyName::Hirunkitti => hirunkitti::choose(
+                        set.total_weight(),
+                        all.iter().map(|&x| (x, set.weight(x))),
+                    ),
+                    StrategyName::DivideAndQuery => closest_to_half(
+                        all.iter().map(|&x| (x, f64::from(set.weight(x)))),
+                        f64::from(set.total_weight()),
+                    ),
+                    _ => closest_to_half(
+                        all.iter().map(|&x| (x, set.coverage_weight(x))),
+                        set.coverage_total(),
+                    ),
                 };
                 let got = match session_step(&mut s) {
                     Step::Ask(n) => Some(n),
@@ -453,6 +454,122 @@ fn fast_candidate_search_agrees_with_a_full_scan() {
                 }
                 s.answer(x, answer).unwrap();
             }
+        }
+    }
+}
+
+/// The same while the recording arrives between questions: what the search keeps of the
+/// children between questions (`SuspiciousSet::children_view`) must follow arriving nodes,
+/// their coverage and answers given in between.
+#[test]
+fn fast_candidate_search_agrees_with_a_full_scan_while_nodes_arrive() {
+    for seed in 0..12u64 {
+        let mut events = Vec::new();
+        let shape = Shape {
+            calls: 150 + (seed as usize * 17) % 150,
+            methods: 5 + seed as u32 % 7,
+            external: 0.2,
+            coverage: true,
+            threads: 1 + seed as usize % 2,
+            chains: 0.0,
+        };
+        crate::tree::synthetic::random_recording(seed, &shape, |e| events.push(e));
+        for name in [StrategyName::DivideAndQuery, StrategyName::EdgeCoverage] {
+            let mut s = session(ExecutionTree::new(), name);
+            let mut rng = Rng::new(seed * 17 + name as u64);
+            for chunk in events.chunks(1 + seed as usize % 9) {
+                for e in chunk {
+                    match e {
+                        SyntheticEvent::Header(h) => s.push(h).unwrap(),
+                        SyntheticEvent::Coverage(n, kind, entities) => {
+                            s.set_coverage(*n, *kind, entities).unwrap()
+                        }
+                    }
+                }
+                let set = s.suspicious();
+                let all = all_askable(set);
+                let expected = match name {
+                    StrategyName::DivideAndQuery => closest_to_half(
+                        all.iter().map(|&x| (x, f64::from(set.weight(x)))),
+                        f64::from(set.total_weight()),
+                    ),
+                    _ => closest_to_half(
+                        all.iter().map(|&x| (x, set.coverage_weight(x))),
+                        set.coverage_total(),
+                    ),
+                };
+                let got = match s.step() {
+                    Step::Ask(n) => Some(n),
+                    _ => None,
+                };
+                assert_eq!(got, expected, "seed {seed}, {name}");
+                if let Some(x) = got.filter(|_| rng.below(3) == 0) {
+                    let answer = [
+                        Answer::Valid,
+                        Answer::Valid,
+                        Answer::DontKnow,
+                        Answer::Invalid,
+                    ][rng.below(4) as usize];
+                    s.answer(x, answer).unwrap();
+                }
+            }
+        }
+    }
+}
+
+/// Heaviest first, which walks the children's views the set keeps, asks what the top-down
+/// frontier's heaviest node is, through random answers of every kind, on trees and forests.
+#[test]
+fn heaviest_first_agrees_with_the_frontier_through_random_answers() {
+    for seed in 0..20u64 {
+        let forest = seed % 2 == 1;
+        let mut tree = random_tree(
+            seed,
+            &Shape {
+                calls: 80 + (seed as usize * 29) % 200,
+                methods: 4 + seed as u32 % 9,
+                external: 0.2,
+                coverage: false,
+                threads: 1 + seed as usize % 3,
+                chains: if forest { 0.5 } else { 0.0 },
+            },
+        );
+        if forest {
+            tree.set_forest_options(crate::tree::ForestOptions::ON);
+        }
+        let mut s = session(tree, StrategyName::HeaviestFirst);
+        let mut rng = Rng::new(seed * 7 + 1);
+        loop {
+            let set = s.suspicious();
+            let mut expected: Option<(u32, NodeId)> = None;
+            frontier(set, |x| {
+                let w = set.weight(x);
+                if expected.is_none_or(|(bw, _)| w > bw) {
+                    expected = Some((w, x));
+                }
+                Walk::Skip
+            });
+            let got = match s.step() {
+                Step::Ask(n) => Some(n),
+                _ => None,
+            };
+            assert_eq!(got, expected.map(|(_, x)| x), "seed {seed}");
+            let all = all_askable(s.suspicious());
+            if all.is_empty() {
+                break;
+            }
+            let x = all[rng.below(all.len() as u64) as usize];
+            let answer = [
+                Answer::Valid,
+                Answer::Valid,
+                Answer::Invalid,
+                Answer::Trusted,
+                Answer::DontKnow,
+            ][rng.below(5) as usize];
+            if answer == Answer::Trusted && s.tree().method(x).is_none() {
+                continue;
+            }
+            s.answer(x, answer).unwrap();
         }
     }
 }

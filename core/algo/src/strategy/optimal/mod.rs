@@ -25,7 +25,7 @@
 pub mod ranking;
 
 use self::ranking::EdgeRanking;
-use super::{half_candidates, DivideAndQuery, Strategy, StrategyName};
+use super::{half_candidates, DivideAndQuery, Measure, Strategy, StrategyName};
 use crate::ids::NodeId;
 use crate::session::{Answer, SuspiciousSet, Walk};
 
@@ -155,18 +155,17 @@ impl Suspects {
     /// the node whose edge has the largest label below the region's vertex.
     fn ask(&mut self, set: &SuspiciousSet) -> Option<NodeId> {
         let top = self.ranking.worst_case(self.root);
-        let total = f64::from(set.total_weight());
-        let weight = |x: NodeId| f64::from(set.weight(x));
-        let mut candidates = half_candidates(set, total, weight);
-        candidates.sort_by(|&a, &b| {
-            let off = |x| (2.0 * weight(x) - total).abs();
-            off(a).total_cmp(&off(b)).then(a.cmp(&b))
+        let total = Measure::Count.total(set);
+        let mut candidates = half_candidates(set, total, Measure::Count);
+        candidates.sort_by(|&(a, wa), &(b, wb)| {
+            let off = |w: f64| (2.0 * w - total).abs();
+            off(wa).total_cmp(&off(wb)).then(a.cmp(&b))
         });
         // A candidate whose own subtree needs `top` questions is out at no cost; the others
         // cost a relabelling of their ancestors each, so at most TRIED are tried.
         let balanced = candidates
             .into_iter()
-            .filter_map(|x| self.vertex(x))
+            .filter_map(|(x, _)| self.vertex(x))
             .filter(|&v| v != self.root && self.ranking.worst_case(v) < top)
             .take(TRIED)
             .find(|&v| self.ranking.worst_case_without(v, self.root) < top);
