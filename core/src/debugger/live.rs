@@ -361,6 +361,26 @@ mod tests {
     use std::io::Write;
     use std::os::unix::net::UnixStream;
 
+    /// A live recording into a new trace (`live.htrace` of a temporary directory, kept as long
+    /// as the directory is), a program connected to it (that has sent nothing yet), and the
+    /// feed of `capacity` items a live session reads.
+    pub(super) type Started = (
+        tempfile::TempDir,
+        std::path::PathBuf,
+        LiveRecording,
+        UnixStream,
+        crate::capture::Feed,
+    );
+
+    pub(super) fn start_live(capacity: usize, config: WriterConfig) -> Started {
+        let dir = tempfile::tempdir().unwrap();
+        let trace = dir.path().join("live.htrace");
+        let (sink, feed) = feed(capacity);
+        let live = LiveRecording::start(&trace, config, sink.for_first_jvm()).unwrap();
+        let client = UnixStream::connect(live.socket_path()).unwrap();
+        (dir, trace, live, client, feed)
+    }
+
     /// Every node below the root as a UI shows it, in preorder.
     pub(super) fn tree_view(d: &mut Debugger) -> Vec<crate::debugger::TreeNode> {
         let mut nodes = Vec::new();
@@ -406,16 +426,12 @@ mod tests {
     fn asks_while_the_program_runs_and_goes_on_when_it_ends() {
         let (prefix, whole) = streams();
         assert_eq!(&whole[..prefix.len()], &prefix[..]);
-        let dir = tempfile::tempdir().unwrap();
-        let trace = dir.path().join("live.htrace");
         // No periodic commit: the question can only be rendered after a commit on demand.
         let config = WriterConfig {
             commit_interval: Duration::from_secs(3600),
             ..WriterConfig::default()
         };
-        let (sink, feed) = feed(16);
-        let live = LiveRecording::start(&trace, config, sink.for_first_jvm()).unwrap();
-        let mut client = UnixStream::connect(live.socket_path()).unwrap();
+        let (_dir, trace, live, mut client, feed) = start_live(16, config);
         client.write_all(&prefix).unwrap();
         let options = DebugOptions {
             trust: GlobSet::parse("p.Main.g"),
@@ -518,17 +534,12 @@ mod tests {
         }
         b.ret(t, Value::Void);
         let bytes = b.end(0);
-        let dir = tempfile::tempdir().unwrap();
-        let trace = dir.path().join("live.htrace");
-        let (sink, feed) = feed(64);
-        let live =
-            LiveRecording::start(&trace, WriterConfig::default(), sink.for_first_jvm()).unwrap();
+        let (_dir, trace, live, mut client, feed) = start_live(64, WriterConfig::default());
         let options = DebugOptions {
             forest: crate::tree::ForestOptions::OFF,
             ..DebugOptions::default()
         };
         let mut d = Debugger::live(feed, &trace, options.clone()).unwrap();
-        let mut client = UnixStream::connect(live.socket_path()).unwrap();
         client.write_all(&bytes).unwrap();
         drop(client);
         while !d.is_sealed() {
@@ -556,12 +567,7 @@ mod tests {
     #[test]
     fn the_strategy_changes_and_methods_are_trusted_while_the_program_runs() {
         let (prefix, whole) = streams();
-        let dir = tempfile::tempdir().unwrap();
-        let trace = dir.path().join("live.htrace");
-        let (sink, feed) = feed(16);
-        let live =
-            LiveRecording::start(&trace, WriterConfig::default(), sink.for_first_jvm()).unwrap();
-        let mut client = UnixStream::connect(live.socket_path()).unwrap();
+        let (_dir, trace, live, mut client, feed) = start_live(16, WriterConfig::default());
         client.write_all(&prefix).unwrap();
         let options = DebugOptions::default();
         let mut d = Debugger::live(feed, &trace, options).unwrap();
@@ -754,8 +760,8 @@ mod pace_tests {
 
 #[cfg(test)]
 mod coverage_tests {
+    use super::tests::start_live;
     use super::*;
-    use crate::capture::{feed, LiveRecording};
     use crate::debugger::DebugOptions;
     use crate::strategy::StrategyName;
     use crate::trace::recorder::tests_content_coverage::loop_program_ending;
@@ -764,19 +770,13 @@ mod coverage_tests {
     use crate::trace::wire::Value;
     use crate::tree::ForestOptions;
     use std::io::Write;
-    use std::os::unix::net::UnixStream;
 
     /// With a coverage strategy, the calls that completed while the program still runs carry
     /// their edges into the session's weights (not only once the trace is reopened).
     #[test]
     fn a_live_coverage_session_weighs_calls_before_the_recording_ends() {
         let (bytes, [main, twice, never]) = loop_program_ending(false);
-        let dir = tempfile::tempdir().unwrap();
-        let trace = dir.path().join("live.htrace");
-        let (sink, feed) = feed(64);
-        let live =
-            LiveRecording::start(&trace, WriterConfig::default(), sink.for_first_jvm()).unwrap();
-        let mut client = UnixStream::connect(live.socket_path()).unwrap();
+        let (_dir, trace, live, mut client, feed) = start_live(64, WriterConfig::default());
         // Everything but the end of the recording: the program is still running.
         client.write_all(&bytes).unwrap();
         // The plain tree: the two calls of `count` would be one collapsed node on the forest.
@@ -842,14 +842,9 @@ mod coverage_tests {
     fn a_switch_to_coverage_while_the_program_runs_misses_no_call() {
         let (prefix, whole) = calls_stream(600, 300);
         assert_eq!(&whole[..prefix.len()], &prefix[..]);
-        let dir = tempfile::tempdir().unwrap();
-        let trace = dir.path().join("live.htrace");
         // A small feed: the recorder waits for the session with calls it completed before the
         // switch still in its hands.
-        let (sink, feed) = feed(16);
-        let live =
-            LiveRecording::start(&trace, WriterConfig::default(), sink.for_first_jvm()).unwrap();
-        let mut client = UnixStream::connect(live.socket_path()).unwrap();
+        let (_dir, trace, live, mut client, feed) = start_live(16, WriterConfig::default());
         client.write_all(&prefix).unwrap();
         let options = DebugOptions {
             forest: ForestOptions::OFF,
