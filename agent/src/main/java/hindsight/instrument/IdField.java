@@ -86,7 +86,12 @@ final class IdField implements Opcodes {
      * (JDK ones included); a supertype whose class file cannot be found counts as serializable.
      */
     private static boolean maybeSerializable(ClassNode cn, ClassLoader loader) {
-        ArrayDeque<String> todo = new ArrayDeque<>(cn.interfaces);
+        // Filled by hand: ArrayDeque(Collection) spins a lambda class, which would renumber the
+        // program's own lambda classes.
+        ArrayDeque<String> todo = new ArrayDeque<>();
+        for (String itf : cn.interfaces) {
+            todo.add(itf);
+        }
         if (cn.superName != null) {
             todo.add(cn.superName);
         }
@@ -97,6 +102,13 @@ final class IdField implements Opcodes {
                 return true;
             }
             if (c.equals("java/lang/Object") || !seen.add(c)) {
+                continue;
+            }
+            Boolean jdk = jdkSerializable(c);
+            if (jdk != null) {
+                if (jdk) {
+                    return true;
+                }
                 continue;
             }
             Hierarchy.Info i = Hierarchy.info(loader, c);
@@ -111,6 +123,22 @@ final class IdField implements Opcodes {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether a {@code java.*} class of the bootstrap loader is serializable, or null when it is
+     * not one: already loaded in most cases, and cheaper than reading its class file from the
+     * runtime image. Not initialised, and never an application class.
+     */
+    private static Boolean jdkSerializable(String name) {
+        if (!name.startsWith("java/")) {
+            return null;
+        }
+        try {
+            return java.io.Serializable.class.isAssignableFrom(Class.forName(name.replace('/', '.'), false, null));
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
     }
 
     /** {@code long hindsight$id() { return hindsight$self == this ? hindsight$id : 0; }} */
