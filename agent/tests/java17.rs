@@ -764,7 +764,11 @@ fn object_ids_keep_their_meaning_across_threads_and_clones() {
     // 801 distinct tags.
     assert_eq!(tags.len(), 801, "objects with a tag");
     let distinct: HashSet<i64> = tags.values().copied().collect();
-    assert_eq!(distinct.len(), 801, "two ids share a tag: one object got two ids");
+    assert_eq!(
+        distinct.len(),
+        801,
+        "two ids share a tag: one object got two ids"
+    );
     // Each tagOf(#id) returns the tag written to #id, whichever thread reads it.
     let mut pending: HashMap<String, u64> = HashMap::new();
     let mut checked = 0;
@@ -775,7 +779,9 @@ fn object_ids_keep_their_meaning_across_threads_and_clones() {
             pending.insert(thread.to_string(), id);
         } else if let Some(value) = event.strip_prefix("RETURN ") {
             if let Some(id) = pending.remove(thread) {
-                let want = tags.get(&id).unwrap_or_else(|| panic!("tagOf(#{id}): no tag written to #{id}"));
+                let want = tags
+                    .get(&id)
+                    .unwrap_or_else(|| panic!("tagOf(#{id}): no tag written to #{id}"));
                 assert_eq!(value, want.to_string(), "tagOf(#{id}) in {thread}");
                 checked += 1;
             }
@@ -791,9 +797,16 @@ fn object_ids(cp: &str, agent: bool, props: &[String]) -> String {
     if agent {
         cmd.arg(format!("-javaagent:{AGENT_JAR}=file=/dev/null"));
     }
-    let out = cmd.args(props).args(["-cp", cp, "ObjectIds"]).output().expect("java runs");
+    let out = cmd
+        .args(props)
+        .args(["-cp", cp, "ObjectIds"])
+        .output()
+        .expect("java runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success() && stderr.is_empty(), "stderr:\n{stderr}");
+    assert!(
+        out.status.success() && stderr.is_empty(),
+        "stderr:\n{stderr}"
+    );
     String::from_utf8(out.stdout).expect("utf-8 stdout")
 }
 
@@ -805,7 +818,11 @@ fn object_id_members_leave_serialization_as_it_was() {
     let dir = tempfile::tempdir().expect("temp dir");
     let classes = dir.path().join("classes");
     fs::create_dir(&classes).expect("classes dir");
-    javac(&[repo_root().join("tests/java17/ObjectIds.java")], None, &classes);
+    javac(
+        &[repo_root().join("tests/java17/ObjectIds.java")],
+        None,
+        &classes,
+    );
     let cp = classes.to_str().expect("utf-8 path");
 
     let members = object_ids(cp, true, &["-Dids.members".into()]);
@@ -835,7 +852,14 @@ fn object_id_members_leave_serialization_as_it_was() {
         object_ids(cp, writer, &[write]);
         let read = format!("-Dids.read={}", file.display());
         let plain = object_ids(cp, false, std::slice::from_ref(&read));
-        assert!(plain.contains("WithUid(2, Plain(1, plain, 0, [1, 2, 3]))"), "{plain}");
-        assert_eq!(object_ids(cp, reader, &[read]), plain, "written with agent: {writer}");
+        assert!(
+            plain.contains("WithUid(2, Plain(1, plain, 0, [1, 2, 3]))"),
+            "{plain}"
+        );
+        assert_eq!(
+            object_ids(cp, reader, &[read]),
+            plain,
+            "written with agent: {writer}"
+        );
     }
 }

@@ -8,8 +8,8 @@ import java.lang.ref.WeakReference;
  * field of its own ({@link Identified}, for {@link #OBJECTS}); any other object goes into a weak
  * identity map. Both draw from one counter under this object's lock.
  *
- * <p>The weak identity map It never calls application code: it
- * hashes with {@link System#identityHashCode} and compares with {@code ==}. Dead entries are
+ * <p>The weak identity map never calls application code: it hashes with {@link
+ * System#identityHashCode} and compares with {@code ==}. Dead entries are
  * expunged through a reference queue; an id is never reused because ids come from a counter.
  *
  * <p>Lookups of objects that have an id take no lock (most lookups: every value of an event
@@ -109,6 +109,7 @@ final class Ids {
         return null;
     }
 
+    /** Assigns the next id to an object that keeps its own (under the lock, like the map). */
     private synchronized long assign(Identified o) {
         long known = o.hindsight$id();
         if (known != 0) {
