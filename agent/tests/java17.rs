@@ -4,8 +4,10 @@
 
 mod common;
 
-use common::{decode, java, javac, repo_root, Trace};
+use common::{decode, java, javac, repo_root, Trace, AGENT_JAR};
+use std::collections::{HashMap, HashSet};
 use std::fs;
+use std::process::Command;
 
 /// Compiles and runs `tests/java17/NAME.java` plain and recorded; returns the decoded trace.
 fn check_program(name: &str) -> Trace {
@@ -736,4 +738,128 @@ fn jdk_collections_maps_and_builders_get_their_content_after_calls_that_change_t
             .any(|l| l.contains("CONTENT") && l.contains("\"q\"")),
         "an application subclass of ArrayList had its content taken"
     );
+}
+
+/// Object ids kept in the objects' own fields keep their meaning: every object written once
+/// (its tag) has one id of its own, a clone (which copies every field) gets a new one, and two
+/// threads reading the objects another thread made see the ids they were made with.
+#[test]
+fn object_ids_keep_their_meaning_across_threads_and_clones() {
+    let trace = check_program("ObjectIds");
+    let lines = trace.lines();
+    // "[thread] FIELD_WRITE #id.ObjectIds$Box.tag = v": each id once, each tag once.
+    let mut tags: HashMap<u64, i64> = HashMap::new();
+    for l in &lines {
+        let Some(rest) = l.split("] FIELD_WRITE #").nth(1) else {
+            continue;
+        };
+        let Some((id, value)) = rest.split_once(".ObjectIds$Box.tag = ") else {
+            continue;
+        };
+        let id: u64 = id.parse().expect("object id");
+        let value: i64 = value.parse().expect("int tag");
+        assert!(tags.insert(id, value).is_none(), "#{id} written twice");
+    }
+    // 600 boxes (tag n), 200 clones (tag -n-1) and one more (tag 1000): 801 objects, 801 ids,
+    // 801 distinct tags.
+    assert_eq!(tags.len(), 801, "objects with a tag");
+    let distinct: HashSet<i64> = tags.values().copied().collect();
+    assert_eq!(
+        distinct.len(),
+        801,
+        "two ids share a tag: one object got two ids"
+    );
+    // Each tagOf(#id) returns the tag written to #id, whichever thread reads it.
+    let mut pending: HashMap<String, u64> = HashMap::new();
+    let mut checked = 0;
+    for l in &lines {
+        let (thread, event) = l.split_once("] ").expect("thread prefix");
+        if let Some(arg) = event.strip_prefix("CALL ObjectIds.tagOf(#") {
+            let id = arg.trim_end_matches(')').parse().expect("object id");
+            pending.insert(thread.to_string(), id);
+        } else if let Some(value) = event.strip_prefix("RETURN ") {
+            if let Some(id) = pending.remove(thread) {
+                let want = tags
+                    .get(&id)
+                    .unwrap_or_else(|| panic!("tagOf(#{id}): no tag written to #{id}"));
+                assert_eq!(value, want.to_string(), "tagOf(#{id}) in {thread}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 900, "tagOf calls");
+}
+
+/// Runs `java -Xverify:all [agent to /dev/null] -Dprop... -cp cp ObjectIds`; returns stdout.
+fn object_ids(cp: &str, agent: bool, props: &[String]) -> String {
+    let mut cmd = Command::new("java");
+    cmd.arg("-Xverify:all");
+    if agent {
+        cmd.arg(format!("-javaagent:{AGENT_JAR}=file=/dev/null"));
+    }
+    let out = cmd
+        .args(props)
+        .args(["-cp", cp, "ObjectIds"])
+        .output()
+        .expect("java runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stderr.is_empty(),
+        "stderr:\n{stderr}"
+    );
+    String::from_utf8(out.stdout).expect("utf-8 stdout")
+}
+
+/// Which classes get the id members (a serializable class without a serialVersionUID, a record
+/// and an interface do not), and objects serialized by a run without the agent read back the
+/// same in a run with it, and the other way round.
+#[test]
+fn object_id_members_leave_serialization_as_it_was() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let classes = dir.path().join("classes");
+    fs::create_dir(&classes).expect("classes dir");
+    javac(
+        &[repo_root().join("tests/java17/ObjectIds.java")],
+        None,
+        &classes,
+    );
+    let cp = classes.to_str().expect("utf-8 path");
+
+    let members = object_ids(cp, true, &["-Dids.members".into()]);
+    let expected = [
+        "ObjectIds$Box own=true identified=true",
+        "ObjectIds$SubBox own=true identified=true",
+        "ObjectIds$Plain own=false identified=false",
+        "ObjectIds$WithUid own=true identified=true",
+        "ObjectIds$SubWithUid own=false identified=true",
+        "ObjectIds$Base own=true identified=true",
+        "ObjectIds$SerialSub own=false identified=true",
+        "ObjectIds$Ext own=false identified=false",
+        "ObjectIds$ListBox own=false identified=false",
+        "ObjectIds$Color own=true identified=true",
+        "ObjectIds$Color$1 own=true identified=true",
+        "ObjectIds$Point own=false identified=false",
+    ];
+    assert_eq!(members.lines().collect::<Vec<_>>(), expected);
+    // Without the agent nothing has them: the check can fail.
+    assert!(object_ids(cp, false, &["-Dids.members".into()])
+        .lines()
+        .all(|l| l.ends_with("own=false identified=false")));
+
+    for (writer, reader) in [(false, true), (true, false)] {
+        let file = dir.path().join(format!("objects-{writer}.ser"));
+        let write = format!("-Dids.write={}", file.display());
+        object_ids(cp, writer, &[write]);
+        let read = format!("-Dids.read={}", file.display());
+        let plain = object_ids(cp, false, std::slice::from_ref(&read));
+        assert!(
+            plain.contains("WithUid(2, Plain(1, plain, 0, [1, 2, 3]))"),
+            "{plain}"
+        );
+        assert_eq!(
+            object_ids(cp, reader, &[read]),
+            plain,
+            "written with agent: {writer}"
+        );
+    }
 }

@@ -8,7 +8,10 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
 
-/** Instruments every method with code of one class (see {@link MethodInstrumenter}). */
+/**
+ * Instruments every method with code of one class (see {@link MethodInstrumenter}) and gives
+ * its objects an id field ({@link IdField}).
+ */
 final class ClassInstrumenter {
     private final byte[] bytes;
     private final ClassLoader loader;
@@ -46,6 +49,8 @@ final class ClassInstrumenter {
             }
             new MethodInstrumenter(cn, m, classId, external).run();
         }
+        // After the loop: the id members are not instrumented.
+        IdField.add(cn, loader);
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
         cn.accept(cw);
         return cw.toByteArray();

@@ -777,10 +777,13 @@ public final class Buf extends Encoder {
         }
     }
 
-    /** An uninstrumented constructor returned the new object: NEW_OBJECT (origin 0), EXT_RETURN. */
+    /**
+     * An uninstrumented constructor returned the new object: NEW_OBJECT (origin 0), EXT_RETURN.
+     * A new string or box is sent as the value it is, so it gets no id (nor a weak map entry).
+     */
     public static void sExtNew(Object o, Buf b) {
         b.extReturned();
-        long id = Ids.OBJECTS.idOf(o);
+        long id = isValue(o) ? 0 : Ids.OBJECTS.idOf(o);
         if (id < 0) {
             id = -id;
             b.begin(NEW_OBJECT);
@@ -790,6 +793,14 @@ public final class Buf extends Encoder {
         }
         b.begin(EXT_RETURN);
         b.vA(o);
+    }
+
+    /** Whether {@link #valA} sends {@code o} by its text or value rather than by an id. */
+    private static boolean isValue(Object o) {
+        Class<?> c = o.getClass();
+        return c == String.class || c == Integer.class || c == Long.class || c == Boolean.class
+                || c == Character.class || c == Double.class || c == Float.class || c == Byte.class
+                || c == Short.class;
     }
 
     // ---- content of JDK objects (Contents) ----

@@ -4,8 +4,12 @@ import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 
 /**
- * A weak identity map from objects to dense ids (from 1). It never calls application code: it
- * hashes with {@link System#identityHashCode} and compares with {@code ==}. Dead entries are
+ * Object ids: dense, from 1, never reused. An object of an instrumented class keeps its id in a
+ * field of its own ({@link Identified}, for {@link #OBJECTS}); any other object goes into a weak
+ * identity map. Both draw from one counter under this object's lock.
+ *
+ * <p>The weak identity map never calls application code: it hashes with {@link
+ * System#identityHashCode} and compares with {@code ==}. Dead entries are
  * expunged through a reference queue; an id is never reused because ids come from a counter.
  *
  * <p>Lookups of objects that have an id take no lock (most lookups: every value of an event
@@ -32,17 +36,29 @@ final class Ids {
         }
     }
 
-    static final Ids OBJECTS = new Ids();
+    static final Ids OBJECTS = new Ids(true);
     /** Objects whose CONTENT was sent once (the id is unused; only "new" matters). */
-    static final Ids CONTENTS = new Ids();
+    static final Ids CONTENTS = new Ids(false);
+
+    /** Whether an {@link Identified} object keeps its id in its own field (not in the map). */
+    private final boolean fields;
 
     private final ReferenceQueue<Object> queue = new ReferenceQueue<>();
     private volatile Entry[] table = new Entry[1 << 12];
     private int size;
     private long next = 1;
 
+    Ids(boolean fields) {
+        this.fields = fields;
+    }
+
     /** The id of {@code o}: positive when it had one, negative (minus the new id) when assigned now. */
     long idOf(Object o) {
+        if (fields && o instanceof Identified) {
+            Identified i = (Identified) o;
+            long id = i.hindsight$id();
+            return id != 0 ? id : assign(i);
+        }
         int h = System.identityHashCode(o);
         long id = find(table, o, h);
         return id != 0 ? id : idOfLocked(o, h);
@@ -50,6 +66,9 @@ final class Ids {
 
     /** The id of {@code o}, or 0 when it has none (no lock, no assignment). */
     long find(Object o) {
+        if (fields && o instanceof Identified) {
+            return ((Identified) o).hindsight$id();
+        }
         return find(table, o, System.identityHashCode(o));
     }
 
@@ -88,6 +107,17 @@ final class Ids {
             }
         }
         return null;
+    }
+
+    /** Assigns the next id to an object that keeps its own (under the lock, like the map). */
+    private synchronized long assign(Identified o) {
+        long known = o.hindsight$id();
+        if (known != 0) {
+            return known;
+        }
+        long id = next++;
+        o.hindsight$id(id);
+        return -id;
     }
 
     private synchronized long idOfLocked(Object o, int h) {

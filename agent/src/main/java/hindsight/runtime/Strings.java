@@ -26,7 +26,7 @@ final class Strings {
     private static final int SHORT = 64;
     private static final Slot[] SLOTS = new Slot[1 << 16];
     /** Ids of long strings; its counter also numbers the short ones. */
-    private static final Ids LONG = new Ids();
+    private static final Ids LONG = new Ids(false);
 
     private Strings() {}
 
