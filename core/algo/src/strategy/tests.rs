@@ -368,31 +368,76 @@ fn latency_benchmark_times_every_choice() {
     assert!(choose.median <= choose.p95 && choose.p95 <= choose.max);
 }
 
+/// A random tree for the search tests, an execution forest on odd seeds (then true).
+fn random_search_tree(seed: u64, calls: usize, coverage: bool) -> (ExecutionTree, bool) {
+    let forest = seed % 2 == 1;
+    let mut tree = random_tree(
+        seed,
+        &Shape {
+            calls,
+            methods: 4 + seed as u32 % 9,
+            external: 0.2,
+            coverage,
+            threads: 1 + seed as usize % 3,
+            chains: if forest { 0.5 } else { 0.0 },
+        },
+    );
+    if forest {
+        tree.set_forest_options(crate::tree::ForestOptions::ON);
+    }
+    (tree, forest)
+}
+
+/// Answers one of `askable`, chosen at random, with a random answer of any kind (none when
+/// the draw is to trust a node without a method).
+fn answer_at_random(s: &mut Session, askable: &[NodeId], rng: &mut Rng) {
+    let x = askable[rng.below(askable.len() as u64) as usize];
+    let answer = [
+        Answer::Valid,
+        Answer::Valid,
+        Answer::Invalid,
+        Answer::Trusted,
+        Answer::DontKnow,
+    ][rng.below(5) as usize];
+    if answer == Answer::Trusted && s.tree().method(x).is_none() {
+        return;
+    }
+    s.answer(x, answer).unwrap();
+}
+
+/// The node the session asks next, if it asks one.
+fn asked(s: &mut Session) -> Option<NodeId> {
+    match s.step() {
+        Step::Ask(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// What weighted strategy `name` asks when it chooses among all of `askable`.
+fn full_scan_choice(set: &SuspiciousSet, name: StrategyName, askable: &[NodeId]) -> Option<NodeId> {
+    let all = askable.iter().copied();
+    match name {
+        StrategyName::Hirunkitti => {
+            hirunkitti::choose(set.total_weight(), all.map(|x| (x, set.weight(x))))
+        }
+        StrategyName::DivideAndQuery => closest_to_half(
+            all.map(|x| (x, f64::from(set.weight(x)))),
+            f64::from(set.total_weight()),
+        ),
+        _ => closest_to_half(
+            all.map(|x| (x, set.coverage_weight(x))),
+            set.coverage_total(),
+        ),
+    }
+}
+
 /// The heavy-path candidate search picks exactly what a scan of the whole region picks, for
 /// every weighted strategy, through random answers of every kind; on execution forests (odd
 /// seeds) a node as close to half, since ids no longer order ancestors first.
-fn session_step(s: &mut Session) -> Step {
-    s.step()
-}
-
 #[test]
 fn fast_candidate_search_agrees_with_a_full_scan() {
     for seed in 0..30u64 {
-        let forest = seed % 2 == 1;
-        let mut tree = random_tree(
-            seed,
-            &Shape {
-                calls: 60 + (seed as usize * 13) % 200,
-                methods: 4 + seed as u32 % 9,
-                external: 0.2,
-                coverage: true,
-                threads: 1 + seed as usize % 3,
-                chains: if forest { 0.5 } else { 0.0 },
-            },
-        );
-        if forest {
-            tree.set_forest_options(crate::tree::ForestOptions::ON);
-        }
+        let (tree, forest) = random_search_tree(seed, 60 + (seed as usize * 13) % 200, true);
         for name in [
             StrategyName::DivideAndQuery,
             StrategyName::Hirunkitti,
@@ -404,24 +449,8 @@ fn fast_candidate_search_agrees_with_a_full_scan() {
             loop {
                 let set = s.suspicious();
                 let all = all_askable(set);
-                let expected = match name {
-                    StrategyName::Hirunkitti => hirunkitti::choose(
-                        set.total_weight(),
-                        all.iter().map(|&x| (x, set.weight(x))),
-                    ),
-                    StrategyName::DivideAndQuery => closest_to_half(
-                        all.iter().map(|&x| (x, f64::from(set.weight(x)))),
-                        f64::from(set.total_weight()),
-                    ),
-                    _ => closest_to_half(
-                        all.iter().map(|&x| (x, set.coverage_weight(x))),
-                        set.coverage_total(),
-                    ),
-                };
-                let got = match session_step(&mut s) {
-                    Step::Ask(n) => Some(n),
-                    _ => None,
-                };
+                let expected = full_scan_choice(set, name, &all);
+                let got = asked(&mut s);
                 let set = s.suspicious();
                 if let (true, Some(g), Some(e)) = (forest, got, expected) {
                     let distance = |x: NodeId| match name {
@@ -441,18 +470,7 @@ fn fast_candidate_search_agrees_with_a_full_scan() {
                 if all.is_empty() {
                     break;
                 }
-                let x = all[rng.below(all.len() as u64) as usize];
-                let answer = [
-                    Answer::Valid,
-                    Answer::Valid,
-                    Answer::Invalid,
-                    Answer::Trusted,
-                    Answer::DontKnow,
-                ][rng.below(5) as usize];
-                if answer == Answer::Trusted && s.tree().method(x).is_none() {
-                    continue;
-                }
-                s.answer(x, answer).unwrap();
+                answer_at_random(&mut s, &all, &mut rng);
             }
         }
     }
@@ -488,20 +506,8 @@ fn fast_candidate_search_agrees_with_a_full_scan_while_nodes_arrive() {
                 }
                 let set = s.suspicious();
                 let all = all_askable(set);
-                let expected = match name {
-                    StrategyName::DivideAndQuery => closest_to_half(
-                        all.iter().map(|&x| (x, f64::from(set.weight(x)))),
-                        f64::from(set.total_weight()),
-                    ),
-                    _ => closest_to_half(
-                        all.iter().map(|&x| (x, set.coverage_weight(x))),
-                        set.coverage_total(),
-                    ),
-                };
-                let got = match s.step() {
-                    Step::Ask(n) => Some(n),
-                    _ => None,
-                };
+                let expected = full_scan_choice(set, name, &all);
+                let got = asked(&mut s);
                 assert_eq!(got, expected, "seed {seed}, {name}");
                 if let Some(x) = got.filter(|_| rng.below(3) == 0) {
                     let answer = [
@@ -522,21 +528,7 @@ fn fast_candidate_search_agrees_with_a_full_scan_while_nodes_arrive() {
 #[test]
 fn heaviest_first_agrees_with_the_frontier_through_random_answers() {
     for seed in 0..20u64 {
-        let forest = seed % 2 == 1;
-        let mut tree = random_tree(
-            seed,
-            &Shape {
-                calls: 80 + (seed as usize * 29) % 200,
-                methods: 4 + seed as u32 % 9,
-                external: 0.2,
-                coverage: false,
-                threads: 1 + seed as usize % 3,
-                chains: if forest { 0.5 } else { 0.0 },
-            },
-        );
-        if forest {
-            tree.set_forest_options(crate::tree::ForestOptions::ON);
-        }
+        let (tree, _) = random_search_tree(seed, 80 + (seed as usize * 29) % 200, false);
         let mut s = session(tree, StrategyName::HeaviestFirst);
         let mut rng = Rng::new(seed * 7 + 1);
         loop {
@@ -549,27 +541,13 @@ fn heaviest_first_agrees_with_the_frontier_through_random_answers() {
                 }
                 Walk::Skip
             });
-            let got = match s.step() {
-                Step::Ask(n) => Some(n),
-                _ => None,
-            };
+            let got = asked(&mut s);
             assert_eq!(got, expected.map(|(_, x)| x), "seed {seed}");
             let all = all_askable(s.suspicious());
             if all.is_empty() {
                 break;
             }
-            let x = all[rng.below(all.len() as u64) as usize];
-            let answer = [
-                Answer::Valid,
-                Answer::Valid,
-                Answer::Invalid,
-                Answer::Trusted,
-                Answer::DontKnow,
-            ][rng.below(5) as usize];
-            if answer == Answer::Trusted && s.tree().method(x).is_none() {
-                continue;
-            }
-            s.answer(x, answer).unwrap();
+            answer_at_random(&mut s, &all, &mut rng);
         }
     }
 }
