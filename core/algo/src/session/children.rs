@@ -108,6 +108,12 @@ impl ChildViews {
         Some(views)
     }
 
+    /// The views kept and not marked stale.
+    #[cfg(test)]
+    pub(super) fn fresh(&self) -> impl Iterator<Item = &ChildView> {
+        self.by_parent.values().flatten().filter(|v| !v.stale)
+    }
+
     /// Keeps `views`, the children of `parent`, if there is room (making room by forgetting
     /// the others when needed).
     pub(super) fn keep(&mut self, parent: NodeId, views: &[ChildView]) {

@@ -8,6 +8,7 @@
 
 mod answer;
 mod children;
+mod paths;
 mod selection;
 mod suspicious;
 mod trust;

@@ -36,6 +36,7 @@ use rustc_hash::FxHashMap;
 
 use super::answer::Answer;
 use super::children::{ChildView, ChildViews};
+use super::paths::{self, Delta};
 use super::trust::TrustPolicy;
 use crate::ids::{MethodId, NodeId};
 use crate::tree::column::NodeColumn;
@@ -52,15 +53,16 @@ const TRUST_NO: u8 = 1;
 const TRUST_POLICY: u8 = 2;
 const TRUST_ANSWER: u8 = 4;
 
-/// Updating a touched node costs an ancestor walk of cache misses (about 1 µs on a tree of 10^6
-/// nodes); recomputing the region costs a few ns per node. Past `BATCH_LIMIT` touched nodes, an
-/// update recomputes the region in one pass when `touched * PATH_COST` exceeds the region size.
-/// Small under test so that both paths are exercised.
+/// Updating touched nodes along their paths (`add_along_all`) costs a few hash-map operations
+/// per node of the paths; recomputing the region costs a few column reads per node of the
+/// region. Past `BATCH_LIMIT` touched nodes, an update in memory recomputes the region when
+/// `touched * PATH_COST` exceeds the region size (4: measured on `hindsight bench session`,
+/// docs/benchmarks.md). Small under test so that both ways are exercised.
 #[cfg(not(test))]
 const BATCH_LIMIT: usize = 64;
 #[cfg(test)]
 const BATCH_LIMIT: usize = 8;
-const PATH_COST: usize = 128;
+const PATH_COST: usize = 4;
 
 /// Which aggregate the strategy needs besides the suspicious-node count.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,19 +101,14 @@ struct CoverageWeights {
 }
 
 impl CoverageWeights {
-    /// `x`'s own weight: the stored one, or with `fresh` computed again from the counts `own`
-    /// reflects (the sum of p^v(e) over its entities, older counts for waiting entities) and
-    /// stored.
-    fn own_of(&mut self, tree: &ExecutionTree, x: NodeId, fresh: bool) -> f64 {
-        let i = x.0 as usize;
-        if !fresh {
-            return self.own.at(i);
-        }
+    /// `x`'s own weight computed again from the counts `own` reflects (the sum of p^v(e) over
+    /// its entities, older counts for waiting entities), and stored.
+    fn own_afresh(&mut self, tree: &ExecutionTree, x: NodeId) -> f64 {
         let own = tree
             .coverage_iter(x, self.kind)
             .map(|e| self.p.powi(self.counted(e) as i32))
             .sum();
-        self.own.set(i, own);
+        self.own.set(x.0 as usize, own);
         own
     }
 
@@ -425,7 +422,7 @@ impl SuspiciousSet {
             let i = c.0 as usize;
             self.weight.set(i, u32::from(member));
             if let Some(cw) = &mut self.coverage {
-                let own = cw.own_of(&self.tree, c, true);
+                let own = cw.own_afresh(&self.tree, c);
                 cw.total.set(i, if member { own } else { 0.0 });
             }
         }
@@ -482,7 +479,7 @@ impl SuspiciousSet {
             }
         }
         let before = c.own.at(node.0 as usize);
-        let own = c.own_of(&self.tree, node, true) - before;
+        let own = c.own_afresh(&self.tree, node) - before;
         if self.is_member(node) && self.in_region(node) {
             self.revision += 1;
             self.add_along(node, 0, own);
@@ -550,10 +547,59 @@ impl SuspiciousSet {
         }
     }
 
-    /// Whether updating `touched` nodes one ancestor path at a time would cost more than
-    /// recomputing the region.
+    /// `add_along` for many nodes at once: each node on their paths is written once (see
+    /// `paths.rs`).
+    fn add_along_all(&mut self, deltas: &[Delta]) {
+        let root = self.region_root();
+        let tree = &self.tree;
+        let paths = paths::along_paths(deltas, |n| {
+            if n == root || !tree.is_complete(n) {
+                None
+            } else {
+                tree.parent(n)
+            }
+        });
+        let children = self.children.get_mut().unwrap_or_else(|e| e.into_inner());
+        for d in &paths.sums {
+            let i = d.node.0 as usize;
+            children.touch(d.node);
+            if d.count != 0 {
+                self.weight
+                    .set(i, (i64::from(self.weight.at(i)) + d.count) as u32);
+            }
+            if let Some(c) = &mut self.coverage {
+                c.total.update(i, |v| *v += d.coverage);
+            }
+        }
+        // The open ancestors above a path's end count it through `sum_open` (see `add_along`).
+        if !children.is_empty() {
+            let mut seen = rustc_hash::FxHashSet::default();
+            for &end in &paths.ends {
+                let mut n = end;
+                while n != root {
+                    match self.tree.parent(n) {
+                        Some(p) => n = p,
+                        None => break,
+                    }
+                    if !seen.insert(n) {
+                        break;
+                    }
+                    children.touch(n);
+                }
+            }
+        }
+    }
+
+    /// Whether updating `touched` nodes along their ancestor paths would cost more than
+    /// recomputing the region. In memory that pass is linear and cheap; beyond the persistence
+    /// bound it would read every page of the region again, and the paths cost less.
     fn batch_pays(&self, touched: usize) -> bool {
-        touched > BATCH_LIMIT
+        let spilling = self
+            .tree
+            .resident_nodes()
+            .is_some_and(|bound| self.tree.id_bound() > bound);
+        !spilling
+            && touched > BATCH_LIMIT
             && touched.saturating_mul(PATH_COST)
                 > self.tree.subtree_size(self.region_root()) as usize
     }
@@ -562,21 +608,19 @@ impl SuspiciousSet {
     /// thread, which records them in preorder, so they normally occupy the ids from the call to
     /// its last descendant (other threads' nodes may be interleaved): a linear pass over that
     /// range avoids pointer chasing. If the range does not hold the whole subtree, a walk does it.
-    /// With `fresh_own`, every node's own coverage weight is computed again from the counts
-    /// (see `count_valid_coverage`); otherwise the stored one is used.
-    fn recompute_region(&mut self, fresh_own: bool) {
+    fn recompute_region(&mut self) {
         self.forget_children();
         let root = self.region_root();
         let end = (self.region_span().1 as usize).saturating_add(1);
-        if !self.recompute_linear(root, end, fresh_own) {
-            self.recompute_by_walk(fresh_own);
+        if !self.recompute_linear(root, end) {
+            self.recompute_by_walk();
         }
     }
 
     /// The linear pass over ids `root..end`: ids of a subtree are larger than its root's and
     /// parents come before children, so one forward pass decides which nodes count and one
     /// backward pass sums them up. Returns false if the range missed part of the subtree.
-    fn recompute_linear(&mut self, root: NodeId, end: usize, fresh_own: bool) -> bool {
+    fn recompute_linear(&mut self, root: NodeId, end: usize) -> bool {
         if self.tree.is_forest() {
             // The forest's nodes break `parent < child`: the walk does it.
             return false;
@@ -606,8 +650,8 @@ impl SuspiciousSet {
                 let member = self.is_member(x);
                 self.weight.set(i, u32::from(member));
                 if let Some(c) = &mut self.coverage {
-                    let own = c.own_of(&self.tree, x, fresh_own);
-                    c.total.set(i, if member { own } else { 0.0 });
+                    let own = if member { c.own.at(i) } else { 0.0 };
+                    c.total.set(i, own);
                 }
             }
         }
@@ -633,7 +677,7 @@ impl SuspiciousSet {
         true
     }
 
-    fn recompute_by_walk(&mut self, fresh_own: bool) {
+    fn recompute_by_walk(&mut self) {
         let mut order = Vec::new();
         self.walk(|x| {
             order.push(x);
@@ -644,8 +688,8 @@ impl SuspiciousSet {
             let member = self.is_member(x);
             self.weight.set(i, u32::from(member));
             if let Some(c) = &mut self.coverage {
-                let own = c.own_of(&self.tree, x, fresh_own);
-                c.total.set(i, if member { own } else { 0.0 });
+                let own = if member { c.own.at(i) } else { 0.0 };
+                c.total.set(i, own);
             }
         }
         let root = self.region_root();
@@ -700,18 +744,25 @@ impl SuspiciousSet {
                 // Projected nodes of the method's calls are trusted with it but are no calls of
                 // it: the region's recomputation counts them.
                 let batch = self.tree.forest_bound() > 0 || self.batch_pays(calls.len());
-                if !batch {
-                    for b in calls {
-                        if self.is_member(b) && self.in_region(b) {
-                            let own = self.own(b);
-                            self.add_along(b, -1, -own);
-                        }
-                    }
-                }
+                let leaving: Vec<Delta> = if batch {
+                    Vec::new()
+                } else {
+                    calls
+                        .into_iter()
+                        .filter(|&b| self.is_member(b) && self.in_region(b))
+                        .map(|node| Delta {
+                            node,
+                            count: -1,
+                            coverage: -self.own(node),
+                        })
+                        .collect()
+                };
                 self.trust[m.0 as usize] |= TRUST_ANSWER;
                 self.forget_children();
                 if batch {
-                    self.recompute_region(false);
+                    self.recompute_region();
+                } else {
+                    self.add_along_all(&leaving);
                 }
                 self.settle_coverage();
             }
@@ -777,52 +828,46 @@ impl SuspiciousSet {
             })
             .collect();
         cov.deferred = 0.0;
-        let touched: usize = waiting
-            .iter()
-            .map(|&(e, _)| self.tree.covering_count(kind, e))
-            .sum();
-        let batch = self.batch_pays(touched);
-        // Under the persistence bound, walking an entity's calls touches pages all over the
-        // tree, spilled ones too: the region's recomputation then gives each of its nodes its
-        // `own` afresh from the counts instead (slower than the walk when all is in memory).
-        let spilling = self
-            .tree
-            .resident_nodes()
-            .is_some_and(|bound| self.tree.id_bound() > bound);
-        if batch && spilling {
-            self.recompute_region(true);
-            return;
-        }
+        // The nodes of the region's span covering waiting entities, each with the sum of its
+        // changes, by id: one pass over the columns instead of one per entity (each entity's
+        // calls lie all over the tree, on spilled pages too beyond the persistence bound).
         let (lo, hi) = self.region_span();
-        for (e, delta) in waiting {
-            let cov = self.coverage.as_mut().expect("checked above");
-            if batch {
-                for b in self.tree.nodes_covering(kind, e) {
-                    cov.own.update(b.0 as usize, |v| *v -= delta);
-                }
-                continue;
+        let entities: Vec<u32> = waiting.iter().map(|&(e, _)| e).collect();
+        let mut changes: Vec<Delta> = self
+            .tree
+            .nodes_covering(kind, &entities)
+            .into_iter()
+            .filter(|(_, b)| (lo..=hi).contains(&b.0))
+            .map(|(k, node)| Delta {
+                node,
+                count: 0,
+                coverage: -waiting[k].1,
+            })
+            .collect();
+        changes.sort_unstable_by_key(|d| d.node.0);
+        changes.dedup_by(|later, kept| {
+            let same = later.node == kept.node;
+            if same {
+                kept.coverage += later.coverage;
             }
-            // Only nodes of the region are ever read again (until `rebuild`), so the others
-            // keep a stale `own`.
-            let covering: Vec<NodeId> = self
-                .tree
-                .nodes_covering(kind, e)
-                .filter(|b| (lo..=hi).contains(&b.0))
-                .collect();
-            for b in covering {
-                if !self.in_region(b) {
-                    continue;
-                }
-                if let Some(c) = &mut self.coverage {
-                    c.own.update(b.0 as usize, |v| *v -= delta);
-                }
-                if self.is_member(b) {
-                    self.add_along(b, 0, -delta);
-                }
+            same
+        });
+        let batch = self.batch_pays(changes.len());
+        // Only nodes of the region are ever read again (until `rebuild`), so the others keep a
+        // stale `own`.
+        if !batch {
+            changes.retain(|d| self.in_region(d.node));
+        }
+        if let Some(c) = &mut self.coverage {
+            for d in &changes {
+                c.own.update(d.node.0 as usize, |v| *v += d.coverage);
             }
         }
         if batch {
-            self.recompute_region(false);
+            self.recompute_region();
+        } else {
+            changes.retain(|d| self.is_member(d.node));
+            self.add_along_all(&changes);
         }
     }
 
@@ -861,15 +906,7 @@ impl SuspiciousSet {
     /// again (`children.rs`).
     pub fn children_view(&self, x: NodeId, out: &mut Vec<ChildView>) {
         out.clear();
-        let read = |c: NodeId| {
-            ChildView::new(
-                c,
-                self.weight(c),
-                self.coverage_weight(c),
-                self.mark(c),
-                self.is_member(c),
-            )
-        };
+        let read = |c: NodeId| self.read_child_view(c);
         let mut kept = self.children.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(views) = kept.get(x, read) {
             out.extend_from_slice(views);
@@ -877,6 +914,26 @@ impl SuspiciousSet {
         }
         out.extend(self.tree.children(x).map(read));
         kept.keep(x, out);
+    }
+
+    fn read_child_view(&self, c: NodeId) -> ChildView {
+        ChildView::new(
+            c,
+            self.weight(c),
+            self.coverage_weight(c),
+            self.mark(c),
+            self.is_member(c),
+        )
+    }
+
+    /// Asserts the invariant of `children.rs`: every kept view not marked stale equals what
+    /// the set reads now.
+    #[cfg(test)]
+    pub(crate) fn check_children_views(&self) {
+        let kept = self.children.lock().unwrap_or_else(|e| e.into_inner());
+        for v in kept.fresh() {
+            assert_eq!(*v, self.read_child_view(v.id), "kept view of {}", v.id);
+        }
     }
 
     /// Grows by one or more with every change to the set: each answer adds exactly one.

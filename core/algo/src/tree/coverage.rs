@@ -5,6 +5,8 @@
 //! answer. Entities are appended in the order calls complete, so a chain runs backwards through
 //! the columns and reading one touches each spilled page at most once.
 
+use std::collections::BinaryHeap;
+
 use rustc_hash::FxHashMap;
 
 use super::column::{Column, PersistenceBound};
@@ -104,11 +106,17 @@ impl CoverageStore {
         self.len.get(node.0 as usize).unwrap_or(0) as usize
     }
 
-    /// The calls covering `entity`, the latest to complete first.
-    pub(super) fn covering(&self, entity: u32) -> Covering<'_> {
+    /// The calls covering each of `entities`, as (index in `entities`, call), the latest
+    /// position first. The chains are walked together, so that reading them touches each
+    /// spilled page once, not once per entity.
+    pub(super) fn covering(&self, entities: &[u32]) -> Covering<'_> {
         Covering {
             store: self,
-            pos: self.heads.get(&entity).map_or(NONE, |h| h.0),
+            next: entities
+                .iter()
+                .enumerate()
+                .filter_map(|(k, e)| self.heads.get(e).map(|h| (h.0, k)))
+                .collect(),
         }
     }
 
@@ -133,21 +141,22 @@ impl Iterator for Entities<'_> {
     }
 }
 
-/// The calls covering one entity (see [`CoverageStore::covering`]).
-pub struct Covering<'a> {
+/// The calls covering some entities (see [`CoverageStore::covering`]).
+pub(super) struct Covering<'a> {
     store: &'a CoverageStore,
-    pos: u32,
+    /// Per chain not walked to its end: its next position and the entity's index.
+    next: BinaryHeap<(u32, usize)>,
 }
 
 impl Iterator for Covering<'_> {
-    type Item = NodeId;
+    type Item = (usize, NodeId);
 
-    fn next(&mut self) -> Option<NodeId> {
-        if self.pos == NONE {
-            return None;
+    fn next(&mut self) -> Option<(usize, NodeId)> {
+        let (pos, k) = self.next.pop()?;
+        let prev = self.store.prev_same.at(pos as usize);
+        if prev != NONE {
+            self.next.push((prev, k));
         }
-        let p = self.pos as usize;
-        self.pos = self.store.prev_same.at(p);
-        Some(NodeId(self.store.owner.at(p)))
+        Some((k, NodeId(self.store.owner.at(pos as usize))))
     }
 }

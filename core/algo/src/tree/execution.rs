@@ -880,22 +880,23 @@ impl ExecutionTree {
         self.coverage_store(kind).map_or(0, |s| s.count(node))
     }
 
-    /// The nodes that cover `entity` themselves, the latest to complete first; a collapsed node
-    /// once for all its calls.
-    pub fn nodes_covering(&self, kind: CoverageKind, entity: u32) -> NodesCovering<'_> {
+    /// The nodes that cover each of `entities` themselves, as (index in `entities`, node), the
+    /// latest to complete first; a collapsed node once per entity for all its calls. The
+    /// entities' calls are read together, in one pass backwards through the columns: beyond
+    /// the persistence bound, one pass per entity would read most spilled pages each time.
+    pub fn nodes_covering(&self, kind: CoverageKind, entities: &[u32]) -> Vec<(usize, NodeId)> {
         let Some(store) = self.coverage_store(kind) else {
-            return NodesCovering::Images(Vec::new().into_iter());
+            return Vec::new();
         };
         if self.absorbed == 0 {
-            return NodesCovering::Calls(store.covering(entity));
+            return store.covering(entities).collect();
         }
-        let mut seen = std::collections::HashSet::new();
-        let images: Vec<NodeId> = store
-            .covering(entity)
-            .filter_map(|b| self.image(b))
-            .filter(|&b| seen.insert(b))
-            .collect();
-        NodesCovering::Images(images.into_iter())
+        let mut seen = rustc_hash::FxHashSet::default();
+        store
+            .covering(entities)
+            .filter_map(|(k, b)| Some((k, self.image(b)?)))
+            .filter(|&pair| seen.insert(pair))
+            .collect()
     }
 
     /// How many nodes cover `entity` themselves.
@@ -967,23 +968,6 @@ impl Iterator for CoverageIter<'_> {
         match self {
             CoverageIter::Own(i) => i.next(),
             CoverageIter::Union(i) => i.next(),
-        }
-    }
-}
-
-/// The nodes covering an entity (see [`ExecutionTree::nodes_covering`]).
-pub enum NodesCovering<'a> {
-    Calls(super::coverage::Covering<'a>),
-    Images(std::vec::IntoIter<NodeId>),
-}
-
-impl Iterator for NodesCovering<'_> {
-    type Item = NodeId;
-
-    fn next(&mut self) -> Option<NodeId> {
-        match self {
-            NodesCovering::Calls(i) => i.next(),
-            NodesCovering::Images(i) => i.next(),
         }
     }
 }

@@ -16,8 +16,7 @@ pub use column::{
     MemoryPages, PageStorage, PageStore, PersistenceBound, FOREST_BASE, PAGE as PAGE_ENTRIES,
 };
 pub use execution::{
-    Change, CoverageIter, CoverageKind, ExecutionTree, ForestOptions, NodesCovering, Preorder,
-    TreeError,
+    Change, CoverageIter, CoverageKind, ExecutionTree, ForestOptions, Preorder, TreeError,
 };
 pub use node::{NodeHeader, NodeKind};
 pub use weights::subtree_weights;

@@ -148,13 +148,17 @@ fn coverage_is_kept_per_kind_with_an_inverted_index() {
     assert_eq!(tree.coverage(a, CoverageKind::Edge), &[3, 5]);
     assert_eq!(tree.coverage(a, CoverageKind::DefUse), &[] as &[u32]);
     assert_eq!(tree.coverage(c, CoverageKind::DefUse), &[40, 41]);
-    // The latest given first.
+    // The latest given first; several entities at once, each pair once.
     assert_eq!(
-        ids(tree.nodes_covering(CoverageKind::Edge, 3)),
-        vec![c.0, a.0]
+        tree.nodes_covering(CoverageKind::Edge, &[3]),
+        vec![(0, c), (0, a)]
+    );
+    assert_eq!(
+        tree.nodes_covering(CoverageKind::Edge, &[5, 3, 9]),
+        vec![(1, c), (0, a), (1, a)]
     );
     assert_eq!(tree.covering_count(CoverageKind::Edge, 3), 2);
-    assert_eq!(tree.nodes_covering(CoverageKind::DefUse, 3).count(), 0);
+    assert_eq!(tree.nodes_covering(CoverageKind::DefUse, &[3]), vec![]);
     assert_eq!(
         tree.set_coverage(c, CoverageKind::Edge, &[1]),
         Err(TreeError::CoverageAlreadySet {
@@ -316,14 +320,30 @@ fn coverage_spills_under_the_persistence_bound_and_reads_back_the_same() {
     }
     assert!(entities.len() > 10);
     // Every chain read back crosses spilled pages: a sample of them is enough.
-    for (kind, e) in entities.into_iter().take(40) {
-        let calls: Vec<NodeId> = free.nodes_covering(kind, e).collect();
-        assert_eq!(bounded.nodes_covering(kind, e).collect::<Vec<_>>(), calls);
+    let mut sample: Vec<(CoverageKind, u32)> = entities.into_iter().take(40).collect();
+    sample.sort_unstable_by_key(|&(kind, e)| (kind as u8, e));
+    let mut each = Vec::new();
+    for &(kind, e) in &sample {
+        let calls = free.nodes_covering(kind, &[e]);
+        assert_eq!(bounded.nodes_covering(kind, &[e]), calls);
         assert_eq!(free.covering_count(kind, e), calls.len());
-        for x in calls {
+        for &(k, x) in &calls {
+            assert_eq!(k, 0);
             assert!(free.coverage(x, kind).contains(&e));
         }
+        each.extend(calls.into_iter().map(|(_, x)| (kind, e, x)));
     }
+    // Read together, the chains give the same calls.
+    let mut together = Vec::new();
+    for kind in [CoverageKind::Edge, CoverageKind::DefUse] {
+        let es: Vec<u32> = sample.iter().filter(|s| s.0 == kind).map(|s| s.1).collect();
+        let calls = bounded.nodes_covering(kind, &es);
+        together.extend(calls.into_iter().map(|(k, x)| (kind, es[k], x)));
+    }
+    let key = |&(kind, e, x): &(CoverageKind, u32, NodeId)| (kind as u8, e, x.0);
+    each.sort_unstable_by_key(key);
+    together.sort_unstable_by_key(key);
+    assert_eq!(together, each);
 }
 
 #[test]
