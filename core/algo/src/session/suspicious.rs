@@ -547,18 +547,23 @@ impl SuspiciousSet {
         }
     }
 
-    /// `add_along` for many nodes at once: each node on their paths is written once (see
-    /// `paths.rs`).
+    /// `add_along` for many nodes at once, `deltas` sorted by id: each node on their paths is
+    /// written once (see `paths.rs`).
     fn add_along_all(&mut self, deltas: &[Delta]) {
         let root = self.region_root();
         let tree = &self.tree;
-        let paths = paths::along_paths(deltas, |n| {
+        let up = |n| {
             if n == root || !tree.is_complete(n) {
                 None
             } else {
                 tree.parent(n)
             }
-        });
+        };
+        let paths = if tree.is_forest() {
+            paths::along_paths(deltas, up)
+        } else {
+            paths::along_ordered_paths(deltas, up)
+        };
         let children = self.children.get_mut().unwrap_or_else(|e| e.into_inner());
         for d in &paths.sums {
             let i = d.node.0 as usize;
@@ -744,7 +749,7 @@ impl SuspiciousSet {
                 // Projected nodes of the method's calls are trusted with it but are no calls of
                 // it: the region's recomputation counts them.
                 let batch = self.tree.forest_bound() > 0 || self.batch_pays(calls.len());
-                let leaving: Vec<Delta> = if batch {
+                let mut leaving: Vec<Delta> = if batch {
                     Vec::new()
                 } else {
                     calls
@@ -757,6 +762,7 @@ impl SuspiciousSet {
                         })
                         .collect()
                 };
+                leaving.sort_unstable_by_key(|d| d.node);
                 self.trust[m.0 as usize] |= TRUST_ANSWER;
                 self.forget_children();
                 if batch {
