@@ -53,7 +53,7 @@ const TRUST_NO: u8 = 1;
 const TRUST_POLICY: u8 = 2;
 const TRUST_ANSWER: u8 = 4;
 
-/// Updating touched nodes along their paths (`add_along_all`) costs a few hash-map operations
+/// Updating touched nodes along their paths (`add_along_all`) costs a sort and a heap operation
 /// per node of the paths; recomputing the region costs a few column reads per node of the
 /// region. Past `BATCH_LIMIT` touched nodes, an update in memory recomputes the region when
 /// `touched * PATH_COST` exceeds the region size (4: measured on `hindsight bench session`,
