@@ -103,7 +103,7 @@ program_tests! {
 }
 
 /// An enum constant's name is a text CONTENT of the object: after its construction for the
-/// program's enums (bodies included), when first seen for the JDK's.
+/// program's enums (bodies included), when first seen for the JDK's; a class object's too.
 #[test]
 fn enum_constants_are_named_by_a_text_content() {
     let trace = check_program("Enums");
@@ -118,6 +118,15 @@ fn enum_constants_are_named_by_a_text_content() {
             "RoundingMode origin 1",
             "text [\"HALF_UP\"]",
             "CALL Enums.scale(",
+        ],
+    );
+    // The class object, first seen where Op.valueOf passes it to Enum.valueOf.
+    assert_subsequence(
+        &lines,
+        &[
+            "java.lang.Class origin 1",
+            "text [\"Enums$Op\"]",
+            "EXT_CALL java.lang.Enum.valueOf(",
         ],
     );
     // Once per constant: the body's constructor and the enum's both finish super(...).

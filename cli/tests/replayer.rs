@@ -512,6 +512,27 @@ END
         .failure()
         .to_string();
     assert!(reason.contains("has no constant MEDIUM"), "{reason}");
+    // A class object and a field travel by name the same way.
+    let a = r.ask(&format!(
+        "CALL replaydemo.Ops named (Ljava/lang/Class;Ljava/lang/reflect/Field;)Ljava/lang/String;
+TEXT 1 java.lang.Class {}
+TEXT 2 java.lang.reflect.Field {}
+ARGS 2 @1 @2
+END
+",
+        t("replaydemo.Ops$Pair"),
+        t("replaydemo.Ops$Pair.left")
+    ));
+    assert_eq!(
+        a.head,
+        format!("RETURNED {}", t("Pair.left")),
+        "{:?}",
+        a.lines
+    );
+    assert_eq!(
+        a.render(&a.args[0]),
+        "java.lang.Class(\"replaydemo.Ops$Pair\")"
+    );
     assert_eq!(r.finish().code(), Some(0));
 }
 

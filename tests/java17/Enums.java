@@ -22,6 +22,12 @@ public class Enums {
         }
         System.out.println(Op.valueOf("MUL").apply(2, 3));
         System.out.println(scale(java.math.RoundingMode.HALF_UP));
+        System.out.println(constants(Op.class));
+    }
+
+    /** A class object, first seen as an argument. */
+    static int constants(Class<?> c) {
+        return c.getEnumConstants().length;
     }
 
     /** A JDK enum, first seen as an argument. */

@@ -22,6 +22,10 @@ public class Ops {
         };
     }
 
+    static String named(Class<?> c, java.lang.reflect.Field f) {
+        return c.getSimpleName() + "." + f.getName();
+    }
+
     static Level other(Level l) {
         return l == Level.LOW ? Level.HIGH : Level.LOW;
     }

@@ -205,6 +205,12 @@ fn read_value(
                 h.u32(n);
                 return Ok(true);
             }
+            if let Some(name) = named(run, o)? {
+                // A value, not a location: never bound to a name of the call.
+                h.u8(24);
+                h.text(&name);
+                return Ok(true);
+            }
             naming.bind(o);
             h.u8(15);
             match run.object(o)? {
@@ -224,6 +230,27 @@ fn read_value(
             Ok(true)
         }
     }
+}
+
+/// What an object that stands for a name (`ObjectInfo::is_named`: an enum constant, a class,
+/// a field, a method) is, as it compares between runs: its class and its name; `None` for any
+/// other object, or one whose name the trace lacks. The name never changes: it is read as
+/// last recorded.
+fn named(run: &impl RecordedRun, o: ObjectId) -> HeapResult<Option<String>> {
+    let Some(info) = run.object(o)? else {
+        return Ok(None);
+    };
+    if !info.is_named() {
+        return Ok(None);
+    }
+    let Some(Some(Value::Str(text))) = run.elements_at(o, Timestamp::MAX, 0..1)?.first().copied()
+    else {
+        return Ok(None);
+    };
+    Ok(run.string(text)?.map(|name| {
+        // A hidden class's name carries the address the JVM gave it.
+        format!("{}:{}", info.class_name, stable_class(&name))
+    }))
 }
 
 /// The slots of an array or content object at `at`; `None` when unknown.
@@ -578,7 +605,12 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
                     };
                     self.read(loc, v)?;
                 } else if let Value::Object(o) = v {
-                    if self.fp.naming.name(*o).is_none() && !self.fp.fresh.contains(o) {
+                    // A named object (`getClass()`, `getDeclaredField("x")`) follows from
+                    // what the call was handed; any other object met here is an input.
+                    if self.fp.naming.name(*o).is_none()
+                        && !self.fp.fresh.contains(o)
+                        && named(self.run, *o)?.is_none()
+                    {
                         let loc = Location {
                             parent: None,
                             step: Step::Answer(k),
@@ -630,14 +662,23 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
         let k = self.answers;
         self.answers += 1;
         let mut opaque = false;
+        // A field, method or constructor handed over with another object may read or write
+        // that object's fields unseen (`Field.get`, `Field.set`): its answer is an input.
+        let (mut member, mut other) = (false, false);
         for v in args {
             let Value::Object(o) = v else { continue };
-            if self.fp.fresh.contains(o) {
-                continue;
-            }
             let Some(info) = self.run.object(*o)? else {
                 continue;
             };
+            if info.is_named() {
+                // A value: what the JDK answers about it follows from its name.
+                member |= info.is_reflective_member();
+                continue;
+            }
+            other |= !is_hidden(&info.class_name);
+            if self.fp.fresh.contains(o) {
+                continue;
+            }
             let whole = info.array_length.is_some() || info.content.is_some();
             if whole {
                 let slot = Slot::Content(*o);
@@ -682,6 +723,7 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
                 opaque = true;
             }
         }
+        opaque |= member && other;
         if opaque {
             self.fp
                 .calls
@@ -837,6 +879,12 @@ impl<R: RecordedRun> Describer<'_, R> {
     }
 
     fn object(&mut self, o: ObjectId, at: Timestamp) -> HeapResult<()> {
+        // By its name whether the call met it first or not: in another run it may have.
+        if let Some(name) = named(self.run, o)? {
+            self.h.u8(24);
+            self.h.text(&name);
+            return Ok(());
+        }
         if let Some(n) = self.numbers.get(&o) {
             self.h.u8(20);
             self.h.u32(*n);
