@@ -22,6 +22,13 @@
 //! object of a hidden class) is no such object: the call made it, or it is the program's code,
 //! and the JDK's answer (`removeIf`'s) follows from what the call handed it.
 //!
+//! An object that stands for a name (an enum constant, a `Class`, a `Field`, a `Method`:
+//! `ObjectInfo::is_named`) is a value: read, written or described, it hashes as its name,
+//! whether the call met it first or not, and the JDK's answers about it are no outside input
+//! (a `Field` handed over with another object is: `Field.get`). What the JDK answers from the
+//! process's environment (`System.getProperty`, `System.getenv`, the clocks) is an outside
+//! input too: two runs of one program need not share it.
+//!
 //! Both parts are hashed as they are found ([`hash::Hash128`]): equal footprints compare in
 //! O(1). The reference oracle's rule 1 looks a buggy call's reads up among the reference calls
 //! of its method (`index`), or evaluates the reference calls' read locations in the buggy call's
@@ -724,6 +731,9 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
             }
         }
         opaque |= member && other;
+        if !opaque {
+            opaque = reads_environment(&self.run.method_text(method)?);
+        }
         if opaque {
             self.fp
                 .calls
@@ -742,6 +752,22 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
         self.fp.locations = self.loc_h.finish();
         self.fp.trail = self.evaluable.then(|| std::mem::take(&mut self.trail));
     }
+}
+
+/// Whether a JDK method (`pkg.Class.name(descriptor)`) answers from the process's environment
+/// rather than from its arguments: system properties (the class path, the working directory),
+/// environment variables, clocks, identity hash codes. These differ between two runs of one
+/// program, so the answer is an input of the call, not a function of what it was given.
+fn reads_environment(method: &str) -> bool {
+    const READERS: [&str; 6] = [
+        "java.lang.System.getProperty(",
+        "java.lang.System.getProperties(",
+        "java.lang.System.getenv(",
+        "java.lang.System.currentTimeMillis(",
+        "java.lang.System.nanoTime(",
+        "java.lang.System.identityHashCode(",
+    ];
+    READERS.iter().any(|r| method.starts_with(r))
 }
 
 /// Whether `class` is a hidden class the JVM spun at run time (a lambda, `p.C$$Lambda$37/0x...`):
