@@ -533,6 +533,31 @@ END
         a.render(&a.args[0]),
         "java.lang.Class(\"replaydemo.Ops$Pair\")"
     );
+    // A method by class, name and parameter types (a primitive one too), a constructor.
+    for (name, result) in [
+        ("replaydemo.Ops.other(replaydemo.Ops$Level)", "other/1"),
+        ("replaydemo.Ops.fail(int)", "fail/1"),
+        ("replaydemo.Ops$Pair.<init>()", "replaydemo.Ops$Pair/0"),
+    ] {
+        let class = if name.contains("<init>") {
+            "Constructor"
+        } else {
+            "Method"
+        };
+        let a = r.ask(&format!(
+            "CALL replaydemo.Ops executable (Ljava/lang/reflect/Executable;)Ljava/lang/String;
+TEXT 1 java.lang.reflect.{class} {}
+ARGS 1 @1
+END
+",
+            t(name)
+        ));
+        assert_eq!(a.head, format!("RETURNED {}", t(result)), "{:?}", a.lines);
+        assert_eq!(
+            a.render(&a.args[0]),
+            format!("java.lang.reflect.{class}({:?})", name)
+        );
+    }
     assert_eq!(r.finish().code(), Some(0));
 }
 

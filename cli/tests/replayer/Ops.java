@@ -26,6 +26,10 @@ public class Ops {
         return c.getSimpleName() + "." + f.getName();
     }
 
+    static String executable(java.lang.reflect.Executable e) {
+        return e.getName() + "/" + e.getParameterCount();
+    }
+
     static Level other(Level l) {
         return l == Level.LOW ? Level.HIGH : Level.LOW;
     }
