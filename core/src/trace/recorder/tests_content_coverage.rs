@@ -301,19 +301,29 @@ fn hash_maps_compare_whatever_their_iteration_order() {
     assert_ne!(state(linked_ab), state(linked_ba));
 }
 
-/// Classes and fields are named too (reflection: `EnumUtils.getEnumList(Kind.class)`).
+/// Classes, fields, methods and constructors are named too (reflection:
+/// `EnumUtils.getEnumList(Kind.class)`, a reflective `toString`).
 #[test]
-fn classes_and_fields_read_by_name() {
+fn reflective_objects_read_by_name() {
     let mut s = StreamBuilder::new();
     let c = s.class("demo.Main", true);
     let class = s.class("java.lang.Class", false);
     let field = s.class("java.lang.reflect.Field", false);
+    let method = s.class("java.lang.reflect.Method", false);
+    let constructor = s.class("java.lang.reflect.Constructor", false);
     let main = s.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
     let t = s.thread("main");
-    let names = ["demo.Main$Point", "demo.Main$Point.x", "int[]"].map(|n| s.string(t, n));
+    let named = [
+        (class, "demo.Main$Point"),
+        (field, "demo.Main$Point.x"),
+        (class, "int[]"),
+        (method, "demo.Main$Point.move(int,java.lang.String)"),
+        (constructor, "demo.Main$Point.<init>()"),
+    ]
+    .map(|(k, n)| (k, s.string(t, n)));
     s.call(t, main, &[Value::Null]);
-    let objects = names.map(|n| {
-        let o = s.first_seen_object(t, if n == names[1] { field } else { class });
+    let objects = named.map(|(k, n)| {
+        let o = s.first_seen_object(t, k);
         s.content(t, o, ContentKind::Text, vec![Value::Str(n)]);
         o
     });
@@ -322,7 +332,16 @@ fn classes_and_fields_read_by_name() {
     let (_dir, r) = record_stream(&s.end(0));
     let shown =
         objects.map(|o| render_value(&r, &Value::Object(o), at, RenderLimits::default()).unwrap());
-    assert_eq!(shown, ["Main.Point.class", "Main.Point.x", "int[].class"]);
+    assert_eq!(
+        shown,
+        [
+            "Main.Point.class",
+            "Main.Point.x",
+            "int[].class",
+            "Main.Point.move(int,String)",
+            "Main.Point.<init>()"
+        ]
+    );
 }
 
 /// `static int count(int n)`: blocks i = 0 | i < n | i++ | return i (lines 10..13); main calls
