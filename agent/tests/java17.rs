@@ -103,7 +103,8 @@ program_tests! {
 }
 
 /// An enum constant's name is a text CONTENT of the object: after its construction for the
-/// program's enums (bodies included), when first seen for the JDK's.
+/// program's enums (bodies included), when first seen for the JDK's; a class's, a method's and
+/// a constructor's too.
 #[test]
 fn enum_constants_are_named_by_a_text_content() {
     let trace = check_program("Enums");
@@ -118,6 +119,25 @@ fn enum_constants_are_named_by_a_text_content() {
             "RoundingMode origin 1",
             "text [\"HALF_UP\"]",
             "CALL Enums.scale(",
+        ],
+    );
+    // The class object, first seen where Op.valueOf passes it to Enum.valueOf.
+    assert_subsequence(
+        &lines,
+        &[
+            "java.lang.Class origin 1",
+            "text [\"Enums$Op\"]",
+            "EXT_CALL java.lang.Enum.valueOf(",
+        ],
+    );
+    // A method and a constructor, by class, name and parameter types.
+    assert_subsequence(
+        &lines,
+        &[
+            "java.lang.reflect.Method origin 1",
+            "text [\"Enums.scale(java.math.RoundingMode)\"]",
+            "java.lang.reflect.Constructor origin 1",
+            "text [\"Enums.<init>()\"]",
         ],
     );
     // Once per constant: the body's constructor and the enum's both finish super(...).

@@ -250,6 +250,7 @@ own_programs!(
     bankaccount,
     coldest,
     diskusage,
+    fielddump,
     grades,
     intervals,
     matrix,

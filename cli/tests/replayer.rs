@@ -512,6 +512,52 @@ END
         .failure()
         .to_string();
     assert!(reason.contains("has no constant MEDIUM"), "{reason}");
+    // A class object and a field travel by name the same way.
+    let a = r.ask(&format!(
+        "CALL replaydemo.Ops named (Ljava/lang/Class;Ljava/lang/reflect/Field;)Ljava/lang/String;
+TEXT 1 java.lang.Class {}
+TEXT 2 java.lang.reflect.Field {}
+ARGS 2 @1 @2
+END
+",
+        t("replaydemo.Ops$Pair"),
+        t("replaydemo.Ops$Pair.left")
+    ));
+    assert_eq!(
+        a.head,
+        format!("RETURNED {}", t("Pair.left")),
+        "{:?}",
+        a.lines
+    );
+    assert_eq!(
+        a.render(&a.args[0]),
+        "java.lang.Class(\"replaydemo.Ops$Pair\")"
+    );
+    // A method by class, name and parameter types (a primitive one too), a constructor.
+    for (name, result) in [
+        ("replaydemo.Ops.other(replaydemo.Ops$Level)", "other/1"),
+        ("replaydemo.Ops.fail(int)", "fail/1"),
+        ("replaydemo.Ops$Pair.<init>()", "replaydemo.Ops$Pair/0"),
+    ] {
+        let class = if name.contains("<init>") {
+            "Constructor"
+        } else {
+            "Method"
+        };
+        let a = r.ask(&format!(
+            "CALL replaydemo.Ops executable (Ljava/lang/reflect/Executable;)Ljava/lang/String;
+TEXT 1 java.lang.reflect.{class} {}
+ARGS 1 @1
+END
+",
+            t(name)
+        ));
+        assert_eq!(a.head, format!("RETURNED {}", t(result)), "{:?}", a.lines);
+        assert_eq!(
+            a.render(&a.args[0]),
+            format!("java.lang.reflect.{class}({:?})", name)
+        );
+    }
     assert_eq!(r.finish().code(), Some(0));
 }
 

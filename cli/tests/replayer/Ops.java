@@ -22,6 +22,14 @@ public class Ops {
         };
     }
 
+    static String named(Class<?> c, java.lang.reflect.Field f) {
+        return c.getSimpleName() + "." + f.getName();
+    }
+
+    static String executable(java.lang.reflect.Executable e) {
+        return e.getName() + "/" + e.getParameterCount();
+    }
+
     static Level other(Level l) {
         return l == Level.LOW ? Level.HIGH : Level.LOW;
     }

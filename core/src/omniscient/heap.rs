@@ -27,8 +27,32 @@ pub struct ObjectInfo {
     /// and their number at a timestamp is `content_length_at`.
     pub content: Option<ContentKind>,
     /// Whether the object is an enum constant (its class is an enum or an enum constant's
-    /// body): the agent sends its name as a text content, shown as `Kind.NAME`.
+    /// body): the agent sends its name as a text content, shown as `Kind.NAME` (as it names a
+    /// class, field, method or constructor, shown as `Point.class`, `Point.x`,
+    /// `Point.move(int)`; see [`ObjectInfo::is_named`]).
     pub enum_constant: bool,
+}
+
+impl ObjectInfo {
+    /// Whether the object stands for a name, which is all the program can observe of it and
+    /// the same in every run: an enum constant, or a reflective object (`Class`, `Field`,
+    /// `Method`, `Constructor`: `getDeclaredFields()` even returns fresh copies). The agent
+    /// sends the name as a text content; such objects compare by it, never by identity.
+    pub fn is_named(&self) -> bool {
+        self.enum_constant || self.class_name == "java.lang.Class" || self.is_reflective_member()
+    }
+
+    /// Whether the object is a `Field`, `Method` or `Constructor`: handed to uninstrumented
+    /// code with another object, it lets the JDK read or write that object's fields behind
+    /// the trace (`Field.get`, `Field.set`).
+    pub fn is_reflective_member(&self) -> bool {
+        matches!(
+            self.class_name.as_str(),
+            "java.lang.reflect.Field"
+                | "java.lang.reflect.Method"
+                | "java.lang.reflect.Constructor"
+        )
+    }
 }
 
 /// Read access to the heap of a recorded run at any timestamp.

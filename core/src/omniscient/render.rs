@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::heap::{simple_class_name, Heap, HeapResult};
+use super::heap::{simple_class_name, Heap, HeapResult, ObjectInfo};
 use crate::ids::{ObjectId, Timestamp};
 use crate::trace::wire::{ContentKind, Primitive, Value};
 
@@ -95,11 +95,13 @@ fn render_object(
         return Ok(());
     }
     if let Some(kind) = info.content {
-        if info.enum_constant && kind == ContentKind::Text {
+        if kind == ContentKind::Text {
             if let Some(Some(Value::Str(text))) = heap.elements_at(id, at, 0..1)?.first() {
-                if let Some(constant) = heap.string(*text)? {
-                    let _ = write!(out, "{}.{constant}", enum_class_name(&name));
-                    return Ok(());
+                if let Some(text) = heap.string(*text)? {
+                    if let Some(shown) = named(&info, &name, &text) {
+                        out.push_str(&shown);
+                        return Ok(());
+                    }
                 }
             }
         }
@@ -150,6 +152,38 @@ fn render_object(
     }
     path.pop();
     Ok(())
+}
+
+/// An object the agent names by a text (an enum constant, a class, a field, a method) as it
+/// reads in Java: `Kind.SHORT`, `Point.class`, `Point.x`, `Point.move(int)`; `None` for a
+/// string builder's text.
+fn named(info: &ObjectInfo, simple: &str, text: &str) -> Option<String> {
+    if info.enum_constant {
+        return Some(format!("{}.{text}", enum_class_name(simple)));
+    }
+    match info.class_name.as_str() {
+        "java.lang.Class" => Some(format!("{}.class", simple_class_name(text))),
+        "java.lang.reflect.Field" => {
+            let (class, field) = text.rsplit_once('.')?;
+            Some(format!("{}.{field}", simple_class_name(class)))
+        }
+        "java.lang.reflect.Method" | "java.lang.reflect.Constructor" => {
+            let (name, params) = text.split_once('(')?;
+            let (class, method) = name.rsplit_once('.')?;
+            let params: Vec<String> = params
+                .trim_end_matches(')')
+                .split(',')
+                .filter(|p| !p.is_empty())
+                .map(simple_class_name)
+                .collect();
+            Some(format!(
+                "{}.{method}({})",
+                simple_class_name(class),
+                params.join(",")
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// The enum a constant belongs to, from its class's simple name: the class of a constant with

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::heap::{Heap, HeapResult, ObjectInfo};
 use crate::ids::{ObjectId, StringId, Timestamp};
-use crate::trace::wire::Value;
+use crate::trace::wire::{ContentKind, Value};
 
 #[derive(Default)]
 pub struct MemHeap {
@@ -56,6 +56,23 @@ impl MemHeap {
         self
     }
 
+    /// An object that stands for a name (a `java.lang.Class`, a `java.lang.reflect.Field`...):
+    /// its one text slot holds the string `string`, whose text is `name`.
+    pub fn named(&mut self, id: u64, class: &str, string: u64, name: &str) -> &mut Self {
+        self.objects.insert(
+            id,
+            ObjectInfo {
+                class_name: class.into(),
+                array_length: None,
+                content_known: true,
+                content: Some(ContentKind::Text),
+                enum_constant: false,
+            },
+        );
+        self.text(string, name)
+            .set(id, "0", 0, Value::Str(StringId(string)))
+    }
+
     pub fn set(&mut self, id: u64, slot: &str, at: Timestamp, value: Value) -> &mut Self {
         self.writes
             .entry((id, slot.to_string()))
@@ -103,7 +120,7 @@ impl Heap for MemHeap {
         let len = self
             .objects
             .get(&id.0)
-            .and_then(|o| o.array_length)
+            .and_then(|o| o.array_length.or(o.content.map(|_| 1)))
             .unwrap_or(0);
         Ok((range.start..range.end.min(len))
             .map(|i| self.value_at(id.0, &i.to_string(), at))

@@ -43,6 +43,41 @@ final class Classes {
         return c;
     }
 
+    /** A type by its {@code getTypeName()}, a primitive type ({@code int}) included. */
+    static Class<?> typeOf(String typeName) throws Failure {
+        Class<?> p = PRIMITIVES.get(typeName);
+        return p != null ? p : forName(typeName);
+    }
+
+    /**
+     * What a reflective object stands for, as the agent names it (docs/wire-format.md, "Content
+     * of JDK objects"): {@code pkg.C}, {@code pkg.C.f}, {@code pkg.C.m(int,java.lang.String)},
+     * {@code pkg.C.<init>()}; null for any other object.
+     */
+    static String reflectiveName(Object o) {
+        if (o instanceof Class<?> k) {
+            return k.getTypeName();
+        }
+        if (o instanceof Field f) {
+            return f.getDeclaringClass().getTypeName() + "." + f.getName();
+        }
+        if (o instanceof java.lang.reflect.Method m) {
+            return executableName(m.getDeclaringClass(), m.getName(), m.getParameterTypes());
+        }
+        if (o instanceof java.lang.reflect.Constructor<?> k) {
+            return executableName(k.getDeclaringClass(), "<init>", k.getParameterTypes());
+        }
+        return null;
+    }
+
+    private static String executableName(Class<?> owner, String name, Class<?>[] params) {
+        StringBuilder b = new StringBuilder(owner.getTypeName()).append('.').append(name).append('(');
+        for (int i = 0; i < params.length; i++) {
+            b.append(i > 0 ? "," : "").append(params[i].getTypeName());
+        }
+        return b.append(')').toString();
+    }
+
     /** A method's type from its JVM descriptor, classes resolved on the program's class path. */
     static MethodType methodType(String descriptor) throws Failure {
         try {

@@ -33,7 +33,7 @@ final class GraphBuilder {
             "java.util.LinkedHashSet", LinkedHashSet::new);
     private static final String REBUILDABLE = "only program objects, java.lang.Object, Throwables, arrays,"
             + " java.util.ArrayList, LinkedList, ArrayDeque, LinkedHashSet, LinkedHashMap,"
-            + " java.lang.StringBuilder and StringBuffer, and enum constants can be rebuilt";
+            + " java.lang.StringBuilder and StringBuffer, enum constants, classes, fields, methods and constructors can be rebuilt";
 
     private final Request req;
     private final Map<Integer, Object> objects = new HashMap<>();
@@ -186,6 +186,13 @@ final class GraphBuilder {
                     objects.put(d.id(), new StringBuilder(text));
                 } else if (d.type().equals("java.lang.StringBuffer")) {
                     objects.put(d.id(), new StringBuffer(text));
+                } else if (d.type().equals("java.lang.Class")) {
+                    objects.put(d.id(), typeOf(text, d.line()));
+                } else if (d.type().equals("java.lang.reflect.Field")) {
+                    objects.put(d.id(), field(text, d.line()));
+                } else if (d.type().equals("java.lang.reflect.Method")
+                        || d.type().equals("java.lang.reflect.Constructor")) {
+                    objects.put(d.id(), executable(text, d.line()));
                 } else if (Enum.class.isAssignableFrom(classOf(d.type(), d.line()))) {
                     objects.put(d.id(), constant(classOf(d.type(), d.line()), text, d.line()));
                 } else {
@@ -206,6 +213,50 @@ final class GraphBuilder {
             return Enum.valueOf((Class) e, name);
         } catch (IllegalArgumentException x) {
             throw Failure.at(line, e.getTypeName() + " has no constant " + name);
+        }
+    }
+
+    /** The field named {@code pkg.Class.name}. */
+    private java.lang.reflect.Field field(String name, int line) throws Failure {
+        int dot = name.lastIndexOf('.');
+        if (dot < 0) {
+            throw Failure.at(line, "'" + name + "' does not name a field");
+        }
+        Class<?> c = classOf(name.substring(0, dot), line);
+        try {
+            return c.getDeclaredField(name.substring(dot + 1));
+        } catch (NoSuchFieldException e) {
+            throw Failure.at(line, c.getTypeName() + " has no field " + name.substring(dot + 1));
+        }
+    }
+
+    /** The method or constructor named {@code pkg.C.m(int,java.lang.String)} or {@code pkg.C.<init>()}. */
+    private java.lang.reflect.Executable executable(String name, int line) throws Failure {
+        int open = name.indexOf('(');
+        int dot = open < 0 ? -1 : name.lastIndexOf('.', open);
+        if (dot < 0 || !name.endsWith(")")) {
+            throw Failure.at(line, "'" + name + "' does not name a method or constructor");
+        }
+        Class<?> c = classOf(name.substring(0, dot), line);
+        String params = name.substring(open + 1, name.length() - 1);
+        List<Class<?>> types = new java.util.ArrayList<>();
+        for (String p : params.isEmpty() ? new String[0] : params.split(",")) {
+            types.add(typeOf(p, line));
+        }
+        Class<?>[] array = types.toArray(new Class<?>[0]);
+        String method = name.substring(dot + 1, open);
+        try {
+            return method.equals("<init>") ? c.getDeclaredConstructor(array) : c.getDeclaredMethod(method, array);
+        } catch (NoSuchMethodException e) {
+            throw Failure.at(line, c.getTypeName() + " has no " + name.substring(dot + 1));
+        }
+    }
+
+    private Class<?> typeOf(String typeName, int line) throws Failure {
+        try {
+            return Classes.typeOf(typeName);
+        } catch (Failure f) {
+            throw Failure.at(line, f.getMessage());
         }
     }
 

@@ -75,8 +75,10 @@ final class StateWriter {
             }
             records.append('\n');
         } else if (o instanceof Enum<?> e) {
-            // An enum constant by its name, as the agent records it.
+            // An enum constant, a class, a field, a method by its name, as the agent records them.
             line("TEXT " + n + " " + name + " " + Tokens.string(e.name()) + "\n");
+        } else if (Classes.reflectiveName(o) != null) {
+            line("TEXT " + n + " " + name + " " + Tokens.string(Classes.reflectiveName(o)) + "\n");
         } else if (Classes.isProgram(c) || c == Object.class) {
             line("OBJ " + n + " " + name + "\n");
             for (Field f : fieldCache.computeIfAbsent(c, Classes::instanceFields)) {

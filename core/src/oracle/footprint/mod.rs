@@ -22,6 +22,13 @@
 //! object of a hidden class) is no such object: the call made it, or it is the program's code,
 //! and the JDK's answer (`removeIf`'s) follows from what the call handed it.
 //!
+//! An object that stands for a name (an enum constant, a `Class`, a `Field`, a `Method`:
+//! `ObjectInfo::is_named`) is a value: read, written or described, it hashes as its name,
+//! whether the call met it first or not, and the JDK's answers about it are no outside input
+//! (a `Field` handed over with another object is: `Field.get`). What the JDK answers from the
+//! process's environment (`System.getProperty`, `System.getenv`, the clocks) is an outside
+//! input too: two runs of one program need not share it.
+//!
 //! Both parts are hashed as they are found ([`hash::Hash128`]): equal footprints compare in
 //! O(1). The reference oracle's rule 1 looks a buggy call's reads up among the reference calls
 //! of its method (`index`), or evaluates the reference calls' read locations in the buggy call's
@@ -205,6 +212,12 @@ fn read_value(
                 h.u32(n);
                 return Ok(true);
             }
+            if let Some(name) = named(run, o)? {
+                // A value, not a location: never bound to a name of the call.
+                h.u8(24);
+                h.text(&name);
+                return Ok(true);
+            }
             naming.bind(o);
             h.u8(15);
             match run.object(o)? {
@@ -224,6 +237,27 @@ fn read_value(
             Ok(true)
         }
     }
+}
+
+/// What an object that stands for a name (`ObjectInfo::is_named`: an enum constant, a class,
+/// a field, a method) is, as it compares between runs: its class and its name; `None` for any
+/// other object, or one whose name the trace lacks. The name never changes: it is read as
+/// last recorded.
+fn named(run: &impl RecordedRun, o: ObjectId) -> HeapResult<Option<String>> {
+    let Some(info) = run.object(o)? else {
+        return Ok(None);
+    };
+    if !info.is_named() {
+        return Ok(None);
+    }
+    let Some(Some(Value::Str(text))) = run.elements_at(o, Timestamp::MAX, 0..1)?.first().copied()
+    else {
+        return Ok(None);
+    };
+    Ok(run.string(text)?.map(|name| {
+        // A hidden class's name carries the address the JVM gave it.
+        format!("{}:{}", info.class_name, stable_class(&name))
+    }))
 }
 
 /// The slots of an array or content object at `at`; `None` when unknown.
@@ -578,7 +612,12 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
                     };
                     self.read(loc, v)?;
                 } else if let Value::Object(o) = v {
-                    if self.fp.naming.name(*o).is_none() && !self.fp.fresh.contains(o) {
+                    // A named object (`getClass()`, `getDeclaredField("x")`) follows from
+                    // what the call was handed; any other object met here is an input.
+                    if self.fp.naming.name(*o).is_none()
+                        && !self.fp.fresh.contains(o)
+                        && named(self.run, *o)?.is_none()
+                    {
                         let loc = Location {
                             parent: None,
                             step: Step::Answer(k),
@@ -630,14 +669,23 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
         let k = self.answers;
         self.answers += 1;
         let mut opaque = false;
+        // A field, method or constructor handed over with another object may read or write
+        // that object's fields unseen (`Field.get`, `Field.set`): its answer is an input.
+        let (mut member, mut other) = (false, false);
         for v in args {
             let Value::Object(o) = v else { continue };
-            if self.fp.fresh.contains(o) {
-                continue;
-            }
             let Some(info) = self.run.object(*o)? else {
                 continue;
             };
+            if info.is_named() {
+                // A value: what the JDK answers about it follows from its name.
+                member |= info.is_reflective_member();
+                continue;
+            }
+            other |= !is_hidden(&info.class_name);
+            if self.fp.fresh.contains(o) {
+                continue;
+            }
             let whole = info.array_length.is_some() || info.content.is_some();
             if whole {
                 let slot = Slot::Content(*o);
@@ -682,6 +730,10 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
                 opaque = true;
             }
         }
+        opaque |= member && other;
+        if !opaque {
+            opaque = reads_environment(&self.run.method_text(method)?);
+        }
         if opaque {
             self.fp
                 .calls
@@ -700,6 +752,22 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
         self.fp.locations = self.loc_h.finish();
         self.fp.trail = self.evaluable.then(|| std::mem::take(&mut self.trail));
     }
+}
+
+/// Whether a JDK method (`pkg.Class.name(descriptor)`) answers from the process's environment
+/// rather than from its arguments: system properties (the class path, the working directory),
+/// environment variables, clocks, identity hash codes. These differ between two runs of one
+/// program, so the answer is an input of the call, not a function of what it was given.
+fn reads_environment(method: &str) -> bool {
+    const READERS: [&str; 6] = [
+        "java.lang.System.getProperty(",
+        "java.lang.System.getProperties(",
+        "java.lang.System.getenv(",
+        "java.lang.System.currentTimeMillis(",
+        "java.lang.System.nanoTime(",
+        "java.lang.System.identityHashCode(",
+    ];
+    READERS.iter().any(|r| method.starts_with(r))
 }
 
 /// Whether `class` is a hidden class the JVM spun at run time (a lambda, `p.C$$Lambda$37/0x...`):
@@ -837,6 +905,12 @@ impl<R: RecordedRun> Describer<'_, R> {
     }
 
     fn object(&mut self, o: ObjectId, at: Timestamp) -> HeapResult<()> {
+        // By its name whether the call met it first or not: in another run it may have.
+        if let Some(name) = named(self.run, o)? {
+            self.h.u8(24);
+            self.h.text(&name);
+            return Ok(());
+        }
         if let Some(n) = self.numbers.get(&o) {
             self.h.u8(20);
             self.h.u32(*n);

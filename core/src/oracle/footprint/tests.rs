@@ -212,7 +212,10 @@ impl RecordedRun for Run {
         Ok(("p.Node".into(), field_text(field).into()))
     }
     fn method_text(&self, method: MethodId) -> HeapResult<String> {
-        Ok(format!("java.io.PrintStream.m{method}"))
+        Ok(match method.0 {
+            7 => "java.lang.System.getProperty(Ljava/lang/String;)Ljava/lang/String;".into(),
+            _ => format!("java.io.PrintStream.m{method}"),
+        })
     }
 }
 
@@ -710,4 +713,148 @@ fn the_reference_call_with_the_same_number_is_tried_before_any_index() {
         Judgement::NoMatch
     );
     assert_eq!(index.methods.len(), 1);
+}
+
+/// `shown(f)` on a `java.lang.reflect.Field` (a JDK object, another copy in every run): calls
+/// `f.getModifiers()` (answer 1), then `this.getClass()`, whose `Class` the call may meet first
+/// (`met_class_first`) or not, and returns that class.
+fn shown(run: &mut Run, field: u64, name: &str, met_class_first: bool) {
+    run.node(1, 5, Value::Null, Value::Null);
+    run.heap
+        .named(field, "java.lang.reflect.Field", field, name);
+    run.heap.named(70, "java.lang.Class", 70, "p.Node");
+    let mut events = vec![
+        ev(
+            101,
+            EventKind::ExtCall {
+                method: MethodId(3),
+                args: vec![obj(field)],
+            },
+        ),
+        ev(102, EventKind::ExtReturn(Value::Int(1))),
+        ev(
+            103,
+            EventKind::ExtCall {
+                method: MethodId(4),
+                args: vec![obj(1)],
+            },
+        ),
+    ];
+    if met_class_first {
+        events.push(ev(
+            104,
+            EventKind::NewObject {
+                object: ObjectId(70),
+                class: crate::ids::ClassId(9),
+                origin: Origin::FirstSeen,
+            },
+        ));
+    }
+    events.push(ev(105, EventKind::ExtReturn(obj(70))));
+    run.add(
+        10,
+        "shown",
+        obj(1),
+        &[obj(field)],
+        (100, 110),
+        obj(70),
+        events,
+    );
+}
+
+#[test]
+fn reflective_objects_compare_by_what_they_stand_for() {
+    let (mut a, mut b, mut c) = (Run::default(), Run::default(), Run::default());
+    shown(&mut a, 60, "p.Point.x", true);
+    // Another copy of the same field; the class met before the call.
+    shown(&mut b, 61, "p.Point.x", false);
+    shown(&mut c, 62, "p.Point.y", true);
+    let mut names = Interner::default();
+    let fa = footprint(&a, 10, &mut names);
+    let fb = footprint(&b, 10, &mut names);
+    let fc = footprint(&c, 10, &mut names);
+    // What the JDK answers about a field follows from the field: no outside input, so the
+    // reads can be evaluated in another call's entry state (how a mutant's call is matched).
+    assert!(fa.reads_complete);
+    assert_eq!(fa.trail.as_ref().map(Vec::len), Some(2), "this and f");
+    assert!(fa.calls.is_empty());
+    assert_eq!(fa.reads, fb.reads);
+    assert_ne!(fa.reads, fc.reads);
+    // The class is described by its name whether the call met it first or not.
+    let (ea, complete) = own_effect(&a, &fa);
+    assert!(complete);
+    assert_eq!(ea, own_effect(&b, &fb).0);
+}
+
+#[test]
+fn a_field_handed_to_the_jdk_with_an_object_is_an_outside_input() {
+    // get(f): f.get(this) reads a field of `this` that no event shows: its answer is an input.
+    let get = |run: &mut Run, answer: i32| {
+        run.node(1, 5, Value::Null, Value::Null);
+        run.heap
+            .named(60, "java.lang.reflect.Field", 60, "p.Node.key");
+        run.add(
+            10,
+            "get",
+            obj(1),
+            &[obj(60)],
+            (100, 110),
+            Value::Int(answer),
+            vec![
+                ev(
+                    101,
+                    EventKind::ExtCall {
+                        method: MethodId(5),
+                        args: vec![obj(60), obj(1)],
+                    },
+                ),
+                ev(102, EventKind::ExtReturn(Value::Int(answer))),
+            ],
+        );
+    };
+    let (mut a, mut b) = (Run::default(), Run::default());
+    get(&mut a, 5);
+    get(&mut b, 6);
+    let mut names = Interner::default();
+    let fa = footprint(&a, 10, &mut names);
+    let fb = footprint(&b, 10, &mut names);
+    assert!(fa.trail.is_none());
+    assert_eq!(fa.calls.len(), 1);
+    assert_ne!(fa.reads, fb.reads);
+}
+
+#[test]
+fn a_system_property_is_an_outside_input() {
+    // classPath(): System.getProperty("java.class.path"), which differs between two runs.
+    let class_path = |run: &mut Run, answer: &str| {
+        run.node(1, 5, Value::Null, Value::Null);
+        run.heap.text(80, "java.class.path").text(81, answer);
+        run.add(
+            10,
+            "classPath",
+            obj(1),
+            &[],
+            (100, 110),
+            Value::Str(StringId(81)),
+            vec![
+                ev(
+                    101,
+                    EventKind::ExtCall {
+                        method: MethodId(7),
+                        args: vec![Value::Str(StringId(80))],
+                    },
+                ),
+                ev(102, EventKind::ExtReturn(Value::Str(StringId(81)))),
+            ],
+        );
+    };
+    let (mut a, mut b) = (Run::default(), Run::default());
+    class_path(&mut a, "/tmp/m1/classes");
+    class_path(&mut b, "/tmp/reference/classes");
+    let mut names = Interner::default();
+    let fa = footprint(&a, 10, &mut names);
+    let fb = footprint(&b, 10, &mut names);
+    // Not the same input, so the other result proves nothing wrong.
+    assert_ne!(fa.reads, fb.reads);
+    assert!(fa.trail.is_none());
 }

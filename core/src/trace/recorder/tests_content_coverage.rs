@@ -300,6 +300,50 @@ fn hash_maps_compare_whatever_their_iteration_order() {
     assert_ne!(state(hash_ab), state(hash_other));
     assert_ne!(state(linked_ab), state(linked_ba));
 }
+
+/// Classes, fields, methods and constructors are named too (reflection:
+/// `EnumUtils.getEnumList(Kind.class)`, a reflective `toString`).
+#[test]
+fn reflective_objects_read_by_name() {
+    let mut s = StreamBuilder::new();
+    let c = s.class("demo.Main", true);
+    let class = s.class("java.lang.Class", false);
+    let field = s.class("java.lang.reflect.Field", false);
+    let method = s.class("java.lang.reflect.Method", false);
+    let constructor = s.class("java.lang.reflect.Constructor", false);
+    let main = s.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
+    let t = s.thread("main");
+    let named = [
+        (class, "demo.Main$Point"),
+        (field, "demo.Main$Point.x"),
+        (class, "int[]"),
+        (method, "demo.Main$Point.move(int,java.lang.String)"),
+        (constructor, "demo.Main$Point.<init>()"),
+    ]
+    .map(|(k, n)| (k, s.string(t, n)));
+    s.call(t, main, &[Value::Null]);
+    let objects = named.map(|(k, n)| {
+        let o = s.first_seen_object(t, k);
+        s.content(t, o, ContentKind::Text, vec![Value::Str(n)]);
+        o
+    });
+    let at = s.ts();
+    s.ret(t, Value::Void);
+    let (_dir, r) = record_stream(&s.end(0));
+    let shown =
+        objects.map(|o| render_value(&r, &Value::Object(o), at, RenderLimits::default()).unwrap());
+    assert_eq!(
+        shown,
+        [
+            "Main.Point.class",
+            "Main.Point.x",
+            "int[].class",
+            "Main.Point.move(int,String)",
+            "Main.Point.<init>()"
+        ]
+    );
+}
+
 /// `static int count(int n)`: blocks i = 0 | i < n | i++ | return i (lines 10..13); main calls
 /// it with 2 and 0.
 pub(crate) fn loop_program() -> (Vec<u8>, [NodeId; 3]) {

@@ -110,8 +110,15 @@ public final class Buf extends Encoder {
             varint(id);
             varint(Defs.classOf(c));
             put(origin);
-            if (origin == 1 && o instanceof Enum) {
-                enumName((Enum<?>) o, id);
+            if (origin == 1) {
+                if (o instanceof Enum) {
+                    enumName((Enum<?>) o, id);
+                } else {
+                    String name = reflectiveName(o, c);
+                    if (name != null) {
+                        name(name, id);
+                    }
+                }
             }
             return;
         }
@@ -703,9 +710,54 @@ public final class Buf extends Encoder {
      */
     private void enumName(Enum<?> e, long id) {
         String name = e.name();
-        if (name == null) {
-            return;
+        if (name != null) {
+            name(name, id);
         }
+    }
+
+    /**
+     * What a reflective object stands for, as the program can observe it in any run (its
+     * {@code equals}): a class by its type name ({@code pkg.Outer$Inner}, {@code int[]}), a
+     * field by its class and name ({@code pkg.C.f}), a method or constructor by its class, name
+     * and parameter types ({@code pkg.C.m(int,java.lang.String)}, {@code pkg.C.<init>()});
+     * null for any other object. Its identity differs between runs (getDeclaredFields() even
+     * returns copies), its name does not.
+     */
+    private static String reflectiveName(Object o, Class<?> c) {
+        if (c == Class.class) {
+            return ((Class<?>) o).getTypeName();
+        }
+        if (c == java.lang.reflect.Field.class) {
+            java.lang.reflect.Field f = (java.lang.reflect.Field) o;
+            return f.getDeclaringClass().getTypeName() + "." + f.getName();
+        }
+        if (c == java.lang.reflect.Method.class) {
+            java.lang.reflect.Method m = (java.lang.reflect.Method) o;
+            return executableName(m.getDeclaringClass(), m.getName(), m.getParameterTypes());
+        }
+        if (c == java.lang.reflect.Constructor.class) {
+            java.lang.reflect.Constructor<?> k = (java.lang.reflect.Constructor<?>) o;
+            return executableName(k.getDeclaringClass(), "<init>", k.getParameterTypes());
+        }
+        return null;
+    }
+
+    private static String executableName(Class<?> owner, String name, Class<?>[] params) {
+        StringBuilder b = new StringBuilder(owner.getTypeName()).append('.').append(name).append('(');
+        for (int i = 0; i < params.length; i++) {
+            if (i > 0) {
+                b.append(',');
+            }
+            b.append(params[i].getTypeName());
+        }
+        return b.append(')').toString();
+    }
+
+    /**
+     * A text CONTENT naming an object that stands for a name: an enum constant or a
+     * reflective object ({@link #reflectiveName}).
+     */
+    private void name(String name, long id) {
         long text = Strings.fresh();
         writeString(text, name);
         beginAt(CONTENT, tick());
