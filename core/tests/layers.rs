@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The units of the core, lowest first: each may import only the units above it. `trace` is
-/// not a unit but a folder of three (wire, store, recorder) with `coverage` between them.
+/// not a unit but a folder of four (wire, priority, store, recorder) with `coverage` between them.
 const LAYERS: &[&str] = &[
     "ids",
     "glob",
@@ -19,6 +19,7 @@ const LAYERS: &[&str] = &[
     "strategy",
     "trace::wire",
     "trace::synthetic",
+    "trace::priority",
     "coverage",
     "loops",
     "trace::store",

@@ -514,13 +514,8 @@ fn start(args: &Args, options: DebugOptions, timing: &mut Timing) -> Result<Star
                 path.clone(),
                 progress::wanted(args.json),
             );
-            let paced = options.pace == Pace::BehindTheStore;
             let running = launch::start(&args.command, &path, &args.agent, output, sink)?;
             let debugger = Debugger::live(feed, &path, options)?;
-            if paced {
-                // After the program started, which keeps its priority.
-                capture::behind_the_program();
-            }
             Ok(Started {
                 trace: path,
                 _keep: dir,
@@ -563,6 +558,12 @@ fn ask(args: &Args, s: &mut Started, oracle: &mut Oracle, timing: &mut Timing) -
         }
         let question = debugger.question(node)?;
         if timing.first_question_ms.is_none() {
+            if debugger.pace() == Pace::BehindTheStore && debugger.recording().is_some() {
+                // The session waits for the store from now on, so its intake of the tree takes
+                // what the program leaves, as the store does (`trace::priority`). The program,
+                // a thread of its own, keeps its priority.
+                capture::behind_the_program();
+            }
             let now = Instant::now();
             timing.first_question_ms = Some(ms(s.started, now));
             timing.first_question_latency_ms = debugger

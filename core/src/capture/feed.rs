@@ -60,6 +60,8 @@ pub struct FeedState {
     spool: OnceLock<Arc<SpoolStats>>,
     /// The kinds of coverage the session keeps ([`CoverageKinds::bits`]).
     coverage_wanted: AtomicU8,
+    /// The session showed its first question: the store may now run behind the program.
+    first_question_shown: AtomicBool,
 }
 
 /// Which kinds of coverage a live session keeps, so which the recorder sends.
@@ -132,6 +134,7 @@ impl FeedState {
             first_complete_ns: AtomicU64::new(0),
             spool: OnceLock::new(),
             coverage_wanted: AtomicU8::new(CoverageKinds::ALL.bits()),
+            first_question_shown: AtomicBool::new(false),
         }
     }
 
@@ -148,6 +151,18 @@ impl FeedState {
     /// Reports the backlog of `spool` in [`Progress::backlog_bytes`].
     pub fn watch_spool(&self, spool: Arc<SpoolStats>) {
         let _ = self.spool.set(spool);
+    }
+
+    /// Says that the session showed its first question: until then the store keeps the
+    /// program's priority (`NodeSink::store_may_fall_behind`), so that the question is not
+    /// held up behind a busy machine's other work.
+    pub fn question_shown(&self) {
+        self.first_question_shown.store(true, Ordering::Release);
+    }
+
+    /// Whether the session showed its first question ([`FeedState::question_shown`]).
+    pub fn store_may_fall_behind(&self) -> bool {
+        self.first_question_shown.load(Ordering::Acquire)
     }
 
     /// Asks the recorder to commit at its next frame or idle moment.
@@ -361,6 +376,11 @@ impl NodeSink for FeedSink {
 
     fn commit_wanted(&mut self) -> bool {
         self.state.commit_wanted.swap(false, Ordering::AcqRel)
+    }
+
+    /// Once the session showed its first question, or when no session listens (any more).
+    fn store_may_fall_behind(&mut self) -> bool {
+        self.tx.is_none() || self.state.store_may_fall_behind()
     }
 
     fn progress(&mut self, counts: &WriteCounts, store_behind: bool) {
@@ -683,5 +703,23 @@ mod tests {
         feed.state().request_commit();
         assert!(sink.commit_wanted());
         assert!(!sink.commit_wanted());
+    }
+
+    #[test]
+    fn the_store_falls_behind_once_the_first_question_is_shown_or_nobody_listens() {
+        let (mut sink, session) = feed(4);
+        assert!(
+            !sink.store_may_fall_behind(),
+            "a session waits for its first question"
+        );
+        session.state().question_shown();
+        assert!(sink.store_may_fall_behind());
+
+        let (mut sink, session) = feed(4);
+        drop(session);
+        sink.node(&header(1, Some(2)));
+        sink.progress(&WriteCounts::default(), false);
+        assert!(sink.store_may_fall_behind(), "the session hung up");
+        assert!(FeedSink::progress_only().store_may_fall_behind());
     }
 }

@@ -24,6 +24,7 @@ pub use listener::{Accepting, Listener};
 pub use memory::{cpu_ms, peak_rss_bytes, thread_cpu_ms};
 pub use spool::{spool, SpoolReader, SpoolStats};
 
+pub use crate::trace::priority::{behind_the_program, STORE_NICENESS};
 use crate::trace::recorder::{record_threaded, NodeSink, RecordError, Summary};
 use crate::trace::store::WriterConfig;
 
@@ -41,25 +42,6 @@ pub fn trace_path_for(base: &Path, n: usize) -> PathBuf {
         None => format!("{stem}.{}", n + 1),
     };
     base.with_file_name(name)
-}
-
-/// How much nicer than the recorder the threads that store a recording are.
-pub const STORE_NICENESS: i32 = 19;
-
-/// Makes the calling thread [`STORE_NICENESS`] nicer; the threads it starts inherit it.
-///
-/// The spool keeps the backlog on disk, so the store need not keep pace with the program: on a
-/// machine with few cores it should take the CPU the program and its JIT leave, not compete
-/// for it (docs/benchmarks.md, "Workloads"). The spool's copying thread is started before and
-/// keeps its priority, since the program waits for it. A live session paced behind the store
-/// (`Pace::BehindTheStore`) calls it on its own thread too: it waits for the store anyway, so
-/// its intake of the tree should take what the program leaves, as the store does. Linux keeps a
-/// nice value per thread (an unprivileged thread cannot take it back). A failure leaves the
-/// priority as it was: it only costs speed.
-pub fn behind_the_program() {
-    if let Ok(nice) = rustix::process::getpriority_process(None) {
-        let _ = rustix::process::setpriority_process(None, (nice + STORE_NICENESS).min(19));
-    }
 }
 
 /// One JVM's recording, once it ended.
@@ -96,7 +78,9 @@ pub struct JvmTrace {
 impl LiveRecording {
     /// Starts listening. Each connection `n` is recorded into [`trace_path_for`]`(trace, n)`,
     /// sending its node headers to `sink(n)`. Each stream is spooled (see [`spool`]) to an
-    /// unnamed file in the trace's directory, so the program is not held back by the store.
+    /// unnamed file in the trace's directory, so the program is not held back by the store, and
+    /// stored behind the program (`WriterConfig::behind_the_program`, set here): the spool's
+    /// copying thread keeps its priority, since the program waits for it.
     pub fn start<S, F>(
         trace: &Path,
         config: WriterConfig,
@@ -106,6 +90,10 @@ impl LiveRecording {
         S: NodeSink,
         F: Fn(usize) -> S + Send + Sync + 'static,
     {
+        let config = WriterConfig {
+            behind_the_program: true,
+            ..config
+        };
         let listener = Listener::bind()?;
         let socket_path = listener.socket_path();
         let started = Arc::new(Mutex::new(Vec::new()));
@@ -126,10 +114,7 @@ impl LiveRecording {
                 _ => PathBuf::from("."),
             };
             let result = match spool(stream, &dir, Arc::clone(&stats)) {
-                Ok(input) => {
-                    behind_the_program();
-                    record_threaded(input, &path, sink(n), config.clone())
-                }
+                Ok(input) => record_threaded(input, &path, sink(n), config.clone()),
                 Err(e) => Err(RecordError::Spool {
                     dir: dir.clone(),
                     source: e,

@@ -444,7 +444,16 @@ mod tests {
             panic!("f is complete and askable")
         };
         assert!(!d.is_sealed());
+        let recording = d.recording().unwrap();
+        assert!(
+            !recording.store_may_fall_behind(),
+            "the store keeps pace until then"
+        );
         assert_eq!(d.question(f).unwrap().text, "Main.f(x=1) = 2");
+        assert!(
+            d.recording().unwrap().store_may_fall_behind(),
+            "the question was shown"
+        );
         let view = tree_view(&mut d);
         let main = view
             .iter()

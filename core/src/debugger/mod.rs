@@ -240,7 +240,12 @@ impl Debugger {
         if self.held_back() {
             return Ok(Step::Waiting);
         }
-        Ok(self.session.step())
+        let step = self.session.step();
+        if let (Step::Done(_), Some(live)) = (&step, &self.live) {
+            // A verdict without a question: nobody waits for the store any more.
+            live.feed.state().question_shown();
+        }
+        Ok(step)
     }
 
     /// Like [`step`](Self::step), but waits for the recording while nothing can be asked yet
@@ -291,6 +296,10 @@ impl Debugger {
             self.options.limits,
         )?;
         self.questions.insert(q.clone());
+        if let Some(live) = &self.live {
+            // The store may now run behind the program (`trace::priority`).
+            live.feed.state().question_shown();
+        }
         Ok(q)
     }
 

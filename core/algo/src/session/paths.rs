@@ -27,7 +27,7 @@ pub(super) struct Delta {
 }
 
 /// What [`along_paths`] found.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Paths {
     /// The change of every node on the paths, by increasing id.
     pub sums: Vec<Delta>,

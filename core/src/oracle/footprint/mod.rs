@@ -44,7 +44,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use self::hash::{is_plain, Hash128};
 use super::recorded::{CallView, Outcome, RecordedRun};
 use crate::ids::{FieldId, NodeId, ObjectId, Timestamp};
-use crate::omniscient::{compares_by_class, is_default, HeapResult};
+use crate::omniscient::{compares_by_class, is_default, HeapResult, ObjectInfo};
 use crate::trace::wire::{EventKind, Origin, Value};
 
 pub use index::{FootprintIndex, Judgement};
@@ -212,7 +212,11 @@ fn read_value(
                 h.u32(n);
                 return Ok(true);
             }
-            if let Some(name) = named(run, o)? {
+            let info = run.object(o)?;
+            if let Some(name) = match &info {
+                Some(info) => name_of(run, o, info)?,
+                None => None,
+            } {
                 // A value, not a location: never bound to a name of the call.
                 h.u8(24);
                 h.text(&name);
@@ -220,7 +224,7 @@ fn read_value(
             }
             naming.bind(o);
             h.u8(15);
-            match run.object(o)? {
+            match info {
                 Some(info) => {
                     h.text(stable_class(&info.class_name));
                     h.u32(info.array_length.unwrap_or(u32::MAX));
@@ -244,9 +248,14 @@ fn read_value(
 /// other object, or one whose name the trace lacks. The name never changes: it is read as
 /// last recorded.
 fn named(run: &impl RecordedRun, o: ObjectId) -> HeapResult<Option<String>> {
-    let Some(info) = run.object(o)? else {
-        return Ok(None);
-    };
+    match run.object(o)? {
+        Some(info) => name_of(run, o, &info),
+        None => Ok(None),
+    }
+}
+
+/// [`named`] of an object whose `info` the caller has read.
+fn name_of(run: &impl RecordedRun, o: ObjectId, info: &ObjectInfo) -> HeapResult<Option<String>> {
     if !info.is_named() {
         return Ok(None);
     }

@@ -216,6 +216,12 @@ impl<S: NodeSink> Recorder<S> {
         self.store.pipeline();
     }
 
+    /// Moves the store's threads behind the program (`trace::priority`); the caller's thread
+    /// lowers itself.
+    pub fn run_behind_the_program(&mut self) {
+        self.store.run_behind_the_program();
+    }
+
     /// Stores a commit sealed on the store's threads, if it is ready.
     pub fn poll(&mut self) -> Result<bool, StoreError> {
         self.store.poll()

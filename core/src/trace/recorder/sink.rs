@@ -23,6 +23,14 @@ pub trait NodeSink {
         false
     }
 
+    /// Whether the store's threads may now run behind the program, at a lower priority
+    /// (`WriterConfig::behind_the_program`): not while a live session waits for its first
+    /// question, which a store at nice 19 on a busy machine would delay by seconds. Once true,
+    /// it stays true (a lowered thread cannot take its priority back).
+    fn store_may_fall_behind(&mut self) -> bool {
+        true
+    }
+
     /// The recorder's counts after a frame, and whether the store is behind the stream (the
     /// frames waiting to be stored fill their queue, so the program waits on its socket).
     fn progress(&mut self, _counts: &WriteCounts, _store_behind: bool) {}

@@ -3,12 +3,13 @@
 
 use std::io::Read;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::{NodeSink, RecordError, Recorder, Summary};
+use crate::trace::priority::behind_the_program;
 use crate::trace::store::{Ending, WriterConfig};
 use crate::trace::wire::{Decoder, Frame, WireError, WireEvents};
 
@@ -22,8 +23,9 @@ pub fn record<R: Read, S: NodeSink>(
     config: WriterConfig,
 ) -> Result<Summary, RecordError> {
     let decoder = Decoder::new(input)?;
+    let behind = config.behind_the_program;
     let rec = Recorder::create(trace, sink, config)?;
-    drive(rec, Inline(decoder))
+    drive(rec, Inline(decoder), behind)
 }
 
 /// `record`, with the decoding on a thread of its own so that it overlaps with storing. On a
@@ -39,6 +41,7 @@ where
     S: NodeSink,
 {
     let mut decoder = Decoder::new(input)?;
+    let behind = config.behind_the_program;
     let rec = Recorder::create(trace, sink, config)?;
     // Bounded: a slow store holds the decoder back (and through it the agent) instead of
     // buffering without limit. `queued` counts the frames decoded and not yet stored, so the
@@ -48,9 +51,16 @@ where
     let (used_tx, used_rx) = std::sync::mpsc::channel::<(Frame, Option<WireEvents>)>();
     let queued = Arc::new(AtomicUsize::new(0));
     let decoded = Arc::clone(&queued);
+    let run_behind = Arc::new(AtomicBool::new(false));
+    let lower = Arc::clone(&run_behind);
+    let mut lowered = false;
     std::thread::Builder::new()
         .name("hindsight-decoder".into())
         .spawn(move || loop {
+            if !lowered && lower.load(Ordering::Relaxed) {
+                behind_the_program();
+                lowered = true;
+            }
             while let Ok((frame, wire)) = used_rx.try_recv() {
                 decoder.recycle(frame, wire);
             }
@@ -71,7 +81,9 @@ where
             rx,
             used: used_tx,
             queued,
+            run_behind,
         },
+        behind,
     )
 }
 
@@ -82,6 +94,8 @@ type Decoded = Result<Option<(Frame, Option<WireEvents>)>, WireError>;
 trait Source {
     fn next(&mut self) -> Result<Next, WireError>;
     fn give_back(&mut self, frame: Frame, wire: Option<WireEvents>);
+    /// Moves the source's own threads, if any, behind the program (`trace::priority`).
+    fn run_behind_the_program(&mut self) {}
 }
 
 /// Decoding on the recorder's thread.
@@ -109,6 +123,8 @@ struct Threaded {
     rx: std::sync::mpsc::Receiver<Decoded>,
     used: std::sync::mpsc::Sender<(Frame, Option<WireEvents>)>,
     queued: Arc<AtomicUsize>,
+    /// Tells the decoder's thread to lower itself at its next frame.
+    run_behind: Arc<AtomicBool>,
 }
 
 impl Source for Threaded {
@@ -134,6 +150,10 @@ impl Source for Threaded {
         // The decoder may have stopped; then the vectors are dropped here.
         let _ = self.used.send((frame, wire));
     }
+
+    fn run_behind_the_program(&mut self) {
+        self.run_behind.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Frames decoded ahead of the store.
@@ -157,13 +177,24 @@ enum Next {
     Ended,
 }
 
+/// Stores every frame of `source`. With `run_behind`, the store's threads lower their priority
+/// once the sink lets them (`trace::priority`).
 fn drive<S: NodeSink>(
     mut rec: Recorder<S>,
     mut source: impl Source,
+    run_behind: bool,
 ) -> Result<Summary, RecordError> {
     // This loop polls, so periodic commits may be sealed on the store's threads.
     rec.pipeline();
+    // Whether the threads are where they should be (nothing to do without the policy).
+    let mut placed = !run_behind;
     loop {
+        if !placed && rec.sink().store_may_fall_behind() {
+            source.run_behind_the_program();
+            rec.run_behind_the_program();
+            behind_the_program();
+            placed = true;
+        }
         rec.poll()?;
         match source.next() {
             Ok(Next::Frame {

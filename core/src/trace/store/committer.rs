@@ -16,6 +16,7 @@ use super::error::StoreError;
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
 use super::seal::{seal, Batch, Sealed};
 use super::{WriteCounts, WriterConfig};
+use crate::trace::priority::behind_the_program;
 
 /// Rows of the small tables waiting for their commit, in the order they came: definitions,
 /// warnings, `meta` entries, and the many rows of objects, strings and contents, which are
@@ -97,6 +98,14 @@ impl Committer {
         let mut st = self.conn.prepare_cached(sql).map_err(self.err(action))?;
         st.execute(p).map_err(self.err(action))?;
         Ok(())
+    }
+
+    /// Moves the sealing threads behind the program (`trace::priority`); the caller's thread
+    /// lowers itself.
+    pub fn run_behind_the_program(&self) {
+        if let Some(pool) = &self.pool {
+            pool.broadcast(|_| behind_the_program());
+        }
     }
 
     /// Seals, inserts and commits one batch: afterwards readers see it.
@@ -291,6 +300,8 @@ fn multi_row_sql(prefix: &str, columns: usize, rows: usize) -> String {
 enum Job {
     Store(Commit),
     Finish(Commit, WriteCounts),
+    /// Lower this thread and the sealing pool's (no reply).
+    RunBehind,
 }
 
 /// A `Committer` on a thread of its own, taking commits in order.
@@ -317,6 +328,11 @@ impl CommitThread {
                     let r = match job {
                         Job::Store(c) => committer.store(c),
                         Job::Finish(c, counts) => committer.finish(c, &counts),
+                        Job::RunBehind => {
+                            committer.run_behind_the_program();
+                            behind_the_program();
+                            continue;
+                        }
                     };
                     let failed = r.is_err();
                     if tx.send(r).is_err() || failed {
@@ -384,6 +400,14 @@ impl CommitThread {
             self.wait_one()?;
         }
         self.send(Job::Store(commit))
+    }
+
+    /// Moves the thread and its sealing pool behind the program, after the commits handed over
+    /// before. A stopped thread is left alone: its error comes with the next commit.
+    pub fn run_behind_the_program(&mut self) {
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(Job::RunBehind);
+        }
     }
 
     /// Whether a commit handed over was stored since the last call (without waiting).

@@ -45,6 +45,10 @@ pub struct WriterConfig {
     /// commits to a thread of their own (`committer`). The default is `HINDSIGHT_STORE_THREADS`
     /// from the environment, else every core.
     pub threads: usize,
+    /// The threads that store the recording lower their priority (`trace::priority`) once the
+    /// recorder's sink lets them (`NodeSink::store_may_fall_behind`): a live recording's do, so
+    /// that the program keeps the CPU it needs. Off by default.
+    pub behind_the_program: bool,
 }
 
 /// The environment variable that sets `WriterConfig::threads` by default.
@@ -69,6 +73,7 @@ impl Default for WriterConfig {
             merge_fan_in: 8,
             merge_small_writes: 128 * 1024,
             threads: default_threads(),
+            behind_the_program: false,
         }
     }
 }
@@ -498,6 +503,16 @@ impl TraceWriter {
             self.commit_batch(!self.pipelined)?;
         }
         Ok(due)
+    }
+
+    /// Moves the threads that seal and store commits behind the program (`trace::priority`);
+    /// the caller's thread lowers itself.
+    pub fn run_behind_the_program(&mut self) {
+        match self.store.as_mut() {
+            Some(Store::Inline(c)) => c.run_behind_the_program(),
+            Some(Store::Thread(t)) => t.run_behind_the_program(),
+            None => {}
+        }
     }
 
     /// Flushes every buffer and commits: afterwards a reader (or a crash) sees everything so far.

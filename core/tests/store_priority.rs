@@ -1,0 +1,154 @@
+//! A live recording's store threads keep the program's priority until its sink lets them fall
+//! behind, then every one of them runs `STORE_NICENESS` nicer (`trace::priority`), while the
+//! spool's copying thread keeps its priority. A test binary of its own: it reads the nice
+//! value of every thread of this process by name, which other tests' recordings would share.
+
+use std::io::Write;
+use std::os::unix::net::UnixStream;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hindsight_core::capture::{LiveRecording, STORE_NICENESS};
+use hindsight_core::trace::recorder::NodeSink;
+use hindsight_core::trace::store::WriterConfig;
+use hindsight_core::trace::synthetic::StreamBuilder;
+use hindsight_core::trace::wire::Value;
+use hindsight_core::tree::NodeHeader;
+
+/// A sink that lets the store fall behind once `open` is set.
+struct Gate(Arc<AtomicBool>);
+
+impl NodeSink for Gate {
+    fn node(&mut self, _: &NodeHeader) {}
+
+    fn store_may_fall_behind(&mut self) -> bool {
+        self.0.load(Ordering::Acquire)
+    }
+}
+
+/// Every thread of this process whose name starts with `hindsight-`, with its nice value.
+fn hindsight_threads() -> Vec<(String, i32)> {
+    let mut out = Vec::new();
+    for task in std::fs::read_dir("/proc/self/task").unwrap() {
+        let dir = task.unwrap().path();
+        let (Ok(name), Ok(stat)) = (
+            std::fs::read_to_string(dir.join("comm")),
+            std::fs::read_to_string(dir.join("stat")),
+        ) else {
+            continue; // the thread ended meanwhile
+        };
+        let name = name.trim().to_string();
+        if !name.starts_with("hindsight-") {
+            continue;
+        }
+        // Fields after the name in parentheses: state is field 3, nice field 19.
+        let after = &stat[stat.rfind(')').unwrap() + 1..];
+        let nice: i32 = after.split_whitespace().nth(16).unwrap().parse().unwrap();
+        out.push((name, nice));
+    }
+    out.sort();
+    out
+}
+
+/// The stream of a program whose `main` calls `f` `calls` times; `whole` ends it.
+fn stream(calls: usize, whole: bool) -> Vec<u8> {
+    let mut b = StreamBuilder::new();
+    let c = b.class("p.Main", true);
+    let main = b.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
+    let f = b.method(c, "f", "(I)I", true, &["x"]);
+    let t = b.thread("main");
+    b.call(t, main, &[Value::Null]);
+    for i in 0..calls {
+        b.call(t, f, &[Value::Int(i as i32)]);
+        b.ret(t, Value::Int(1));
+        b.flush_all();
+    }
+    if !whole {
+        return b.killed();
+    }
+    b.ret(t, Value::Void);
+    b.end(0)
+}
+
+/// Polls `threads` until `done` holds of them (for at most 10 s).
+fn until(what: &str, done: impl Fn(&[(String, i32)]) -> bool) -> Vec<(String, i32)> {
+    let start = Instant::now();
+    loop {
+        let threads = hindsight_threads();
+        if done(&threads) {
+            return threads;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{what}: threads are {threads:?}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn store_threads_keep_the_program_priority_until_the_sink_lets_them_fall_behind() {
+    let base = rustix::process::getpriority_process(None).unwrap();
+    let lowered = (base + STORE_NICENESS).min(19);
+    assert_ne!(base, lowered, "the test process already runs at nice 19");
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("run.htrace");
+    let open = Arc::new(AtomicBool::new(false));
+    let gate = Arc::clone(&open);
+    let config = WriterConfig {
+        threads: 2,
+        ..WriterConfig::default()
+    };
+    let live = LiveRecording::start(&trace, config, move |_| Gate(Arc::clone(&gate))).unwrap();
+    let mut client = UnixStream::connect(live.socket_path()).unwrap();
+    let (first, second, whole) = (stream(1, false), stream(2, false), stream(2, true));
+    client.write_all(&first).unwrap();
+
+    // Every store thread is there, and all keep the program's priority.
+    let kinds = [
+        "hindsight-decod",
+        "hindsight-recor",
+        "hindsight-store",
+        "hindsight-seal-",
+    ];
+    let has_all = |t: &[(String, i32)]| {
+        kinds
+            .iter()
+            .all(|k| t.iter().any(|(name, _)| name.starts_with(k)))
+    };
+    let before = until("the recording's threads start", has_all);
+    assert!(
+        before.iter().all(|(_, nice)| *nice == base),
+        "before the gate opens, at nice {base}: {before:?}"
+    );
+
+    // Once the gate opens, the writer's loop (it also polls while no frame comes) lowers
+    // itself and the store's thread and pool; the decoder lowers itself at its next frame. The
+    // spool's thread keeps its priority.
+    open.store(true, Ordering::Release);
+    until("the writer's thread lowers itself", |t| {
+        t.iter()
+            .any(|(name, nice)| name.starts_with("hindsight-recor") && *nice == lowered)
+    });
+    client.write_all(&second[first.len()..]).unwrap();
+    let after = until("the store's threads lower themselves", |t| {
+        has_all(t)
+            && t.iter()
+                .filter(|(name, _)| kinds.iter().any(|k| name.starts_with(k)))
+                .all(|(_, nice)| *nice == lowered)
+    });
+    assert!(
+        after
+            .iter()
+            .filter(|(name, _)| name.starts_with("hindsight-spool"))
+            .all(|(_, nice)| *nice == base),
+        "the spool keeps the program's priority: {after:?}"
+    );
+
+    client.write_all(&whole[second.len()..]).unwrap();
+    drop(client);
+    let traces = live.finish().unwrap();
+    let summary = traces[0].result.as_ref().unwrap();
+    assert_eq!(summary.nodes, 5, "root, thread, main, f, f: {summary:?}");
+}
