@@ -40,7 +40,6 @@ if [ $# -gt 0 ]; then names=("$@"); else mapfile -t names < <(toml_sections); fi
 if [ -n "${KEEP:-}" ]; then scratch=$KEEP; mkdir -p "$scratch"; else scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT; fi
 printf '* => valid\n' >"$scratch/valid.answers"
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 now_ms() { date +%s%3N; }
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d[sys.argv[2]] if d.get(sys.argv[2]) is not None else "–")' "$@"; }
 load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
@@ -51,11 +50,7 @@ echo
 echo "| workload | size | nodes (calls) | events | trace MB | bytes/event | plain s | program recorded s | overhead | trace complete s | overhead to the trace | store CPU s | M events per CPU-s | trace complete, 1 store thread s | $(nproc) threads vs 1 | first node → first question ms (person) | first question ms (person) | tree complete s | live / record | live / record (person, no answer) | questions before complete | peak RSS MB | recorder waits |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for name in "${names[@]}"; do
-  case "$size_spec" in
-    tiny | small | large) size=$(toml_get "$name" "$size_spec") ;;
-    *) size=$size_spec ;;
-  esac
-  [ -n "$size" ] || { echo "bench.sh: workload $name has no size '$size_spec' in $workloads_toml" >&2; exit 2; }
+  size=$(size_for "$name" "$size_spec")
   WORKLOAD_COMPILE_ONLY=1 "$workloads_dir/run.sh" "$name" 1
   expected=$("$workloads_dir/run.sh" "$name" "$size" 2>/dev/null)
   : >"$scratch/$name.ratios" && : >"$scratch/$name.plain" && : >"$scratch/$name.recorded"

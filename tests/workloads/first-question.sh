@@ -26,15 +26,10 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=d.get(sys.argv[2]); print("–" if v is None else (round(v, 1) if isinstance(v, float) else v))' "$@"; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "First question with $loaders busy loops for ${load_s} s, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
 for name in "${names[@]}"; do
-  case "$size_spec" in
-    tiny | small | large) size=$(toml_get "$name" "$size_spec") ;;
-    *) size=$size_spec ;;
-  esac
-  [ -n "$size" ] || { echo "first-question.sh: workload $name has no size '$size_spec' in $workloads_toml" >&2; exit 2; }
+  size=$(size_for "$name" "$size_spec")
   WORKLOAD_COMPILE_ONLY=1 "$workloads_dir/run.sh" "$name" "$size" >/dev/null
   : >"$scratch/$name.latency"
   for _ in $(seq "$runs"); do

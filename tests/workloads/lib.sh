@@ -44,3 +44,24 @@ absolute() {
     *) printf '%s\n' "$repo_root/$1" ;;
   esac
 }
+
+# size_for NAME SPEC: the size SPEC names for workload NAME (tiny, small or large as
+# workloads.toml gives them, or a number as it is); fails, naming the calling script, when the
+# workload has no such size.
+size_for() {
+  local size
+  case "$2" in
+    tiny | small | large) size=$(toml_get "$1" "$2") ;;
+    *) size=$2 ;;
+  esac
+  if [ -z "$size" ]; then
+    echo "$(basename "$0"): workload $1 has no size '$2' in $workloads_toml" >&2
+    return 2
+  fi
+  printf '%s\n' "$size"
+}
+
+# median: the median of the numbers on stdin, one per line (nothing for no number).
+median() {
+  sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
