@@ -1,12 +1,14 @@
 //! A live recording's store threads keep the program's priority until its sink lets them fall
 //! behind, then every one of them runs `STORE_NICENESS` nicer (`trace::priority`), while the
-//! spool's copying thread keeps its priority. A test binary of its own: it reads the nice
-//! value of every thread of this process by name, which other tests' recordings would share.
+//! spool's copying thread keeps its priority; once the program's stream has arrived whole,
+//! successors carry on their work at the program's priority. A test binary of its own: it
+//! reads the nice value of every thread of this process by name, which other tests'
+//! recordings would share.
 
 use std::io::Write;
 use std::os::unix::net::UnixStream;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use hindsight_core::capture::{LiveRecording, STORE_NICENESS};
@@ -16,14 +18,87 @@ use hindsight_core::trace::synthetic::StreamBuilder;
 use hindsight_core::trace::wire::Value;
 use hindsight_core::tree::NodeHeader;
 
-/// A sink that lets the store fall behind once `open` is set.
-struct Gate(Arc<AtomicBool>);
+/// A sink that lets the store fall behind once `open` is set, notes the nice value of the
+/// thread it is called on, and can hold that thread (`Hold`).
+struct Gate {
+    open: Arc<AtomicBool>,
+    hold: Arc<Hold>,
+}
 
 impl NodeSink for Gate {
-    fn node(&mut self, _: &NodeHeader) {}
+    fn node(&mut self, _: &NodeHeader) {
+        self.hold.node();
+    }
 
     fn store_may_fall_behind(&mut self) -> bool {
-        self.0.load(Ordering::Acquire)
+        self.open.load(Ordering::Acquire)
+    }
+}
+
+/// Holds the writer's thread in the sink's `node` after a countdown of calls.
+#[derive(Default)]
+struct Hold {
+    state: Mutex<HoldState>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct HoldState {
+    /// Calls until the next one holds (`None`: never).
+    countdown: Option<usize>,
+    holding: bool,
+    /// The nice value of the calling thread, per call.
+    nice: Vec<i32>,
+}
+
+impl Hold {
+    fn node(&self) {
+        let mut s = self.state.lock().unwrap();
+        s.nice
+            .push(rustix::process::getpriority_process(None).unwrap());
+        match s.countdown {
+            Some(n) if n > 1 => s.countdown = Some(n - 1),
+            Some(_) => {
+                s.countdown = None;
+                s.holding = true;
+                self.changed.notify_all();
+                while s.holding {
+                    s = self.changed.wait(s).unwrap();
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// Holds the `calls`-th call from now; lets a held one go.
+    fn arm_and_release(&self, calls: usize) {
+        let mut s = self.state.lock().unwrap();
+        s.countdown = Some(calls);
+        s.holding = false;
+        self.changed.notify_all();
+    }
+
+    fn release(&self) {
+        self.state.lock().unwrap().holding = false;
+        self.changed.notify_all();
+    }
+
+    /// Waits until a call is held; the nice value it was called at.
+    fn wait_held(&self) -> i32 {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut s = self.state.lock().unwrap();
+        while !s.holding {
+            assert!(
+                Instant::now() < deadline,
+                "the writer never reached the hold"
+            );
+            s = self
+                .changed
+                .wait_timeout(s, Duration::from_millis(50))
+                .unwrap()
+                .0;
+        }
+        *s.nice.last().unwrap()
     }
 }
 
@@ -95,14 +170,19 @@ fn store_threads_keep_the_program_priority_until_the_sink_lets_them_fall_behind(
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("run.htrace");
     let open = Arc::new(AtomicBool::new(false));
-    let gate = Arc::clone(&open);
+    let hold = Arc::new(Hold::default());
+    let (gate, held) = (Arc::clone(&open), Arc::clone(&hold));
     let config = WriterConfig {
         threads: 2,
         ..WriterConfig::default()
     };
-    let live = LiveRecording::start(&trace, config, move |_| Gate(Arc::clone(&gate))).unwrap();
+    let live = LiveRecording::start(&trace, config, move |_| Gate {
+        open: Arc::clone(&gate),
+        hold: Arc::clone(&held),
+    })
+    .unwrap();
     let mut client = UnixStream::connect(live.socket_path()).unwrap();
-    let (first, second, whole) = (stream(1, false), stream(2, false), stream(2, true));
+    let (first, second, whole) = (stream(1, false), stream(2, false), stream(CALLS, true));
     client.write_all(&first).unwrap();
 
     // Every store thread is there, and all keep the program's priority.
@@ -146,9 +226,64 @@ fn store_threads_keep_the_program_priority_until_the_sink_lets_them_fall_behind(
         "the spool keeps the program's priority: {after:?}"
     );
 
-    client.write_all(&whole[second.len()..]).unwrap();
+    // The program ends while the writer is held behind it, with the decoder's queue full. Once
+    // it goes on, successors started at the program's priority carry on the writer's, the
+    // decoder's and the store's work, and the sealing pool starts again; the lowered threads
+    // wait, named `hindsight-idle`.
+    hold.arm_and_release(1);
+    let third = stream(3, false);
+    client.write_all(&third[second.len()..]).unwrap();
+    assert_eq!(hold.wait_held(), lowered, "held while behind the program");
+    client.write_all(&whole[third.len()..]).unwrap();
     drop(client);
+    until("the spool sees the program's end", |t| {
+        !t.iter()
+            .any(|(name, _)| name.starts_with("hindsight-spool"))
+    });
+    hold.arm_and_release(CALLS / 2);
+    assert_eq!(
+        hold.wait_held(),
+        base,
+        "the writer carries on at nice {base}"
+    );
+    let lifted = until(
+        "the store's threads carry on at the program's priority",
+        |t| {
+            has_all(t)
+                && t.iter()
+                    .filter(|(name, _)| kinds.iter().any(|k| name.starts_with(k)))
+                    .all(|(_, nice)| *nice == base)
+                && t.iter()
+                    .filter(|(name, _)| name.starts_with("hindsight-idle"))
+                    .count()
+                    == 3
+        },
+    );
+    assert!(
+        lifted
+            .iter()
+            .filter(|(name, _)| name.starts_with("hindsight-idle"))
+            .all(|(_, nice)| *nice == lowered),
+        "the lowered threads wait: {lifted:?}"
+    );
+    assert!(
+        !lifted
+            .iter()
+            .any(|(name, _)| name.starts_with("hindsight-spare")),
+        "every successor took over: {lifted:?}"
+    );
+    hold.release();
     let traces = live.finish().unwrap();
     let summary = traces[0].result.as_ref().unwrap();
-    assert_eq!(summary.nodes, 5, "root, thread, main, f, f: {summary:?}");
+    assert_eq!(
+        summary.nodes as usize,
+        3 + CALLS,
+        "root, thread, main and each f: {summary:?}"
+    );
+    // A rayon pool's threads end soon after the pool is dropped, not at once.
+    until("every thread ends", |t| t.is_empty());
 }
+
+/// Calls of `f` in the whole program: more than the decoder queues, so that it still runs
+/// when the writer carries on.
+const CALLS: usize = 200;

@@ -79,21 +79,18 @@ impl LiveRecording {
     /// Starts listening. Each connection `n` is recorded into [`trace_path_for`]`(trace, n)`,
     /// sending its node headers to `sink(n)`. Each stream is spooled (see [`spool`]) to an
     /// unnamed file in the trace's directory, so the program is not held back by the store, and
-    /// stored behind the program (`WriterConfig::behind_the_program`, set here): the spool's
-    /// copying thread keeps its priority, since the program waits for it.
+    /// stored behind the program until its stream has arrived whole
+    /// (`WriterConfig::behind_the_program`, set here): the spool's copying thread keeps its
+    /// priority, since the program waits for it.
     pub fn start<S, F>(
         trace: &Path,
         config: WriterConfig,
         sink: F,
     ) -> std::io::Result<LiveRecording>
     where
-        S: NodeSink,
+        S: NodeSink + Send + 'static,
         F: Fn(usize) -> S + Send + Sync + 'static,
     {
-        let config = WriterConfig {
-            behind_the_program: true,
-            ..config
-        };
         let listener = Listener::bind()?;
         let socket_path = listener.socket_path();
         let started = Arc::new(Mutex::new(Vec::new()));
@@ -114,7 +111,13 @@ impl LiveRecording {
                 _ => PathBuf::from("."),
             };
             let result = match spool(stream, &dir, Arc::clone(&stats)) {
-                Ok(input) => record_threaded(input, &path, sink(n), config.clone()),
+                Ok(input) => {
+                    let config = WriterConfig {
+                        behind_the_program: Some(input.program_end()),
+                        ..config.clone()
+                    };
+                    record_threaded(input, &path, sink(n), config)
+                }
                 Err(e) => Err(RecordError::Spool {
                     dir: dir.clone(),
                     source: e,

@@ -15,6 +15,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
+use crate::trace::priority::ProgramEnd;
+
 /// Bytes read from the socket at once.
 const CHUNK: usize = 256 * 1024;
 
@@ -49,6 +51,8 @@ struct Written {
 
 struct Shared {
     file: File,
+    /// Set once the socket ended: the program has ended (or closed its stream).
+    ended: ProgramEnd,
     written: Mutex<Written>,
     grew: Condvar,
     stats: Arc<SpoolStats>,
@@ -63,6 +67,7 @@ pub fn spool<R: Read + Send + 'static>(
 ) -> io::Result<SpoolReader> {
     let shared = Arc::new(Shared {
         file: tempfile::tempfile_in(dir)?,
+        ended: ProgramEnd::default(),
         written: Mutex::new(Written::default()),
         grew: Condvar::new(),
         stats,
@@ -74,6 +79,7 @@ pub fn spool<R: Read + Send + 'static>(
             let end = copy(&mut input, &writer);
             let mut w = writer.written.lock().unwrap_or_else(|p| p.into_inner());
             w.end = Some(end.map_err(|e| (e.kind(), e.to_string())));
+            writer.ended.set();
             writer.grew.notify_all();
         })?;
     Ok(SpoolReader { shared, pos: 0 })
@@ -103,6 +109,13 @@ fn copy(input: &mut impl Read, shared: &Shared) -> io::Result<()> {
 pub struct SpoolReader {
     shared: Arc<Shared>,
     pos: u64,
+}
+
+impl SpoolReader {
+    /// Says when the stream has arrived whole: the program has ended, only the store is left.
+    pub fn program_end(&self) -> ProgramEnd {
+        self.shared.ended.clone()
+    }
 }
 
 impl Read for SpoolReader {

@@ -222,6 +222,12 @@ impl<S: NodeSink> Recorder<S> {
         self.store.run_behind_the_program();
     }
 
+    /// Moves the store's threads back to the priority they started with, once the program has
+    /// ended (`trace::priority`); call it on the thread that carries on the recorder's work.
+    pub fn lift(&mut self) {
+        self.store.lift();
+    }
+
     /// Stores a commit sealed on the store's threads, if it is ready.
     pub fn poll(&mut self) -> Result<bool, StoreError> {
         self.store.poll()

@@ -3,19 +3,20 @@
 
 use std::io::Read;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::{NodeSink, RecordError, Recorder, Summary};
-use crate::trace::priority::behind_the_program;
+use crate::trace::priority::{behind_the_program, ProgramEnd, Successor};
 use crate::trace::store::{Ending, WriterConfig};
 use crate::trace::wire::{Decoder, Frame, WireError, WireEvents};
 
 /// Records a whole stream into a new trace file at `trace`. A stream with a wrong header is an
 /// error (no trace is created); a truncated or malformed stream still gives a trace with
-/// everything before the problem, and the summary says how it ended.
+/// everything before the problem, and the summary says how it ended. The store keeps the
+/// caller's priority (`WriterConfig::behind_the_program` is for `record_threaded`).
 pub fn record<R: Read, S: NodeSink>(
     input: R,
     trace: &Path,
@@ -23,13 +24,14 @@ pub fn record<R: Read, S: NodeSink>(
     config: WriterConfig,
 ) -> Result<Summary, RecordError> {
     let decoder = Decoder::new(input)?;
-    let behind = config.behind_the_program;
     let rec = Recorder::create(trace, sink, config)?;
-    drive(rec, Inline(decoder), behind)
+    drive_kept(rec, Inline(decoder))
 }
 
 /// `record`, with the decoding on a thread of its own so that it overlaps with storing. On a
-/// store error it returns at once; the decoding thread then ends at its next frame.
+/// store error it returns at once; the decoding thread then ends at its next frame. With
+/// `WriterConfig::behind_the_program`, the store's threads run behind the program while it runs
+/// and the sink lets them (`trace::priority`).
 pub fn record_threaded<R, S>(
     input: R,
     trace: &Path,
@@ -38,10 +40,20 @@ pub fn record_threaded<R, S>(
 ) -> Result<Summary, RecordError>
 where
     R: Read + Send + 'static,
-    S: NodeSink,
+    S: NodeSink + Send + 'static,
 {
-    let mut decoder = Decoder::new(input)?;
-    let behind = config.behind_the_program;
+    let decoder = Decoder::new(input)?;
+    let place = match &config.behind_the_program {
+        Some(end) => Place::MayFallBehind(end.clone()),
+        None => Place::Kept,
+    };
+    // Successors carry on the writer's and the decoder's work once the program has ended;
+    // without one a thread carries on lowered, which costs only speed.
+    let successor = || match place {
+        Place::Kept => None,
+        _ => Successor::start().ok(),
+    };
+    let (writer_successor, decoder_successor) = (successor(), successor());
     let rec = Recorder::create(trace, sink, config)?;
     // Bounded: a slow store holds the decoder back (and through it the agent) instead of
     // buffering without limit. `queued` counts the frames decoded and not yet stored, so the
@@ -50,42 +62,91 @@ where
     let (tx, rx) = std::sync::mpsc::sync_channel::<Decoded>(FRAME_QUEUE);
     let (used_tx, used_rx) = std::sync::mpsc::channel::<(Frame, Option<WireEvents>)>();
     let queued = Arc::new(AtomicUsize::new(0));
-    let decoded = Arc::clone(&queued);
-    let run_behind = Arc::new(AtomicBool::new(false));
-    let lower = Arc::clone(&run_behind);
-    let mut lowered = false;
+    let priority = Arc::new(AtomicU8::new(KEPT));
+    let decoding = Decoding {
+        decoder,
+        frames: tx,
+        used: used_rx,
+        decoded: Arc::clone(&queued),
+        priority: Arc::clone(&priority),
+        at: KEPT,
+    };
     std::thread::Builder::new()
         .name("hindsight-decoder".into())
-        .spawn(move || loop {
-            if !lowered && lower.load(Ordering::Relaxed) {
-                behind_the_program();
-                lowered = true;
+        .spawn(move || decoding.run(decoder_successor))
+        .map_err(|source| WireError::Io { offset: 0, source })?;
+    let source = Threaded {
+        rx,
+        used: used_tx,
+        queued,
+        priority,
+    };
+    match drive(rec, source, place) {
+        Driven::Done(result) => result,
+        Driven::Lifted(rec, source) => {
+            let rest = move || {
+                let mut rec = *rec;
+                rec.lift();
+                drive_kept(rec, source)
+            };
+            match writer_successor {
+                Some(successor) => successor.carry_on(rest),
+                None => rest(),
             }
-            while let Ok((frame, wire)) = used_rx.try_recv() {
-                decoder.recycle(frame, wire);
+        }
+    }
+}
+
+/// The decoding thread's state (`record_threaded`).
+struct Decoding<R> {
+    decoder: Decoder<R>,
+    frames: std::sync::mpsc::SyncSender<Decoded>,
+    used: std::sync::mpsc::Receiver<(Frame, Option<WireEvents>)>,
+    decoded: Arc<AtomicUsize>,
+    /// Where the writer wants this thread (`KEPT`, `BEHIND`, `LIFTED`), and where it is.
+    priority: Arc<AtomicU8>,
+    at: u8,
+}
+
+impl<R: Read + Send + 'static> Decoding<R> {
+    /// Decodes until END, the end of the stream or an error, or until the receiver hangs up;
+    /// lifted, goes on on `successor`'s thread.
+    fn run(mut self, mut successor: Option<Successor>) {
+        loop {
+            let wanted = self.priority.load(Ordering::Relaxed);
+            if wanted != self.at {
+                let was = std::mem::replace(&mut self.at, wanted);
+                match (was, wanted, successor.take()) {
+                    (KEPT, BEHIND, s) => {
+                        behind_the_program();
+                        successor = s;
+                    }
+                    (BEHIND, LIFTED, Some(s)) => return s.carry_on(move || self.run(None)),
+                    (_, _, s) => successor = s,
+                }
             }
-            let next = decoder
+            while let Ok((frame, wire)) = self.used.try_recv() {
+                self.decoder.recycle(frame, wire);
+            }
+            let next = self
+                .decoder
                 .next_frame()
-                .map(|f| f.map(|f| (f, decoder.take_wire())));
+                .map(|f| f.map(|f| (f, self.decoder.take_wire())));
             // Stop after END, at the end of the stream or at an error.
             let last = !matches!(&next, Ok(Some((f, _))) if !matches!(f, Frame::End { .. }));
-            decoded.fetch_add(1, Ordering::Relaxed);
-            if tx.send(next).is_err() || last {
+            self.decoded.fetch_add(1, Ordering::Relaxed);
+            if self.frames.send(next).is_err() || last {
                 return;
             }
-        })
-        .map_err(|source| WireError::Io { offset: 0, source })?;
-    drive(
-        rec,
-        Threaded {
-            rx,
-            used: used_tx,
-            queued,
-            run_behind,
-        },
-        behind,
-    )
+        }
+    }
 }
+
+/// The decoding thread's priority (`Decoding::priority`): the recorder's, behind the
+/// program, or the recorder's again on a successor.
+const KEPT: u8 = 0;
+const BEHIND: u8 = 1;
+const LIFTED: u8 = 2;
 
 /// A decoded frame with the bytes of its events, or the stream's end or error.
 type Decoded = Result<Option<(Frame, Option<WireEvents>)>, WireError>;
@@ -96,6 +157,8 @@ trait Source {
     fn give_back(&mut self, frame: Frame, wire: Option<WireEvents>);
     /// Moves the source's own threads, if any, behind the program (`trace::priority`).
     fn run_behind_the_program(&mut self) {}
+    /// Moves them back to the recorder's priority: the program has ended.
+    fn lift(&mut self) {}
 }
 
 /// Decoding on the recorder's thread.
@@ -123,8 +186,8 @@ struct Threaded {
     rx: std::sync::mpsc::Receiver<Decoded>,
     used: std::sync::mpsc::Sender<(Frame, Option<WireEvents>)>,
     queued: Arc<AtomicUsize>,
-    /// Tells the decoder's thread to lower itself at its next frame.
-    run_behind: Arc<AtomicBool>,
+    /// Tells the decoder's thread where to move at its next frame (`Decoding::priority`).
+    priority: Arc<AtomicU8>,
 }
 
 impl Source for Threaded {
@@ -152,7 +215,11 @@ impl Source for Threaded {
     }
 
     fn run_behind_the_program(&mut self) {
-        self.run_behind.store(true, Ordering::Relaxed);
+        self.priority.store(BEHIND, Ordering::Relaxed);
+    }
+
+    fn lift(&mut self) {
+        self.priority.store(LIFTED, Ordering::Relaxed);
     }
 }
 
@@ -177,72 +244,123 @@ enum Next {
     Ended,
 }
 
-/// Stores every frame of `source`. With `run_behind`, the store's threads lower their priority
-/// once the sink lets them (`trace::priority`).
-fn drive<S: NodeSink>(
+/// Where the store's threads run (`trace::priority`).
+enum Place {
+    /// At the recorder's priority, to the end.
+    Kept,
+    /// At the recorder's priority until the sink lets them fall behind, unless the program has
+    /// ended by then.
+    MayFallBehind(ProgramEnd),
+    /// Behind the program until it ends.
+    Behind(ProgramEnd),
+}
+
+/// How `drive` stopped.
+enum Driven<S: NodeSink, Src> {
+    Done(Result<Summary, RecordError>),
+    /// The program ended while the threads ran behind it: the source's are told to carry on at
+    /// the recorder's priority; the writer's work is for the caller to carry on.
+    Lifted(Box<Recorder<S>>, Src),
+}
+
+/// Stores every frame of `source`, moving the threads as `place` says.
+fn drive<S: NodeSink, Src: Source>(
     mut rec: Recorder<S>,
-    mut source: impl Source,
-    run_behind: bool,
-) -> Result<Summary, RecordError> {
+    mut source: Src,
+    mut place: Place,
+) -> Driven<S, Src> {
     // This loop polls, so periodic commits may be sealed on the store's threads.
     rec.pipeline();
-    // Whether the threads are where they should be (nothing to do without the policy).
-    let mut placed = !run_behind;
     loop {
-        if !placed && rec.sink().store_may_fall_behind() {
-            source.run_behind_the_program();
-            rec.run_behind_the_program();
-            behind_the_program();
-            placed = true;
-        }
-        rec.poll()?;
-        match source.next() {
-            Ok(Next::Frame {
-                frame: Frame::End { exit_status },
-                ..
-            }) => {
-                // Readers (a live session) see the last calls now, not after `finish` has
-                // built its indexes.
-                rec.commit()?;
-                return Ok(rec.finish(Ending::End { exit_status })?);
-            }
-            Ok(Next::Frame {
-                frame,
-                wire,
-                behind,
-            }) => {
-                rec.handle(&frame, wire.as_ref())?;
-                source.give_back(frame, wire);
-                if rec.sink().commit_wanted() {
-                    rec.commit()?;
-                }
-                let counts = rec.counts().clone();
-                rec.sink().progress(&counts, behind);
-            }
-            Ok(Next::Idle) => {
-                if rec.sink().commit_wanted() {
-                    rec.commit()?;
+        match &place {
+            Place::MayFallBehind(end) if rec.sink().store_may_fall_behind() => {
+                place = if end.has_ended() {
+                    Place::Kept
                 } else {
-                    rec.maybe_commit()?;
-                }
-                let counts = rec.counts().clone();
-                rec.sink().progress(&counts, false);
+                    source.run_behind_the_program();
+                    rec.run_behind_the_program();
+                    behind_the_program();
+                    Place::Behind(end.clone())
+                };
             }
-            Ok(Next::Ended) => {
-                let detail = "the stream ended without an END frame".to_string();
-                return Ok(rec.finish(Ending::Truncated { detail })?);
+            Place::Behind(end) if end.has_ended() => {
+                source.lift();
+                return Driven::Lifted(Box::new(rec), source);
             }
-            // A connection reset is how a killed JVM looks from here.
-            Err(e @ (WireError::Truncated { .. } | WireError::Io { .. })) => {
-                let detail = e.to_string();
-                rec.warn(None, &detail)?;
-                return Ok(rec.finish(Ending::Truncated { detail })?);
-            }
-            Err(e) => {
-                let detail = e.to_string();
-                rec.warn(None, &detail)?;
-                return Ok(rec.finish(Ending::Malformed { detail })?);
-            }
+            _ => {}
+        }
+        match store_next(&mut rec, &mut source) {
+            Ok(None) => {}
+            Ok(Some(ending)) => return Driven::Done(rec.finish(ending).map_err(Into::into)),
+            Err(e) => return Driven::Done(Err(e)),
         }
     }
+}
+
+/// `drive` with the threads where they are, to the end.
+fn drive_kept<S: NodeSink>(rec: Recorder<S>, source: impl Source) -> Result<Summary, RecordError> {
+    match drive(rec, source, Place::Kept) {
+        Driven::Done(result) => result,
+        // A store kept where it is is never lifted; were it, it would carry on here.
+        Driven::Lifted(rec, source) => drive_kept(*rec, source),
+    }
+}
+
+/// Stores the next frame of `source` (or commits while none comes): how the trace ends once
+/// the stream has.
+fn store_next<S: NodeSink>(
+    rec: &mut Recorder<S>,
+    source: &mut impl Source,
+) -> Result<Option<Ending>, RecordError> {
+    rec.poll()?;
+    Ok(match source.next() {
+        Ok(Next::Frame {
+            frame: Frame::End { exit_status },
+            ..
+        }) => {
+            // Readers (a live session) see the last calls now, not after `finish` has
+            // built its indexes.
+            rec.commit()?;
+            Some(Ending::End { exit_status })
+        }
+        Ok(Next::Frame {
+            frame,
+            wire,
+            behind,
+        }) => {
+            rec.handle(&frame, wire.as_ref())?;
+            source.give_back(frame, wire);
+            if rec.sink().commit_wanted() {
+                rec.commit()?;
+            }
+            let counts = rec.counts().clone();
+            rec.sink().progress(&counts, behind);
+            None
+        }
+        Ok(Next::Idle) => {
+            if rec.sink().commit_wanted() {
+                rec.commit()?;
+            } else {
+                rec.maybe_commit()?;
+            }
+            let counts = rec.counts().clone();
+            rec.sink().progress(&counts, false);
+            None
+        }
+        Ok(Next::Ended) => {
+            let detail = "the stream ended without an END frame".to_string();
+            Some(Ending::Truncated { detail })
+        }
+        // A connection reset is how a killed JVM looks from here.
+        Err(e @ (WireError::Truncated { .. } | WireError::Io { .. })) => {
+            let detail = e.to_string();
+            rec.warn(None, &detail)?;
+            Some(Ending::Truncated { detail })
+        }
+        Err(e) => {
+            let detail = e.to_string();
+            rec.warn(None, &detail)?;
+            Some(Ending::Malformed { detail })
+        }
+    })
 }

@@ -6,7 +6,7 @@
 //! when the batch before is still being stored (memory stays at two batches).
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, TryRecvError};
 use std::thread::JoinHandle;
 
 use rusqlite::types::Value as SqlValue;
@@ -16,7 +16,7 @@ use super::error::StoreError;
 use super::schema::{self, APPLICATION_ID, FORMAT_VERSION};
 use super::seal::{seal, Batch, Sealed};
 use super::{WriteCounts, WriterConfig};
-use crate::trace::priority::behind_the_program;
+use crate::trace::priority::{behind_the_program, Successor};
 
 /// Rows of the small tables waiting for their commit, in the order they came: definitions,
 /// warnings, `meta` entries, and the many rows of objects, strings and contents, which are
@@ -66,15 +66,7 @@ impl Committer {
         );
         conn.execute_batch(&setup)
             .map_err(|e| StoreError::sqlite(path, "creating the trace schema", e))?;
-        let pool = (config.threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(config.threads)
-                    .thread_name(|i| format!("hindsight-seal-{i}"))
-                    .build()
-                    .ok()
-            })
-            .flatten();
+        let pool = sealing_pool(config.threads);
         Ok(Committer {
             conn,
             path: path.to_path_buf(),
@@ -105,6 +97,14 @@ impl Committer {
     pub fn run_behind_the_program(&self) {
         if let Some(pool) = &self.pool {
             pool.broadcast(|_| behind_the_program());
+        }
+    }
+
+    /// Starts the sealing pool again from the calling thread, at its priority: a carried-on
+    /// store's (`trace::priority::Successor`).
+    pub fn lift(&mut self) {
+        if let Some(pool) = &self.pool {
+            self.pool = sealing_pool(pool.current_num_threads());
         }
     }
 
@@ -288,6 +288,20 @@ impl Committer {
 /// Rows per multi-row insert.
 const BATCH_ROWS: usize = 128;
 
+/// The pool that seals commits on `threads` threads (`None` for one, or if none can start:
+/// then commits are sealed on the store's own thread).
+fn sealing_pool(threads: usize) -> Option<rayon::ThreadPool> {
+    (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("hindsight-seal-{i}"))
+                .build()
+                .ok()
+        })
+        .flatten()
+}
+
 /// `prefix` followed by `rows` groups of `columns` anonymous parameters.
 fn multi_row_sql(prefix: &str, columns: usize, rows: usize) -> String {
     let group = format!("({})", vec!["?"; columns].join(","));
@@ -302,6 +316,42 @@ enum Job {
     Finish(Commit, WriteCounts),
     /// Lower this thread and the sealing pool's (no reply).
     RunBehind,
+    /// Carry on at the priority the thread started with (no reply).
+    Lift,
+}
+
+/// The store thread's loop: takes jobs in order until the writer hangs up or a commit fails.
+/// Lifted, it goes on on its `successor`'s thread (whose priority it was started with).
+fn serve(
+    mut committer: Committer,
+    jobs: Receiver<Job>,
+    done: Sender<Result<(), StoreError>>,
+    mut successor: Option<Successor>,
+) {
+    while let Ok(job) = jobs.recv() {
+        let r = match job {
+            Job::Store(c) => committer.store(c),
+            Job::Finish(c, counts) => committer.finish(c, &counts),
+            Job::RunBehind => {
+                committer.run_behind_the_program();
+                behind_the_program();
+                continue;
+            }
+            Job::Lift => {
+                if let Some(successor) = successor.take() {
+                    return successor.carry_on(move || {
+                        committer.lift();
+                        serve(committer, jobs, done, None)
+                    });
+                }
+                continue;
+            }
+        };
+        let failed = r.is_err();
+        if done.send(r).is_err() || failed {
+            return;
+        }
+    }
 }
 
 /// A `Committer` on a thread of its own, taking commits in order.
@@ -317,29 +367,17 @@ pub struct CommitThread {
 }
 
 impl CommitThread {
-    pub fn start(mut committer: Committer) -> Result<CommitThread, StoreError> {
+    /// Starts the thread; a `successor` carries on its work once it is lifted (`lift`).
+    pub fn start(
+        committer: Committer,
+        successor: Option<Successor>,
+    ) -> Result<CommitThread, StoreError> {
         let path = committer.path.clone();
         let (jobs, rx) = std::sync::mpsc::sync_channel::<Job>(2);
         let (tx, done) = std::sync::mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("hindsight-store".into())
-            .spawn(move || {
-                for job in rx {
-                    let r = match job {
-                        Job::Store(c) => committer.store(c),
-                        Job::Finish(c, counts) => committer.finish(c, &counts),
-                        Job::RunBehind => {
-                            committer.run_behind_the_program();
-                            behind_the_program();
-                            continue;
-                        }
-                    };
-                    let failed = r.is_err();
-                    if tx.send(r).is_err() || failed {
-                        return;
-                    }
-                }
-            })
+            .spawn(move || serve(committer, rx, tx, successor))
             .map_err(|source| StoreError::Io {
                 path: path.clone(),
                 action: "starting the store's thread",
@@ -407,6 +445,14 @@ impl CommitThread {
     pub fn run_behind_the_program(&mut self) {
         if let Some(jobs) = &self.jobs {
             let _ = jobs.send(Job::RunBehind);
+        }
+    }
+
+    /// Moves the thread and its sealing pool back to the priority they started with, after the
+    /// commits handed over before: the program has ended (`trace::priority`).
+    pub fn lift(&mut self) {
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(Job::Lift);
         }
     }
 

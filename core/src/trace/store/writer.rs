@@ -17,6 +17,7 @@ use super::seal::{Batch, CoveragePage};
 use super::{Ending, NodeRow, WriteCounts};
 use crate::coverage::Entity;
 use crate::ids::{ClassId, NodeId, ObjectId, StringId, ThreadId, Timestamp};
+use crate::trace::priority::{ProgramEnd, Successor};
 use crate::trace::wire::{
     put_blocks, ClassDef, ContentKind, Event, FieldDef, Hello, MethodDef, Origin, ThreadDef, Value,
 };
@@ -46,9 +47,10 @@ pub struct WriterConfig {
     /// from the environment, else every core.
     pub threads: usize,
     /// The threads that store the recording lower their priority (`trace::priority`) once the
-    /// recorder's sink lets them (`NodeSink::store_may_fall_behind`): a live recording's do, so
-    /// that the program keeps the CPU it needs. Off by default.
-    pub behind_the_program: bool,
+    /// recorder's sink lets them (`NodeSink::store_may_fall_behind`), and successors carry on
+    /// their work at the recorder's priority once the program has ended: a live recording's
+    /// do, so that the program keeps the CPU it needs (`record_threaded` only). Off by default.
+    pub behind_the_program: Option<ProgramEnd>,
 }
 
 /// The environment variable that sets `WriterConfig::threads` by default.
@@ -73,7 +75,7 @@ impl Default for WriterConfig {
             merge_fan_in: 8,
             merge_small_writes: 128 * 1024,
             threads: default_threads(),
-            behind_the_program: false,
+            behind_the_program: None,
         }
     }
 }
@@ -137,7 +139,12 @@ impl TraceWriter {
         owner_only_file(path)?;
         let committer = Committer::create(path, &config)?;
         let store = if config.threads > 1 {
-            Store::Thread(CommitThread::start(committer)?)
+            // A successor only if the thread may lower itself; without one it never needs to.
+            let successor = config
+                .behind_the_program
+                .as_ref()
+                .and_then(|_| Successor::start().ok());
+            Store::Thread(CommitThread::start(committer, successor)?)
         } else {
             Store::Inline(committer)
         };
@@ -511,6 +518,17 @@ impl TraceWriter {
         match self.store.as_mut() {
             Some(Store::Inline(c)) => c.run_behind_the_program(),
             Some(Store::Thread(t)) => t.run_behind_the_program(),
+            None => {}
+        }
+    }
+
+    /// Moves the threads that seal and store commits back to the priority they started with,
+    /// once the program has ended (`trace::priority`). Call it on the thread that carries on the
+    /// writer's work: an inline store's sealing pool is started again from it.
+    pub fn lift(&mut self) {
+        match self.store.as_mut() {
+            Some(Store::Inline(c)) => c.lift(),
+            Some(Store::Thread(t)) => t.lift(),
             None => {}
         }
     }

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The complete trace on a machine that stays busy (docs/benchmarks.md, "The store on a machine
+# that stays busy"). For each workload of workloads.toml (or those named as arguments) at SIZE
+# (a number, or tiny, small or large from workloads.toml; default small), RUNS times (default
+# 1): LOADERS busy loops (default 4) start and run until the recording ends, and half a second
+# later `hindsight record --json -- java ...`, stopped after CAP_S seconds (default 300). The
+# store runs behind the program while it runs; once it has ended, only the store is left to
+# wait for. Prints one line per run: the workload, the program's own time and the time to the
+# complete trace (ms, `program_ms` and `wall_ms`), or that the trace was not complete in CAP_S.
+#
+#   HINDSIGHT  the binary (default target/release/hindsight of the repository)
+set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+runs=${RUNS:-1}
+loaders=${LOADERS:-4}
+cap_s=${CAP_S:-300}
+size_spec=${SIZE:-small}
+hindsight=${HINDSIGHT:-$repo_root/target/release/hindsight}
+[ -x "$hindsight" ] || { echo "busy-store.sh: $hindsight not found: run 'cargo build --release -p hindsight-cli' first, or set HINDSIGHT" >&2; exit 2; }
+if [ $# -gt 0 ]; then names=("$@"); else mapfile -t names < <(toml_sections); fi
+scratch=$(mktemp -d)
+loops=()
+stop_loops() { [ ${#loops[@]} -eq 0 ] || kill "${loops[@]}" 2>/dev/null || true; loops=(); }
+trap 'stop_loops; rm -rf "$scratch"' EXIT
+
+field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d[sys.argv[2]])' "$@"; }
+
+echo "The complete trace with $loaders busy loops throughout, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start, $hindsight."
+for name in "${names[@]}"; do
+  size=$(size_for "$name" "$size_spec")
+  WORKLOAD_COMPILE_ONLY=1 "$workloads_dir/run.sh" "$name" "$size" >/dev/null
+  for _ in $(seq "$runs"); do
+    for _ in $(seq "$loaders"); do sh -c 'while :; do :; done' & loops+=($!); done
+    sleep 0.5
+    d="$scratch/$name.json"
+    status=0
+    WORKLOAD_LAUNCHER="timeout $cap_s $hindsight record --json -o $scratch/$name.htrace --" \
+      "$workloads_dir/run.sh" "$name" "$size" >"$d" 2>"$scratch/$name.err" </dev/null || status=$?
+    stop_loops
+    if [ "$status" = 124 ]; then
+      echo "$name size $size: the trace was not complete after $cap_s s"
+    elif [ "$status" != 0 ]; then
+      echo "$name size $size: hindsight record failed (status $status):" >&2
+      tail -5 "$scratch/$name.err" >&2
+      exit 1
+    else
+      echo "$name size $size: program $(field "$d" program_ms) ms, complete trace $(field "$d" wall_ms) ms"
+    fi
+  done
+done
