@@ -7,6 +7,9 @@
 # store runs behind the program while it runs; once it has ended, only the store is left to
 # wait for. Prints one line per run: the workload, the program's own time and the time to the
 # complete trace (ms, `program_ms` and `wall_ms`), or that the trace was not complete in CAP_S.
+# With ORACLE set (`answers:FILE`, `interactive`, ...), a live `hindsight debug --json --oracle
+# ORACLE` runs instead (with empty input), and the time is to its complete tree
+# (`tree_complete_ms`).
 #
 #   HINDSIGHT  the binary (default target/release/hindsight of the repository)
 set -euo pipefail
@@ -36,17 +39,26 @@ for name in "${names[@]}"; do
     sleep 0.5
     d="$scratch/$name.json"
     status=0
-    WORKLOAD_LAUNCHER="timeout $cap_s $hindsight record --json -o $scratch/$name.htrace --" \
+    if [ -n "${ORACLE:-}" ]; then
+      launch="debug --json --oracle $ORACLE" program=""
+    else
+      launch="record --json" program=program_ms
+    fi
+    WORKLOAD_LAUNCHER="timeout $cap_s $hindsight $launch -o $scratch/$name.htrace --" \
       "$workloads_dir/run.sh" "$name" "$size" >"$d" 2>"$scratch/$name.err" </dev/null || status=$?
     stop_loops
     if [ "$status" = 124 ]; then
       echo "$name size $size: the trace was not complete after $cap_s s"
     elif [ "$status" != 0 ]; then
-      echo "$name size $size: hindsight record failed (status $status):" >&2
+      echo "$name size $size: hindsight $launch failed (status $status):" >&2
       tail -5 "$scratch/$name.err" >&2
       exit 1
     else
-      echo "$name size $size: program $(field "$d" program_ms) ms, complete trace $(field "$d" wall_ms) ms"
+      if [ -n "$program" ]; then
+        echo "$name size $size: program $(field "$d" program_ms) ms, complete trace $(field "$d" wall_ms) ms"
+      else
+        echo "$name size $size: complete tree $(field "$d" tree_complete_ms) ms"
+      fi
     fi
   done
 done

@@ -531,19 +531,70 @@ fn start(args: &Args, options: DebugOptions, timing: &mut Timing) -> Result<Star
 
 /// Asks until the verdict, or until the user quits.
 fn ask(args: &Args, s: &mut Started, oracle: &mut Oracle, timing: &mut Timing) -> Result<Dialogue> {
+    let paced_live = s.debugger.pace() == Pace::BehindTheStore && s.running.is_some();
+    if !paced_live {
+        return ask_from(args, s, oracle, timing, Vec::new(), false);
+    }
+    // A session at its oracle's pace asks on a thread of its own, which runs behind the program
+    // once it has shown its first question, so that its intake of the tree takes what the
+    // program leaves, as the store's does (`trace::priority`). An unprivileged thread cannot
+    // take its priority back: once the program has ended, this thread carries on.
+    let asked = std::thread::scope(|scope| {
+        let (s, oracle, timing) = (&mut *s, &mut *oracle, &mut *timing);
+        std::thread::Builder::new()
+            .name("hindsight-session".into())
+            .spawn_scoped(scope, move || {
+                ask_from(args, s, oracle, timing, Vec::new(), true)
+            })
+            .map(|session| session.join())
+    });
+    let dialogue = match asked {
+        Ok(Ok(dialogue)) => dialogue?,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        // No thread: ask here, at the program's priority.
+        Err(_) => return ask_from(args, s, oracle, timing, Vec::new(), false),
+    };
+    if dialogue.verdict.is_none() && !dialogue.stopped {
+        return ask_from(args, s, oracle, timing, dialogue.exchanges, false);
+    }
+    Ok(dialogue)
+}
+
+/// Asks after `exchanges`. With `behind`, the thread lowers itself after the first question and
+/// returns with no verdict, not stopped, once the program has ended.
+fn ask_from(
+    args: &Args,
+    s: &mut Started,
+    oracle: &mut Oracle,
+    timing: &mut Timing,
+    mut exchanges: Vec<Exchange>,
+    behind: bool,
+) -> Result<Dialogue> {
     let debugger = &mut s.debugger;
-    let mut exchanges: Vec<Exchange> = Vec::new();
+    let running = &s.running;
+    let program_ended = || running.as_ref().is_some_and(|r| r.program_has_ended());
+    let mut lowered = false;
+    let carry_on = |exchanges| Dialogue {
+        verdict: None,
+        exchanges,
+        stopped: false,
+    };
     loop {
-        let node = match debugger.next_step()? {
-            Step::Ask(node) => node,
-            Step::Done(verdict) => {
+        if lowered && program_ended() {
+            return Ok(carry_on(exchanges));
+        }
+        let step = debugger.next_step_unless(|| lowered && program_ended())?;
+        let node = match step {
+            None => return Ok(carry_on(exchanges)),
+            Some(Step::Ask(node)) => node,
+            Some(Step::Done(verdict)) => {
                 return Ok(Dialogue {
                     verdict: Some(verdict),
                     exchanges,
                     stopped: false,
                 })
             }
-            Step::Waiting => {
+            Some(Step::Waiting) => {
                 bail!("the session is waiting for nodes of a recording that has ended")
             }
         };
@@ -558,11 +609,10 @@ fn ask(args: &Args, s: &mut Started, oracle: &mut Oracle, timing: &mut Timing) -
         }
         let question = debugger.question(node)?;
         if timing.first_question_ms.is_none() {
-            if debugger.pace() == Pace::BehindTheStore && debugger.recording().is_some() {
-                // The session waits for the store from now on, so its intake of the tree takes
-                // what the program leaves, as the store does (`trace::priority`). The program,
-                // a thread of its own, keeps its priority.
+            if behind && !program_ended() {
+                // The session waits for the store from now on (`ask`).
                 capture::behind_the_program();
+                lowered = true;
             }
             let now = Instant::now();
             timing.first_question_ms = Some(ms(s.started, now));

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use hindsight_agent::JIT_OPTIONS;
-use hindsight_core::capture::{peak_rss_bytes, FeedSink, LiveRecording, RecordedTrace};
+use hindsight_core::capture::{peak_rss_bytes, FeedSink, LiveRecording, ProgramEnd, RecordedTrace};
 use hindsight_core::trace::store::{annotate, WriterConfig};
 
 pub use command::{exit, passthrough_status, LaunchError, Output};
@@ -50,6 +50,8 @@ pub struct Recorded {
 /// recording (a live session must: a recorder may wait for it).
 pub struct Running {
     ended: std::thread::JoinHandle<Result<Recorded>>,
+    /// Set once the program has ended (its recorders may still be storing).
+    program_end: ProgramEnd,
     /// When the program was started.
     pub started: Instant,
 }
@@ -73,11 +75,14 @@ pub fn start(
     let cmd = command::with_agent(command, &jvm_options(&jar, live.socket_path(), agent))?;
     let started = Instant::now();
     let mut child = command::spawn(cmd, output)?;
+    let program_end = ProgramEnd::default();
+    let exited = program_end.clone();
     let ended = std::thread::Builder::new()
         .name("hindsight-program".into())
         .spawn(move || {
             let status = command::wait(&mut child);
             let program_ms = started.elapsed().as_millis() as u64;
+            exited.set();
             // Finished even when waiting failed, so that the recorders end and the feed with them.
             let traces = live.finish().context("waiting for the recorder to finish");
             Ok(Recorded {
@@ -89,10 +94,19 @@ pub fn start(
             })
         })
         .context("starting the thread that waits for the program")?;
-    Ok(Running { ended, started })
+    Ok(Running {
+        ended,
+        program_end,
+        started,
+    })
 }
 
 impl Running {
+    /// Whether the program has ended (its recorders may still be storing).
+    pub fn program_has_ended(&self) -> bool {
+        self.program_end.has_ended()
+    }
+
     /// Waits for the program and its recorders to end; stores this process's peak resident
     /// memory in each trace (`peak_rss_bytes`).
     pub fn wait(self) -> Result<Recorded> {

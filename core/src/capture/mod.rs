@@ -24,7 +24,7 @@ pub use listener::{Accepting, Listener};
 pub use memory::{cpu_ms, peak_rss_bytes, thread_cpu_ms};
 pub use spool::{spool, SpoolReader, SpoolStats};
 
-pub use crate::trace::priority::{behind_the_program, STORE_NICENESS};
+pub use crate::trace::priority::{behind_the_program, ProgramEnd, STORE_NICENESS};
 use crate::trace::recorder::{record_threaded, NodeSink, RecordError, Summary};
 use crate::trace::store::WriterConfig;
 

@@ -728,6 +728,15 @@ mod pace_tests {
             assert_eq!(d.step().unwrap(), Step::Waiting);
         }
         assert!(!d.is_sealed());
+        // A caller that waits only until something happens (the CLI: the program ended) gets
+        // control back while the session waits, and only then.
+        let polls = std::cell::Cell::new(0);
+        let stop = || {
+            polls.set(polls.get() + 1);
+            polls.get() > 3
+        };
+        assert_eq!(d.next_step_unless(stop).unwrap(), None);
+        assert_eq!(polls.get(), 4, "asked at each wait until it holds");
         // One byte decoded: the backlog is below the threshold, the store keeps pace.
         b.backlog.read_exact(&mut [0u8; 1]).unwrap();
         assert_eq!(d.next_step().unwrap(), Step::Ask(f));

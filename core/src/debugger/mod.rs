@@ -252,11 +252,21 @@ impl Debugger {
     /// (and, with `Pace::BehindTheStore`, while the store is behind): returns a question or the
     /// verdict.
     pub fn next_step(&mut self) -> Result<Step, DebugError> {
+        // Never stopped, it returns a step.
+        Ok(self.next_step_unless(|| false)?.unwrap_or(Step::Waiting))
+    }
+
+    /// [`next_step`](Self::next_step), or `None` as soon as `stop` holds while it waits.
+    pub fn next_step_unless(
+        &mut self,
+        stop: impl Fn() -> bool,
+    ) -> Result<Option<Step>, DebugError> {
         loop {
             match self.step()? {
+                Step::Waiting if stop() => return Ok(None),
                 Step::Waiting if self.held_back() => self.wait_for_store()?,
                 Step::Waiting if !self.is_sealed() => self.wait_for_more()?,
-                step => return Ok(step),
+                step => return Ok(Some(step)),
             }
         }
     }
