@@ -34,9 +34,8 @@ source "$(dirname "$0")/lib.sh"
 
 pairs=${PAIRS:-3}
 size_spec=${SIZE:-small}
-hindsight=${HINDSIGHT:-$repo_root/target/release/hindsight}
-[ -x "$hindsight" ] || { echo "bench.sh: $hindsight not found: run 'cargo build --release -p hindsight-cli' first, or set HINDSIGHT" >&2; exit 2; }
-if [ $# -gt 0 ]; then names=("$@"); else mapfile -t names < <(toml_sections); fi
+hindsight=$(hindsight_binary) || exit 2
+mapfile -t names < <(workload_names "$@")
 if [ -n "${KEEP:-}" ]; then scratch=$KEEP; mkdir -p "$scratch"; else scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT; fi
 printf '* => valid\n' >"$scratch/valid.answers"
 

@@ -20,9 +20,8 @@ runs=${RUNS:-1}
 loaders=${LOADERS:-4}
 cap_s=${CAP_S:-300}
 size_spec=${SIZE:-small}
-hindsight=${HINDSIGHT:-$repo_root/target/release/hindsight}
-[ -x "$hindsight" ] || { echo "busy-store.sh: $hindsight not found: run 'cargo build --release -p hindsight-cli' first, or set HINDSIGHT" >&2; exit 2; }
-if [ $# -gt 0 ]; then names=("$@"); else mapfile -t names < <(toml_sections); fi
+hindsight=$(hindsight_binary) || exit 2
+mapfile -t names < <(workload_names "$@")
 scratch=$(mktemp -d)
 loops=()
 stop_loops() { [ ${#loops[@]} -eq 0 ] || kill "${loops[@]}" 2>/dev/null || true; loops=(); }

@@ -13,9 +13,8 @@ set -uo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-hindsight=${HINDSIGHT:-$repo_root/target/release/hindsight}
-[ -x "$hindsight" ] || { echo "check-recorded.sh: $hindsight not found: run 'cargo build --release -p hindsight-cli' first, or set HINDSIGHT" >&2; exit 2; }
-if [ $# -gt 0 ]; then names=("$@"); else mapfile -t names < <(toml_sections); fi
+hindsight=$(hindsight_binary) || exit 2
+mapfile -t names < <(workload_names "$@")
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # main is said wrong and everything else right: the session must ask every call main made (those

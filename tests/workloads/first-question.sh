@@ -19,9 +19,8 @@ runs=${RUNS:-3}
 loaders=${LOADERS:-3}
 load_s=${LOAD_S:-5}
 size_spec=${SIZE:-small}
-hindsight=${HINDSIGHT:-$repo_root/target/release/hindsight}
-[ -x "$hindsight" ] || { echo "first-question.sh: $hindsight not found: run 'cargo build --release -p hindsight-cli' first, or set HINDSIGHT" >&2; exit 2; }
-if [ $# -gt 0 ]; then names=("$@"); else mapfile -t names < <(toml_sections); fi
+hindsight=$(hindsight_binary) || exit 2
+mapfile -t names < <(workload_names "$@")
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 

@@ -65,3 +65,16 @@ size_for() {
 median() {
   sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
+
+# The hindsight binary a script runs: HINDSIGHT, else the repository's release build; says so
+# and fails when it is missing (`hindsight=$(hindsight_binary) || exit 2`).
+hindsight_binary() {
+  local bin=${HINDSIGHT:-$repo_root/target/release/hindsight}
+  [ -x "$bin" ] || { echo "$(basename "$0"): $bin not found: run 'cargo build --release -p hindsight-cli' first, or set HINDSIGHT" >&2; return 2; }
+  echo "$bin"
+}
+
+# The workloads a script was given as arguments, else every one of workloads.toml; a line each.
+workload_names() {
+  if [ $# -gt 0 ]; then printf '%s\n' "$@"; else toml_sections; fi
+}
