@@ -212,11 +212,15 @@ fn store_threads_keep_the_program_priority_until_the_sink_lets_them_fall_behind(
             .any(|(name, nice)| name.starts_with("hindsight-recor") && *nice == lowered)
     });
     client.write_all(&second[first.len()..]).unwrap();
-    let after = until("the store's threads lower themselves", |t| {
+    // Every kind of store thread is there, each at `nice`.
+    let store_at = |t: &[(String, i32)], nice: i32| {
         has_all(t)
             && t.iter()
                 .filter(|(name, _)| kinds.iter().any(|k| name.starts_with(k)))
-                .all(|(_, nice)| *nice == lowered)
+                .all(|(_, n)| *n == nice)
+    };
+    let after = until("the store's threads lower themselves", |t| {
+        store_at(t, lowered)
     });
     assert!(
         after
@@ -249,10 +253,7 @@ fn store_threads_keep_the_program_priority_until_the_sink_lets_them_fall_behind(
     let lifted = until(
         "the store's threads carry on at the program's priority",
         |t| {
-            has_all(t)
-                && t.iter()
-                    .filter(|(name, _)| kinds.iter().any(|k| name.starts_with(k)))
-                    .all(|(_, nice)| *nice == base)
+            store_at(t, base)
                 && t.iter()
                     .filter(|(name, _)| name.starts_with("hindsight-idle"))
                     .count()
