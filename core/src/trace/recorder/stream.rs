@@ -115,16 +115,14 @@ impl<R: Read + Send + 'static> Decoding<R> {
         loop {
             let wanted = self.priority.load(Ordering::Relaxed);
             if wanted != self.at {
-                // A thread never lowered has nothing to lift.
-                let lift = wanted == LIFTED && self.at == BEHIND;
-                if wanted == BEHIND && self.at == KEPT {
-                    behind_the_program();
-                }
-                self.at = wanted;
-                if lift {
-                    if let Some(s) = successor.take() {
-                        return s.carry_on(move || self.run(None));
+                let was = std::mem::replace(&mut self.at, wanted);
+                match (was, wanted, successor.take()) {
+                    (KEPT, BEHIND, s) => {
+                        behind_the_program();
+                        successor = s;
                     }
+                    (BEHIND, LIFTED, Some(s)) => return s.carry_on(move || self.run(None)),
+                    (_, _, s) => successor = s,
                 }
             }
             while let Ok((frame, wire)) = self.used.try_recv() {
