@@ -1,7 +1,7 @@
 //! A live recording's store threads keep the program's priority until its sink lets them fall
 //! behind, then every one of them runs `STORE_NICENESS` nicer (`trace::priority`), while the
-//! spool's copying thread keeps its priority; once the program's stream has arrived whole,
-//! successors carry on their work at the program's priority. A test binary of its own: it
+//! spool's copying thread keeps its priority; once the program's stream has arrived whole, or
+//! a front end waits for the store, successors carry on their work at the program's priority. A test binary of its own: it
 //! reads the nice value of every thread of this process by name, which other tests'
 //! recordings would share.
 
@@ -18,10 +18,12 @@ use hindsight_core::trace::synthetic::StreamBuilder;
 use hindsight_core::trace::wire::Value;
 use hindsight_core::tree::NodeHeader;
 
-/// A sink that lets the store fall behind once `open` is set, notes the nice value of the
-/// thread it is called on, and can hold that thread (`Hold`).
+/// A sink that lets the store fall behind once `open` is set, says a front end waits once
+/// `awaited` is, notes the nice value of the thread it is called on, and can hold that thread
+/// (`Hold`).
 struct Gate {
     open: Arc<AtomicBool>,
+    awaited: Arc<AtomicBool>,
     hold: Arc<Hold>,
 }
 
@@ -32,6 +34,10 @@ impl NodeSink for Gate {
 
     fn store_may_fall_behind(&mut self) -> bool {
         self.open.load(Ordering::Acquire)
+    }
+
+    fn store_awaited(&mut self) -> bool {
+        self.awaited.load(Ordering::Acquire)
     }
 }
 
@@ -162,22 +168,39 @@ fn until(what: &str, done: impl Fn(&[(String, i32)]) -> bool) -> Vec<(String, i3
     }
 }
 
+/// What moves the store's work back to the program's priority.
+#[derive(Clone, Copy, Debug)]
+enum Lift {
+    /// The program's stream has arrived whole.
+    ProgramEnds,
+    /// A front end waits for the store while the program still runs.
+    Awaited,
+}
+
 #[test]
 fn store_threads_keep_the_program_priority_until_the_sink_lets_them_fall_behind() {
+    // One after the other: each reads every thread of the process.
+    fall_behind_then_lift(Lift::ProgramEnds);
+    fall_behind_then_lift(Lift::Awaited);
+}
+
+fn fall_behind_then_lift(lift: Lift) {
     let base = rustix::process::getpriority_process(None).unwrap();
     let lowered = (base + STORE_NICENESS).min(19);
     assert_ne!(base, lowered, "the test process already runs at nice 19");
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("run.htrace");
     let open = Arc::new(AtomicBool::new(false));
+    let awaited = Arc::new(AtomicBool::new(false));
     let hold = Arc::new(Hold::default());
-    let (gate, held) = (Arc::clone(&open), Arc::clone(&hold));
+    let (gate, waits, held) = (Arc::clone(&open), Arc::clone(&awaited), Arc::clone(&hold));
     let config = WriterConfig {
         threads: 2,
         ..WriterConfig::default()
     };
-    let live = LiveRecording::start(&trace, config, move |_| Gate {
+    let live = LiveRecording::start(&trace, config, move |_, _| Gate {
         open: Arc::clone(&gate),
+        awaited: Arc::clone(&waits),
         hold: Arc::clone(&held),
     })
     .unwrap();
@@ -230,25 +253,33 @@ fn store_threads_keep_the_program_priority_until_the_sink_lets_them_fall_behind(
         "the spool keeps the program's priority: {after:?}"
     );
 
-    // The program ends while the writer is held behind it, with the decoder's queue full. Once
-    // it goes on, successors started at the program's priority carry on the writer's, the
+    // The writer is held behind the program with the decoder's queue full. Then the program
+    // ends, or a front end waits for the store while the program runs on. Once the writer
+    // goes on, successors started at the program's priority carry on the writer's, the
     // decoder's and the store's work, and the sealing pool starts again; the lowered threads
     // wait, named `hindsight-idle`.
     hold.arm_and_release(1);
     let third = stream(3, false);
     client.write_all(&third[second.len()..]).unwrap();
     assert_eq!(hold.wait_held(), lowered, "held while behind the program");
-    client.write_all(&whole[third.len()..]).unwrap();
-    drop(client);
-    until("the spool sees the program's end", |t| {
-        !t.iter()
-            .any(|(name, _)| name.starts_with("hindsight-spool"))
-    });
+    let running = stream(CALLS, false);
+    client.write_all(&running[third.len()..]).unwrap();
+    match lift {
+        Lift::ProgramEnds => {
+            client.write_all(&whole[running.len()..]).unwrap();
+            client.shutdown(std::net::Shutdown::Write).unwrap();
+            until("the spool sees the program's end", |t| {
+                !t.iter()
+                    .any(|(name, _)| name.starts_with("hindsight-spool"))
+            });
+        }
+        Lift::Awaited => awaited.store(true, Ordering::Release),
+    }
     hold.arm_and_release(CALLS / 2);
     assert_eq!(
         hold.wait_held(),
         base,
-        "the writer carries on at nice {base}"
+        "{lift:?}: the writer carries on at nice {base}"
     );
     let lifted = until(
         "the store's threads carry on at the program's priority",
@@ -273,6 +304,16 @@ fn store_threads_keep_the_program_priority_until_the_sink_lets_them_fall_behind(
             .any(|(name, _)| name.starts_with("hindsight-spare")),
         "every successor took over: {lifted:?}"
     );
+    if let Lift::Awaited = lift {
+        assert!(
+            lifted
+                .iter()
+                .any(|(name, nice)| name.starts_with("hindsight-spool") && *nice == base),
+            "the program still runs: {lifted:?}"
+        );
+        client.write_all(&whole[running.len()..]).unwrap();
+    }
+    drop(client);
     hold.release();
     let traces = live.finish().unwrap();
     let summary = traces[0].result.as_ref().unwrap();

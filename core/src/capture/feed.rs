@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::SpoolStats;
+use super::{Arrival, SpoolStats};
 use crate::coverage::NodeCoverage;
 use crate::ids::NodeId;
 use crate::trace::recorder::NodeSink;
@@ -62,6 +62,12 @@ pub struct FeedState {
     coverage_wanted: AtomicU8,
     /// The session showed its first question: the store may now run behind the program.
     first_question_shown: AtomicBool,
+    /// How much of the stream has arrived, once the recording started.
+    arrival: OnceLock<Arrival>,
+    /// How much of the stream is committed (`NodeSink::committed`).
+    committed_to: AtomicU64,
+    /// A front end waits for the store (`NodeSink::store_awaited`).
+    store_awaited: AtomicBool,
 }
 
 /// Which kinds of coverage a live session keeps, so which the recorder sends.
@@ -105,6 +111,13 @@ impl CoverageKinds {
     }
 }
 
+/// How far the stream of the program has arrived, and been committed to the trace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StreamBytes {
+    pub arrived: u64,
+    pub committed: u64,
+}
+
 /// A snapshot of the recorder's progress.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
@@ -135,6 +148,9 @@ impl FeedState {
             spool: OnceLock::new(),
             coverage_wanted: AtomicU8::new(CoverageKinds::ALL.bits()),
             first_question_shown: AtomicBool::new(false),
+            arrival: OnceLock::new(),
+            committed_to: AtomicU64::new(0),
+            store_awaited: AtomicBool::new(false),
         }
     }
 
@@ -163,6 +179,22 @@ impl FeedState {
     /// Whether the session showed its first question ([`FeedState::question_shown`]).
     pub fn store_may_fall_behind(&self) -> bool {
         self.first_question_shown.load(Ordering::Acquire)
+    }
+
+    /// Says that a front end waits for the store to reach the program's present moment: from
+    /// now on the store keeps the recorder's priority (`NodeSink::store_awaited`).
+    pub fn await_store(&self) {
+        self.store_awaited.store(true, Ordering::Release);
+    }
+
+    /// How much of the stream has arrived so far, and how much of it is committed; `None`
+    /// before the recording started.
+    pub fn stream_bytes(&self) -> Option<StreamBytes> {
+        let arrived = self.arrival.get()?.bytes();
+        Some(StreamBytes {
+            arrived,
+            committed: self.committed_to.load(Ordering::Acquire),
+        })
     }
 
     /// Asks the recorder to commit at its next frame or idle moment.
@@ -276,15 +308,17 @@ impl FeedSink {
 
     /// A sink factory for [`LiveRecording::start`](super::LiveRecording::start): the first JVM
     /// feeds `self`, further JVMs are recorded without a session.
-    pub fn for_first_jvm(self) -> impl Fn(usize) -> FeedSink + Send + Sync + 'static {
+    pub fn for_first_jvm(self) -> impl Fn(usize, Arrival) -> FeedSink + Send + Sync + 'static {
         let first = Mutex::new(Some(self));
-        move |n| {
+        move |n, arrival| {
             let mine = if n == 0 {
                 first.lock().unwrap_or_else(|p| p.into_inner()).take()
             } else {
                 None
             };
-            mine.unwrap_or_else(FeedSink::progress_only)
+            let sink = mine.unwrap_or_else(FeedSink::progress_only);
+            let _ = sink.state.arrival.set(arrival);
+            sink
         }
     }
 }
@@ -381,6 +415,16 @@ impl NodeSink for FeedSink {
     /// Once the session showed its first question, or when no session listens (any more).
     fn store_may_fall_behind(&mut self) -> bool {
         self.tx.is_none() || self.state.store_may_fall_behind()
+    }
+
+    fn store_awaited(&mut self) -> bool {
+        self.state.store_awaited.load(Ordering::Acquire)
+    }
+
+    fn committed(&mut self, stream_bytes: u64) {
+        self.state
+            .committed_to
+            .store(stream_bytes, Ordering::Release);
     }
 
     fn progress(&mut self, counts: &WriteCounts, store_behind: bool) {

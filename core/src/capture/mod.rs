@@ -17,12 +17,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 pub use feed::{
-    feed, CoverageKinds, Feed, FeedItem, FeedSink, FeedState, Progress, Taken,
+    feed, CoverageKinds, Feed, FeedItem, FeedSink, FeedState, Progress, StreamBytes, Taken,
     DEFAULT_FEED_CAPACITY, STORE_BEHIND_BYTES,
 };
 pub use listener::{Accepting, Listener};
 pub use memory::{cpu_ms, peak_rss_bytes, thread_cpu_ms};
-pub use spool::{spool, SpoolReader, SpoolStats};
+pub use spool::{spool, Arrival, SpoolReader, SpoolStats};
 
 pub use crate::trace::priority::{behind_the_program, ProgramEnd, STORE_NICENESS};
 use crate::trace::recorder::{record_threaded, NodeSink, RecordError, Summary};
@@ -77,7 +77,8 @@ pub struct JvmTrace {
 
 impl LiveRecording {
     /// Starts listening. Each connection `n` is recorded into [`trace_path_for`]`(trace, n)`,
-    /// sending its node headers to `sink(n)`. Each stream is spooled (see [`spool`]) to an
+    /// sending its node headers to `sink(n, arrival)`, where `arrival` tells how much of that
+    /// connection's stream has arrived. Each stream is spooled (see [`spool`]) to an
     /// unnamed file in the trace's directory, so the program is not held back by the store, and
     /// stored behind the program until its stream has arrived whole
     /// (`WriterConfig::behind_the_program`, set here): the spool's copying thread keeps its
@@ -89,7 +90,7 @@ impl LiveRecording {
     ) -> std::io::Result<LiveRecording>
     where
         S: NodeSink + Send + 'static,
-        F: Fn(usize) -> S + Send + Sync + 'static,
+        F: Fn(usize, Arrival) -> S + Send + Sync + 'static,
     {
         let listener = Listener::bind()?;
         let socket_path = listener.socket_path();
@@ -116,7 +117,8 @@ impl LiveRecording {
                         behind_the_program: Some(input.program_end()),
                         ..config.clone()
                     };
-                    record_threaded(input, &path, sink(n), config)
+                    let sink = sink(n, input.arrival());
+                    record_threaded(input, &path, sink, config)
                 }
                 Err(e) => Err(RecordError::Spool {
                     dir: dir.clone(),
@@ -238,7 +240,7 @@ mod tests {
     fn a_stream_sent_to_the_socket_becomes_a_trace() {
         let dir = tempfile::tempdir().unwrap();
         let trace = dir.path().join("run.htrace");
-        let live = LiveRecording::start(&trace, WriterConfig::default(), |_| NullSink).unwrap();
+        let live = LiveRecording::start(&trace, WriterConfig::default(), |_, _| NullSink).unwrap();
         let mut b = synthetic::StreamBuilder::new();
         let class = b.class("p.Main", true);
         let main = b.method(class, "main", "([Ljava/lang/String;)V", true, &["args"]);
@@ -273,7 +275,7 @@ mod tests {
     fn a_jvm_that_dies_leaves_a_trace_listed_as_truncated() {
         let dir = tempfile::tempdir().unwrap();
         let trace = dir.path().join("run.htrace");
-        let live = LiveRecording::start(&trace, WriterConfig::default(), |_| NullSink).unwrap();
+        let live = LiveRecording::start(&trace, WriterConfig::default(), |_, _| NullSink).unwrap();
         assert!(live.jvms().is_empty(), "no JVM before one connects");
         let mut b = synthetic::StreamBuilder::new();
         let class = b.class("p.Main", true);

@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::trace::priority::ProgramEnd;
+use crate::trace::wire::FrameEnds;
 
 /// Bytes read from the socket at once.
 const CHUNK: usize = 256 * 1024;
@@ -41,6 +42,19 @@ impl SpoolStats {
     }
 }
 
+/// How much of one stream has arrived so far, to the end of its last whole frame: a front end
+/// that waits for the store to reach a moment of the program compares it with what the store
+/// has committed (`NodeSink::committed`). A frame the agent is still writing (its thread may
+/// be suspended halfway by a Java debugger) is not waited for.
+#[derive(Clone, Debug, Default)]
+pub struct Arrival(Arc<AtomicU64>);
+
+impl Arrival {
+    pub fn bytes(&self) -> u64 {
+        self.0.load(Ordering::Acquire)
+    }
+}
+
 /// What the copying thread has done so far.
 #[derive(Default)]
 struct Written {
@@ -56,6 +70,7 @@ struct Shared {
     written: Mutex<Written>,
     grew: Condvar,
     stats: Arc<SpoolStats>,
+    arrival: Arrival,
 }
 
 /// Starts copying `input` into an unnamed file in `dir`; the returned reader yields the same
@@ -71,6 +86,7 @@ pub fn spool<R: Read + Send + 'static>(
         written: Mutex::new(Written::default()),
         grew: Condvar::new(),
         stats,
+        arrival: Arrival::default(),
     });
     let writer = Arc::clone(&shared);
     std::thread::Builder::new()
@@ -89,6 +105,7 @@ pub fn spool<R: Read + Send + 'static>(
 fn copy(input: &mut impl Read, shared: &Shared) -> io::Result<()> {
     let mut buf = vec![0u8; CHUNK];
     let mut len = 0u64;
+    let mut frames = FrameEnds::default();
     loop {
         let n = match input.read(&mut buf) {
             Ok(0) => return Ok(()),
@@ -98,6 +115,10 @@ fn copy(input: &mut impl Read, shared: &Shared) -> io::Result<()> {
         };
         shared.file.write_all_at(&buf[..n], len)?;
         len += n as u64;
+        shared
+            .arrival
+            .0
+            .store(frames.take(&buf[..n]), Ordering::Release);
         shared.stats.received.fetch_add(n as u64, Ordering::Relaxed);
         let mut w = shared.written.lock().unwrap_or_else(|p| p.into_inner());
         w.len = len;
@@ -115,6 +136,11 @@ impl SpoolReader {
     /// Says when the stream has arrived whole: the program has ended, only the store is left.
     pub fn program_end(&self) -> ProgramEnd {
         self.shared.ended.clone()
+    }
+
+    /// How much of this stream has arrived so far.
+    pub fn arrival(&self) -> Arrival {
+        self.shared.arrival.clone()
     }
 }
 
@@ -252,5 +278,34 @@ mod tests {
         reader.read_to_end(&mut out).unwrap();
         assert_eq!(out.len() as u64, total);
         assert_eq!(stats.backlog(), 0);
+    }
+
+    #[test]
+    fn the_arrival_ends_at_the_last_whole_frame() {
+        use crate::trace::synthetic::StreamBuilder;
+        use crate::trace::wire::{Decoder, Value};
+        let mut b = StreamBuilder::new();
+        let c = b.class("p.Main", true);
+        let main = b.method(c, "main", "()V", true, &[]);
+        let t = b.thread("main");
+        b.call(t, main, &[]);
+        b.ret(t, Value::Void);
+        let whole = b.end(0);
+        let mut decoder = Decoder::new(&whole[..]).unwrap();
+        let mut ends = Vec::new();
+        while decoder.next_frame().unwrap().is_some() {
+            ends.push(decoder.offset());
+        }
+        // The program stopped halfway through its END frame.
+        let cut = &whole[..whole.len() - 1];
+        let dir = tempfile::tempdir().unwrap();
+        let input = Pieces {
+            data: cut.to_vec(),
+            at: 0,
+            fail_at_end: false,
+        };
+        let mut reader = spool(input, dir.path(), Arc::default()).unwrap();
+        reader.read_to_end(&mut Vec::new()).unwrap();
+        assert_eq!(reader.arrival().bytes(), ends[ends.len() - 2]);
     }
 }

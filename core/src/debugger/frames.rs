@@ -4,6 +4,8 @@
 //! the recording by the events still buffered in the JVM, so frames are matched to the thread's
 //! running calls by method from the outermost frame in, skipping the frames that match none.
 
+use std::time::{Duration, Instant};
+
 use serde::Serialize;
 
 use super::{DebugError, Debugger, TreeNode};
@@ -36,25 +38,25 @@ impl Debugger {
     /// The running call behind frame `index` of the stack `frames` (innermost first, each
     /// `pkg.Class.method`) of the thread whose Java id (`Thread.getId()`) is `java_thread`;
     /// `None` when that frame is not recorded (uninstrumented code, or not arrived within
-    /// [`CATCH_UP_LIMIT`] in a live recording).
+    /// [`FRAME_LIMIT`] in a live recording).
     pub fn frame_node(
         &mut self,
         java_thread: u64,
         frames: &[String],
         index: usize,
     ) -> Result<Option<FrameNode>, DebugError> {
-        // What the suspended thread sent last may reach the recorder after `catch_up` took it
-        // as quiet (a loaded machine schedules the program's writer or the recorder's reader
-        // late): a frame not matched is looked for again while the recording goes on.
-        let start = std::time::Instant::now();
+        // What the suspended thread sent last may reach the spool after `catch_up` settled on
+        // what had arrived (a loaded machine schedules the spool's thread late): a frame not
+        // matched is looked for again while the recording goes on.
+        let start = Instant::now();
         loop {
             self.catch_up()?;
             let found = self.running_call_of(java_thread, frames, index)?;
             let live = self.recording().is_some() && !self.is_sealed();
-            if found.is_some() || !live || start.elapsed() > CATCH_UP_LIMIT {
+            if found.is_some() || !live || start.elapsed() > FRAME_LIMIT {
                 return Ok(found);
             }
-            std::thread::sleep(std::time::Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(50));
         }
     }
 
@@ -103,40 +105,52 @@ impl Debugger {
     }
 }
 
-/// How long [`Debugger::catch_up`] waits for the recorder at most.
-const CATCH_UP_LIMIT: std::time::Duration = std::time::Duration::from_secs(3);
+/// How long [`Debugger::frame_node`] looks again for a frame it did not find.
+const FRAME_LIMIT: Duration = Duration::from_secs(2);
 
-/// How long the recorder must have had nothing new before [`Debugger::catch_up`] takes it as
-/// caught up: on a loaded machine the recorder's reading thread may not run for tens of
-/// milliseconds after the program sent its buffer, and one quiet poll then misses the events.
-const CATCH_UP_QUIET: std::time::Duration = std::time::Duration::from_millis(120);
+/// How long [`Debugger::catch_up`] waits for the store at most: it has then all of the stream
+/// to store that arrived before the catch-up began, at the recorder's priority.
+const CATCH_UP_LIMIT: Duration = Duration::from_secs(20);
+
+/// How long [`Debugger::catch_up`] takes what arrives as part of the moment it catches up to:
+/// the flushed buffer is in the socket when the debugger asks, and the spool's thread may be
+/// scheduled a little later on a loaded machine.
+const CATCH_UP_SETTLE: Duration = Duration::from_millis(50);
 
 impl Debugger {
-    /// Waits until the recorder has stored what the program sent so far (nothing left in the
-    /// spool, no new event for [`CATCH_UP_QUIET`]) and the session has taken it in: after a
-    /// debugger made a suspended thread send its buffer, the trace then reaches that moment. A
-    /// program that keeps running on other threads is given [`CATCH_UP_LIMIT`] at most.
+    /// Waits until the store has committed what the program had sent when the catch-up began
+    /// (within [`CATCH_UP_SETTLE`]) and the session has taken it in: after a debugger made a
+    /// suspended thread send its buffer, the trace then reaches that moment. A store that runs
+    /// behind the program is told that a front end waits, and keeps the recorder's priority
+    /// from then on. What other threads of the program send meanwhile is not waited for.
     pub fn catch_up(&mut self) -> Result<(), DebugError> {
-        let start = std::time::Instant::now();
-        let mut last = None;
-        let mut quiet_since = start;
+        let start = Instant::now();
+        let mut target = 0;
         while let Some(feed) = self.recording() {
-            if self.is_sealed() || start.elapsed() > CATCH_UP_LIMIT {
+            if self.is_sealed() {
                 break;
             }
-            let p = feed.progress();
-            feed.request_commit();
-            if p.backlog_bytes == 0 && last == Some(p.events) {
-                if quiet_since.elapsed() >= CATCH_UP_QUIET {
-                    break;
-                }
-            } else {
-                quiet_since = std::time::Instant::now();
+            // Before the first connection, the stream is empty.
+            let bytes = feed.stream_bytes().unwrap_or_default();
+            if start.elapsed() < CATCH_UP_SETTLE {
+                target = bytes.arrived;
+            } else if bytes.committed >= target {
+                break;
+            } else if start.elapsed() > CATCH_UP_LIMIT {
+                return Err(DebugError::Behind {
+                    waited: CATCH_UP_LIMIT,
+                    bytes: target - bytes.committed,
+                });
             }
-            last = Some(p.events);
-            std::thread::sleep(std::time::Duration::from_millis(15));
+            if bytes.committed < bytes.arrived {
+                feed.await_store();
+            }
+            feed.request_commit();
+            std::thread::sleep(Duration::from_millis(5));
             self.pump()?;
         }
+        // Every header handed over before the commit is taken in.
+        while self.pump()? > 0 {}
         self.wait_for_last_node()
     }
 }

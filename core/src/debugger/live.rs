@@ -574,6 +574,41 @@ mod tests {
     }
 
     #[test]
+    fn catching_up_reaches_the_last_whole_frame_the_program_sent() {
+        let (prefix, whole) = streams();
+        // No periodic commit: only the catch-up's request makes f's events readable.
+        let config = WriterConfig {
+            commit_interval: Duration::from_secs(3600),
+            ..WriterConfig::default()
+        };
+        let (_dir, trace, live, mut client, feed) = start_live(16, config);
+        let mut d = Debugger::live(feed, &trace, DebugOptions::default()).unwrap();
+        // The program is suspended while it writes its next frame: 3 bytes of it have come.
+        client.write_all(&whole[..prefix.len() + 3]).unwrap();
+        d.catch_up().unwrap();
+        let bytes = d.recording().unwrap().stream_bytes().unwrap();
+        assert_eq!(
+            bytes.arrived,
+            prefix.len() as u64,
+            "the cut frame is not waited for"
+        );
+        assert_eq!(bytes.committed, prefix.len() as u64);
+        let f = tree_view(&mut d)
+            .into_iter()
+            .find(|n| n.method.as_deref() == Some("p.Main.f"))
+            .expect("f is in the session");
+        assert!(f.complete);
+        let events = d.node_events(NodeId(f.id), 0, 100, None).unwrap().events;
+        assert!(!events.is_empty(), "f's events are readable");
+        client.write_all(&whole[prefix.len() + 3..]).unwrap();
+        drop(client);
+        while !d.is_sealed() {
+            d.pump_waiting(Some(Duration::from_millis(20))).unwrap();
+        }
+        live.finish().unwrap();
+    }
+
+    #[test]
     fn the_strategy_changes_and_methods_are_trusted_while_the_program_runs() {
         let (prefix, whole) = streams();
         let (_dir, trace, live, mut client, feed) = start_live(16, WriterConfig::default());

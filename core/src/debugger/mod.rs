@@ -71,6 +71,11 @@ pub enum DebugError {
     UnknownNode(NodeId),
     #[error("the trace cannot be read yet: the program has not sent any event")]
     NotReadable,
+    #[error("the recording has not caught up with the program within {waited:?}: {bytes} bytes of its stream are still to be stored; ask again in a moment")]
+    Behind {
+        waited: std::time::Duration,
+        bytes: u64,
+    },
 }
 
 /// Renders node `node` of `reader` as a question: a call (`question`), or a loop or an

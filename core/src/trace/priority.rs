@@ -8,12 +8,15 @@
 //!   commit, which a store at nice 19 on a busy machine makes wait for seconds. The session
 //!   says when (`NodeSink::store_may_fall_behind`);
 //! - not after the program has ended ([`ProgramEnd`]): then the store is all that is left to
-//!   wait for, and at nice 19 beside other busy processes it would get almost no CPU at all.
+//!   wait for, and at nice 19 beside other busy processes it would get almost no CPU at all;
+//! - nor once a front end waits for the store to reach the program's present moment (a person
+//!   looks at the history of a suspended thread, `NodeSink::store_awaited`): it waits for the
+//!   store, not for the program.
 //!
 //! Linux keeps a nice value per thread, a new thread inherits its creator's, and an unprivileged
 //! thread cannot take its priority back. So each store thread lowers itself once, when told,
-//! and a [`Successor`], started before at the recorder's priority, carries on its work once the
-//! program has ended.
+//! and a [`Successor`], started before at the recorder's priority, carries on its work for the
+//! rest of the recording once the program has ended or a front end waits.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};

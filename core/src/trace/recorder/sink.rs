@@ -31,6 +31,19 @@ pub trait NodeSink {
         true
     }
 
+    /// Whether a front end waits for the store to reach the program's present moment (a
+    /// person looks at a suspended thread's history): threads that run behind the program
+    /// then carry on at the recorder's priority, as once the program has ended. Once true, it
+    /// stays true.
+    fn store_awaited(&mut self) -> bool {
+        false
+    }
+
+    /// Everything of the stream up to byte `stream_bytes` (the end of the last frame stored)
+    /// is committed and readable. Said after each commit the consumer asked for
+    /// (`commit_wanted`), after its `progress`.
+    fn committed(&mut self, _stream_bytes: u64) {}
+
     /// The recorder's counts after a frame, and whether the store is behind the stream (the
     /// frames waiting to be stored fill their queue, so the program waits on its socket).
     fn progress(&mut self, _counts: &WriteCounts, _store_behind: bool) {}

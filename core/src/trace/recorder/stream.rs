@@ -80,6 +80,7 @@ where
         used: used_tx,
         queued,
         priority,
+        position: 0,
     };
     match drive(rec, source, place) {
         Driven::Done(result) => result,
@@ -128,12 +129,15 @@ impl<R: Read + Send + 'static> Decoding<R> {
             while let Ok((frame, wire)) = self.used.try_recv() {
                 self.decoder.recycle(frame, wire);
             }
-            let next = self
-                .decoder
-                .next_frame()
-                .map(|f| f.map(|f| (f, self.decoder.take_wire())));
+            let next = self.decoder.next_frame().map(|f| {
+                f.map(|frame| DecodedFrame {
+                    frame,
+                    wire: self.decoder.take_wire(),
+                    end: self.decoder.offset(),
+                })
+            });
             // Stop after END, at the end of the stream or at an error.
-            let last = !matches!(&next, Ok(Some((f, _))) if !matches!(f, Frame::End { .. }));
+            let last = !matches!(&next, Ok(Some(d)) if !matches!(d.frame, Frame::End { .. }));
             self.decoded.fetch_add(1, Ordering::Relaxed);
             if self.frames.send(next).is_err() || last {
                 return;
@@ -149,12 +153,21 @@ const BEHIND: u8 = 1;
 const LIFTED: u8 = 2;
 
 /// A decoded frame with the bytes of its events, or the stream's end or error.
-type Decoded = Result<Option<(Frame, Option<WireEvents>)>, WireError>;
+type Decoded = Result<Option<DecodedFrame>, WireError>;
+
+struct DecodedFrame {
+    frame: Frame,
+    wire: Option<WireEvents>,
+    /// Where the frame ends in the stream.
+    end: u64,
+}
 
 /// Where `drive` takes frames from, and gives them back to once stored.
 trait Source {
     fn next(&mut self) -> Result<Next, WireError>;
     fn give_back(&mut self, frame: Frame, wire: Option<WireEvents>);
+    /// Where the last frame `next` returned ends in the stream.
+    fn position(&self) -> u64;
     /// Moves the source's own threads, if any, behind the program (`trace::priority`).
     fn run_behind_the_program(&mut self) {}
     /// Moves them back to the recorder's priority: the program has ended.
@@ -179,6 +192,10 @@ impl<R: Read> Source for Inline<R> {
     fn give_back(&mut self, frame: Frame, wire: Option<WireEvents>) {
         self.0.recycle(frame, wire);
     }
+
+    fn position(&self) -> u64 {
+        self.0.offset()
+    }
 }
 
 /// Decoding on a thread of its own (`record_threaded`).
@@ -188,6 +205,7 @@ struct Threaded {
     queued: Arc<AtomicUsize>,
     /// Tells the decoder's thread where to move at its next frame (`Decoding::priority`).
     priority: Arc<AtomicU8>,
+    position: u64,
 }
 
 impl Source for Threaded {
@@ -196,11 +214,14 @@ impl Source for Threaded {
             Ok(next) => {
                 let behind = self.queued.fetch_sub(1, Ordering::Relaxed) > FRAME_QUEUE;
                 next.map(|f| match f {
-                    Some((frame, wire)) => Next::Frame {
-                        frame,
-                        wire,
-                        behind,
-                    },
+                    Some(DecodedFrame { frame, wire, end }) => {
+                        self.position = end;
+                        Next::Frame {
+                            frame,
+                            wire,
+                            behind,
+                        }
+                    }
                     None => Next::Ended,
                 })
             }
@@ -212,6 +233,10 @@ impl Source for Threaded {
     fn give_back(&mut self, frame: Frame, wire: Option<WireEvents>) {
         // The decoder may have stopped; then the vectors are dropped here.
         let _ = self.used.send((frame, wire));
+    }
+
+    fn position(&self) -> u64 {
+        self.position
     }
 
     fn run_behind_the_program(&mut self) {
@@ -274,7 +299,7 @@ fn drive<S: NodeSink, Src: Source>(
     loop {
         match &place {
             Place::MayFallBehind(end) if rec.sink().store_may_fall_behind() => {
-                place = if end.has_ended() {
+                place = if end.has_ended() || rec.sink().store_awaited() {
                     Place::Kept
                 } else {
                     source.run_behind_the_program();
@@ -283,7 +308,7 @@ fn drive<S: NodeSink, Src: Source>(
                     Place::Behind(end.clone())
                 };
             }
-            Place::Behind(end) if end.has_ended() => {
+            Place::Behind(end) if end.has_ended() || rec.sink().store_awaited() => {
                 source.lift();
                 return Driven::Lifted(Box::new(rec), source);
             }
@@ -321,6 +346,7 @@ fn store_next<S: NodeSink>(
             // Readers (a live session) see the last calls now, not after `finish` has
             // built its indexes.
             rec.commit()?;
+            rec.sink().committed(source.position());
             Some(Ending::End { exit_status })
         }
         Ok(Next::Frame {
@@ -330,21 +356,21 @@ fn store_next<S: NodeSink>(
         }) => {
             rec.handle(&frame, wire.as_ref())?;
             source.give_back(frame, wire);
-            if rec.sink().commit_wanted() {
+            let wanted = rec.sink().commit_wanted();
+            if wanted {
                 rec.commit()?;
             }
-            let counts = rec.counts().clone();
-            rec.sink().progress(&counts, behind);
+            report(rec, source, behind, wanted);
             None
         }
         Ok(Next::Idle) => {
-            if rec.sink().commit_wanted() {
+            let wanted = rec.sink().commit_wanted();
+            if wanted {
                 rec.commit()?;
             } else {
                 rec.maybe_commit()?;
             }
-            let counts = rec.counts().clone();
-            rec.sink().progress(&counts, false);
+            report(rec, source, false, wanted);
             None
         }
         Ok(Next::Ended) => {
@@ -363,4 +389,14 @@ fn store_next<S: NodeSink>(
             Some(Ending::Malformed { detail })
         }
     })
+}
+
+/// Tells the sink the counts after a frame or an idle moment and, after a commit it asked for,
+/// how far the stream is committed (after the counts: their headers are then handed over).
+fn report<S: NodeSink>(rec: &mut Recorder<S>, source: &impl Source, behind: bool, committed: bool) {
+    let counts = rec.counts().clone();
+    rec.sink().progress(&counts, behind);
+    if committed {
+        rec.sink().committed(source.position());
+    }
 }

@@ -842,3 +842,50 @@ fn chained_marks_calls_that_start_in_the_state_their_previous_sibling_left() {
         .collect();
     assert_eq!(stored, started.iter().map(|s| s.1).collect::<Vec<_>>());
 }
+
+/// Wants a commit after every frame and notes how far the stream is committed each time.
+struct Committing(std::sync::Arc<std::sync::Mutex<Vec<u64>>>);
+
+impl NodeSink for Committing {
+    fn node(&mut self, _: &NodeHeader) {}
+
+    fn commit_wanted(&mut self) -> bool {
+        true
+    }
+
+    fn committed(&mut self, stream_bytes: u64) {
+        self.0.lock().unwrap().push(stream_bytes);
+    }
+}
+
+#[test]
+fn a_commit_asked_for_says_how_far_the_stream_is_committed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut s, t, [_, a, _]) = small_program();
+    s.flush_all();
+    s.call(t, a, &[Value::Int(9)]);
+    s.ret(t, Value::Int(10));
+    let bytes = s.end(0);
+    let mut decoder = crate::trace::wire::Decoder::new(&bytes[..]).unwrap();
+    let mut frame_ends = Vec::new();
+    while decoder.next_frame().unwrap().is_some() {
+        frame_ends.push(decoder.offset());
+    }
+    for threaded in [false, true] {
+        let path = dir.path().join(format!("{threaded}.htrace"));
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = Committing(std::sync::Arc::clone(&seen));
+        let config = WriterConfig::default();
+        if threaded {
+            record_threaded(std::io::Cursor::new(bytes.clone()), &path, sink, config).unwrap();
+        } else {
+            record(&bytes[..], &path, sink, config).unwrap();
+        }
+        let seen = seen.lock().unwrap().clone();
+        // After every frame, the END frame included; idle moments may add repeats (and 0s
+        // before the first frame is decoded).
+        let mut distinct: Vec<u64> = seen.into_iter().filter(|&b| b > 0).collect();
+        distinct.dedup();
+        assert_eq!(distinct, frame_ends, "threaded: {threaded}");
+    }
+}

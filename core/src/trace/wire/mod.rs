@@ -7,6 +7,7 @@ mod error;
 mod event;
 mod fast;
 mod frame;
+mod framing;
 mod value;
 
 #[cfg(test)]
@@ -35,4 +36,5 @@ pub use frame::{
     frame_name, frame_type, BlockDef, ClassDef, Effect, EffectKind, FieldDef, Frame, Hello,
     MethodDef, ThreadDef, VarDef, ACC_STATIC,
 };
+pub use framing::FrameEnds;
 pub use value::{put_value, read_value, Primitive, Value};
