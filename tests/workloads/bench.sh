@@ -40,7 +40,6 @@ if [ -n "${KEEP:-}" ]; then scratch=$KEEP; mkdir -p "$scratch"; else scratch=$(m
 printf '* => valid\n' >"$scratch/valid.answers"
 
 now_ms() { date +%s%3N; }
-json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d[sys.argv[2]] if d.get(sys.argv[2]) is not None else "–")' "$@"; }
 load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
 
 echo "Workloads at size $size_spec, $pairs plain/recorded pairs, $(date -u '+%Y-%m-%d %H:%M UTC');" \
@@ -67,29 +66,29 @@ for name in "${names[@]}"; do
       echo "bench.sh: the recorded run of $name did not print '$expected' (see $scratch/$name.record.err)" >&2
       exit 1
     fi
-    program=$(json "$scratch/$name.record.json" program_ms)
-    json "$scratch/$name.record.json" recorder_cpu_ms >>"$scratch/$name.cpu"
+    program=$(json_field "$scratch/$name.record.json" program_ms)
+    json_field "$scratch/$name.record.json" recorder_cpu_ms >>"$scratch/$name.cpu"
     echo "$((t1 - t0))" >>"$scratch/$name.plain"
     echo "$((t2 - t1))" >>"$scratch/$name.recorded"
     echo "$program" >>"$scratch/$name.program"
     awk -v p=$((t1 - t0)) -v r=$((t2 - t1)) 'BEGIN { printf "%.3f\n", r / p }' >>"$scratch/$name.ratios"
     awk -v p=$((t1 - t0)) -v r="$program" 'BEGIN { printf "%.3f\n", r / p }' >>"$scratch/$name.program_ratios"
-    record_ms=$(json "$scratch/$name.record.json" wall_ms)
+    record_ms=$(json_field "$scratch/$name.record.json" wall_ms)
     for oracle in answers:$scratch/valid.answers interactive; do
       d="$scratch/$name.debug.${oracle%%:*}.json"
       WORKLOAD_LAUNCHER="$hindsight debug --json --oracle $oracle -o $scratch/$name.live.htrace --" \
         "$workloads_dir/run.sh" "$name" "$size" >"$d" 2>"$scratch/$name.debug.${oracle%%:*}.err" </dev/null
-      ratio=$(awk -v l="$(json "$d" tree_complete_ms)" -v r="$record_ms" 'BEGIN { printf "%.3f", l / r }')
+      ratio=$(awk -v l="$(json_field "$d" tree_complete_ms)" -v r="$record_ms" 'BEGIN { printf "%.3f", l / r }')
       if [ "$oracle" = interactive ]; then
         echo "$ratio" >>"$scratch/$name.ready_ratios"
-        json "$d" first_question_latency_ms >>"$scratch/$name.latency"
-        json "$d" first_question_ms >>"$scratch/$name.first"
+        json_field "$d" first_question_latency_ms >>"$scratch/$name.latency"
+        json_field "$d" first_question_ms >>"$scratch/$name.first"
       else
         echo "$ratio" >>"$scratch/$name.live_ratios"
-        json "$d" tree_complete_ms >>"$scratch/$name.live"
-        json "$d" questions_before_complete >>"$scratch/$name.before"
-        json "$d" peak_rss_bytes >>"$scratch/$name.rss"
-        json "$d" session_waits >>"$scratch/$name.waits"
+        json_field "$d" tree_complete_ms >>"$scratch/$name.live"
+        json_field "$d" questions_before_complete >>"$scratch/$name.before"
+        json_field "$d" peak_rss_bytes >>"$scratch/$name.rss"
+        json_field "$d" session_waits >>"$scratch/$name.waits"
       fi
     done
   done
@@ -99,7 +98,7 @@ for name in "${names[@]}"; do
     "$workloads_dir/run.sh" "$name" "$size" >"$scratch/$name.one.json" 2>/dev/null
   one_s=$(awk -v t=$(($(now_ms) - t0)) 'BEGIN { printf "%.2f", t / 1000 }')
   i="$scratch/$name.info.json"
-  events=$(json "$i" events) nodes=$(json "$i" nodes) bytes=$(json "$i" bytes)
+  events=$(json_field "$i" events) nodes=$(json_field "$i" nodes) bytes=$(json_field "$i" bytes)
   complete_s=$(median <"$scratch/$name.live" | awk '{ printf "%.1f", $1 / 1000 }')
   latency=$(grep -v – "$scratch/$name.latency" | median | awk 'NF { printf "%.1f", $1 }')
   [ -n "$latency" ] || latency=–

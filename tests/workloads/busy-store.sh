@@ -27,7 +27,6 @@ loops=()
 stop_loops() { [ ${#loops[@]} -eq 0 ] || kill "${loops[@]}" 2>/dev/null || true; loops=(); }
 trap 'stop_loops; rm -rf "$scratch"' EXIT
 
-field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d[sys.argv[2]])' "$@"; }
 
 echo "The complete trace with $loaders busy loops throughout, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start, $hindsight."
 for name in "${names[@]}"; do
@@ -54,9 +53,9 @@ for name in "${names[@]}"; do
       exit 1
     else
       if [ -n "$program" ]; then
-        echo "$name size $size: program $(field "$d" program_ms) ms, complete trace $(field "$d" wall_ms) ms"
+        echo "$name size $size: program $(json_field "$d" program_ms) ms, complete trace $(json_field "$d" wall_ms) ms"
       else
-        echo "$name size $size: complete tree $(field "$d" tree_complete_ms) ms"
+        echo "$name size $size: complete tree $(json_field "$d" tree_complete_ms) ms"
       fi
     fi
   done

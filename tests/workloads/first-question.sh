@@ -24,7 +24,6 @@ mapfile -t names < <(workload_names "$@")
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-field() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=d.get(sys.argv[2]); print("–" if v is None else (round(v, 1) if isinstance(v, float) else v))' "$@"; }
 
 echo "First question with $loaders busy loops for ${load_s} s, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
 for name in "${names[@]}"; do
@@ -38,8 +37,8 @@ for name in "${names[@]}"; do
     WORKLOAD_LAUNCHER="$hindsight debug --json --oracle interactive -o $scratch/$name.htrace --" \
       "$workloads_dir/run.sh" "$name" "$size" >"$d" 2>"$scratch/$name.err" </dev/null
     wait
-    latency=$(field "$d" first_question_latency_ms)
-    echo "$name $latency $(field "$d" first_question_ms) $(field "$d" tree_complete_ms)"
+    latency=$(json_field "$d" first_question_latency_ms)
+    echo "$name $latency $(json_field "$d" first_question_ms) $(json_field "$d" tree_complete_ms)"
     [ "$latency" = – ] || echo "$latency" >>"$scratch/$name.latency"
   done
   echo "$name median first node → first question: $(median <"$scratch/$name.latency") ms"

@@ -78,3 +78,9 @@ hindsight_binary() {
 workload_names() {
   if [ $# -gt 0 ]; then printf '%s\n' "$@"; else toml_sections; fi
 }
+
+# Field KEY of the JSON object in FILE: "–" when it is missing or null, a fraction rounded to a
+# tenth.
+json_field() {
+  python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get(sys.argv[2]); print("–" if v is None else (round(v, 1) if isinstance(v, float) else v))' "$@"
+}

@@ -739,14 +739,10 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
                 opaque = true;
             }
         }
-        opaque |= member && other;
-        if !opaque {
-            opaque = reads_environment(&self.run.method_text(method)?);
-        }
+        let text = self.run.method_text(method)?;
+        opaque |= member && other || reads_environment(&text);
         if opaque {
-            self.fp
-                .calls
-                .push((self.run.method_text(method)?, args.to_vec(), ts));
+            self.fp.calls.push((text, args.to_vec(), ts));
         }
         self.ext.push((k, opaque));
         Ok(())
