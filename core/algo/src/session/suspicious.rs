@@ -783,9 +783,14 @@ impl SuspiciousSet {
             }
         }
         self.set_mark(a, VALID);
-        let subtree: Vec<NodeId> = self.tree.preorder(a).collect();
-        for x in subtree {
-            self.out.set(x.0 as usize, true);
+        // The subtree leaves the region, but for the subtrees of nodes answered valid before:
+        // they left it then (nothing arrives below a complete node). Divide and query answers
+        // an ancestor after its descendants, and those subtrees lie on spilled pages.
+        let mut x = Some(a);
+        while let Some(n) = x {
+            self.out.set(n.0 as usize, true);
+            let descend = n == a || self.marks.at(n.0 as usize) != VALID;
+            x = self.tree.preorder_next(a, n, descend);
         }
         self.count_valid_coverage(a);
     }

@@ -68,6 +68,22 @@ fn valid_removes_the_subtree_invalid_keeps_only_it() {
 }
 
 #[test]
+fn a_node_answered_valid_after_a_descendant_takes_its_whole_subtree_out() {
+    let (tree, [main, a, a1, a2, bb, ..]) = small();
+    let mut s = session(tree, StrategyName::DivideAndQuery);
+    s.answer(a1, Answer::Valid).unwrap();
+    assert_eq!(s.suspicious().total_weight(), 7);
+    s.answer(a, Answer::Valid).unwrap();
+    let set = s.suspicious();
+    assert_eq!(set.total_weight(), 5);
+    assert_eq!(set.weight(main), 5);
+    for x in [a, a1, a2] {
+        assert!(!set.in_region(x), "{x} left the region");
+    }
+    assert!(set.in_region(main) && set.in_region(bb));
+}
+
+#[test]
 fn trusting_removes_every_call_of_the_method_but_keeps_children() {
     let (tree, [main, a, a1, _a2, bb, _b1, log, cb]) = small();
     let mut s = session(tree, StrategyName::TopDown);
