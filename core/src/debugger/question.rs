@@ -78,12 +78,9 @@ pub(super) fn changed_statics(
     let mut statics = Vec::new();
     for field in reader.static_fields()?.into_iter().take(MAX_STATICS) {
         let loc = crate::trace::store::Variable::Static { field: field.id };
-        let Some(write) = reader.last_write(loc, exit)? else {
+        let Some(write) = reader.last_write_between(loc, entry, exit)? else {
             continue;
         };
-        if write.ts < entry {
-            continue;
-        }
         let class = reader.class(field.class)?.map_or_else(
             || format!("#{}", field.class),
             |c| simple_class_name(&c.name),

@@ -194,7 +194,7 @@ fn event_mark(reader: &TraceReader, e: &NodeEvent, loc: Variable) -> OmniResult<
             .node(e.node)?
             .and_then(|r| r.header.exit)
             .unwrap_or(Timestamp::MAX);
-        if reader.last_write(loc, exit)?.is_some_and(|w| w.ts >= ts) {
+        if reader.last_write_between(loc, ts, exit)?.is_some() {
             return Ok(Some(EventMark::ContainsChange));
         }
     }

@@ -281,9 +281,9 @@ impl RecordedRun for TraceRun {
         for (name, f) in &self.statics {
             let written = self
                 .reader
-                .last_write(Variable::Static { field: f.id }, exit)
+                .last_write_between(Variable::Static { field: f.id }, h.entry, exit)
                 .map_err(heap_err)?;
-            if written.is_some_and(|w| w.ts >= h.entry) {
+            if written.is_some() {
                 view.statics.push(name.clone());
             }
         }

@@ -545,6 +545,17 @@ fn check_model(
             let expected = writes.iter().rev().find(|w| w.0 <= t).map(|w| w.1);
             let got = r.last_write(*loc, t).unwrap().map(|w| w.value);
             assert_eq!(got, expected, "{loc:?} at {t}");
+            let from = rng.below(t + 1);
+            let expected = writes
+                .iter()
+                .rev()
+                .find(|w| w.0 <= t && w.0 >= from)
+                .map(|w| w.1);
+            let got = r
+                .last_write_between(*loc, from, t)
+                .unwrap()
+                .map(|w| w.value);
+            assert_eq!(got, expected, "{loc:?} from {from} to {t}");
         }
     }
     // Fields never written read as their default once the object exists; unknown before.

@@ -215,6 +215,21 @@ impl TraceReader {
         self.last_write_since(loc, t, since)
     }
 
+    /// The last write of `loc` from `from` to `to`, both included (did a call change it?): reads
+    /// only the index segments of that span, where `last_write` of a variable written long
+    /// before goes back through every segment to its write.
+    pub fn last_write_between(
+        &self,
+        loc: Variable,
+        from: Timestamp,
+        to: Timestamp,
+    ) -> StoreResult<Option<Write>> {
+        let since = self.lower_bound(loc)?.max(from);
+        Ok(self
+            .last_write_since(loc, to, since)?
+            .filter(|w| w.ts >= from))
+    }
+
     fn lower_bound(&self, loc: Variable) -> StoreResult<Timestamp> {
         Ok(match loc {
             Variable::Local { node, .. } => self.node(node)?.map_or(0, |n| n.header.entry),
