@@ -50,8 +50,11 @@ import org.eclipse.jdt.debug.core.IJavaVariable;
 import org.eclipse.jdt.debug.core.JDIDebugModel;
 import org.eclipse.jdt.launching.IJavaLaunchConfigurationConstants;
 import org.eclipse.jdt.launching.JavaRuntime;
+import org.eclipse.jface.text.ITextSelection;
 import org.eclipse.jface.text.source.Annotation;
 import org.eclipse.jface.text.source.IAnnotationModel;
+import org.eclipse.jface.viewers.ISelection;
+import org.eclipse.jface.viewers.IStructuredSelection;
 import org.eclipse.jface.viewers.StructuredSelection;
 import org.eclipse.jface.viewers.TreePath;
 import org.eclipse.jface.viewers.TreeSelection;
@@ -64,9 +67,12 @@ import org.eclipse.swt.widgets.TableItem;
 import org.eclipse.swt.widgets.Tree;
 import org.eclipse.swt.widgets.TreeColumn;
 import org.eclipse.ui.IEditorPart;
+import org.eclipse.ui.ISources;
 import org.eclipse.ui.IViewPart;
 import org.eclipse.ui.IWorkbenchPage;
+import org.eclipse.ui.IWorkbenchPart;
 import org.eclipse.ui.PlatformUI;
+import org.eclipse.ui.handlers.IHandlerService;
 import org.eclipse.ui.texteditor.ITextEditor;
 
 /**
@@ -427,8 +433,9 @@ public class WorkflowTests {
     private static List<String> historyValues(Harness h, String title) throws Exception {
         VariableHistoryView view = (VariableHistoryView) page().showView(VariableHistoryView.ID);
         Table t = view.viewer().getTable();
-        h.waitUntil(() -> view.getContentDescription().equals(title) && t.getItemCount() > 0
-                && !t.getItem(t.getItemCount() - 1).getText(0).isEmpty(), 20_000);
+        Check.isTrue(h.waitUntil(() -> view.getContentDescription().equals(title) && t.getItemCount() > 0
+                && !t.getItem(t.getItemCount() - 1).getText(0).isEmpty(), 20_000),
+                "the Variable History shows " + title + ", not " + view.getContentDescription());
         List<String> values = new ArrayList<>();
         for (TableItem i : t.getItems()) {
             values.add(i.getText(0));
@@ -437,6 +444,21 @@ public class WorkflowTests {
     }
 
     private IJavaStackFrame suspended;
+
+    /**
+     * Activates {@code part} and waits until commands see it and a selection of {@code kind}:
+     * the workbench updates the handlers' context after the activation, and a command run
+     * before then acts on the part that was active.
+     */
+    private static void activate(Harness h, IWorkbenchPart part, Class<? extends ISelection> kind) throws Exception {
+        page().activate(part);
+        IHandlerService handlers = PlatformUI.getWorkbench().getActiveWorkbenchWindow().getService(IHandlerService.class);
+        Check.isTrue(h.waitUntil(() -> {
+            var state = handlers.getCurrentState();
+            return state.getVariable(ISources.ACTIVE_PART_NAME) == part
+                    && kind.isInstance(state.getVariable(ISources.ACTIVE_CURRENT_SELECTION_NAME));
+        }, 10_000), "commands see " + part.getTitle() + " active with its selection");
+    }
 
     private void variablesView(Harness h) throws Exception {
         suspended = suspendedMergeSort(h);
@@ -458,8 +480,7 @@ public class WorkflowTests {
         }, 20_000), "the Variables view shows la: " + vars.getItemCount() + " rows");
         viewer.setSelection(new TreeSelection(new TreePath(new Object[] {item[0].getData()})), true);
         Check.isTrue(h.waitUntil(() -> !viewer.getSelection().isEmpty(), 5000), "la selected in the Variables view");
-        page().activate(part);
-        h.settle(300);
+        activate(h, part, IStructuredSelection.class);
         Commands.run(Commands.SHOW_IN_HISTORY);
         List<String> values = historyValues(h, "History of la");
         // Up to the suspended moment: the last change is the value the debugger shows now.
@@ -476,8 +497,7 @@ public class WorkflowTests {
         String text = editor.getDocumentProvider().getDocument(editor.getEditorInput()).get();
         int at = text.indexOf("c[lb++]") + 2;
         editor.selectAndReveal(at, 2);
-        page().activate(editor);
-        h.settle(300);
+        activate(h, editor, ITextSelection.class);
         Commands.run(Commands.SHOW_IN_HISTORY);
         List<String> values = historyValues(h, "History of lb");
         Check.isTrue(!values.isEmpty() && values.get(values.size() - 1).equals(now),
