@@ -785,12 +785,15 @@ impl SuspiciousSet {
         self.set_mark(a, VALID);
         // The subtree leaves the region, but for the subtrees of nodes answered valid before:
         // they left it then (nothing arrives below a complete node). Divide and query answers
-        // an ancestor after its descendants, and those subtrees lie on spilled pages.
+        // an ancestor after its descendants, and those subtrees lie on spilled pages. A node's
+        // mark is read only when it is out already (`out` is read and written on one page).
         let mut x = Some(a);
         while let Some(n) = x {
-            self.out.set(n.0 as usize, true);
-            let descend = n == a || self.marks.at(n.0 as usize) != VALID;
-            x = self.tree.preorder_next(a, n, descend);
+            let i = n.0 as usize;
+            let was_out = self.out.at(i);
+            self.out.set(i, true);
+            let left_before = was_out && n != a && self.marks.at(i) == VALID;
+            x = self.tree.preorder_next(a, n, !left_before);
         }
         self.count_valid_coverage(a);
     }
