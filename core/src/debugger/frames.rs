@@ -117,6 +117,9 @@ const CATCH_UP_LIMIT: Duration = Duration::from_secs(20);
 /// scheduled a little later on a loaded machine.
 const CATCH_UP_SETTLE: Duration = Duration::from_millis(50);
 
+/// How long [`Debugger::catch_up`] takes in headers at most once the store has caught up.
+const CATCH_UP_INTAKE: Duration = Duration::from_secs(1);
+
 impl Debugger {
     /// Waits until the store has committed what the program had sent when the catch-up began
     /// (within [`CATCH_UP_SETTLE`]) and the session has taken it in: after a debugger made a
@@ -149,8 +152,10 @@ impl Debugger {
             std::thread::sleep(Duration::from_millis(5));
             self.pump()?;
         }
-        // Every header handed over before the commit is taken in.
-        while self.pump()? > 0 {}
+        // The headers handed over before the commit are taken in; a program that runs on hands
+        // over more meanwhile, so the intake is bounded.
+        let intake = Instant::now();
+        while self.pump()? > 0 && intake.elapsed() < CATCH_UP_INTAKE {}
         self.wait_for_last_node()
     }
 }
