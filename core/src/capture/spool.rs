@@ -283,7 +283,7 @@ mod tests {
     #[test]
     fn the_arrival_ends_at_the_last_whole_frame() {
         use crate::trace::synthetic::StreamBuilder;
-        use crate::trace::wire::{Decoder, Value};
+        use crate::trace::wire::{frame_ends, Value};
         let mut b = StreamBuilder::new();
         let c = b.class("p.Main", true);
         let main = b.method(c, "main", "()V", true, &[]);
@@ -291,11 +291,7 @@ mod tests {
         b.call(t, main, &[]);
         b.ret(t, Value::Void);
         let whole = b.end(0);
-        let mut decoder = Decoder::new(&whole[..]).unwrap();
-        let mut ends = Vec::new();
-        while decoder.next_frame().unwrap().is_some() {
-            ends.push(decoder.offset());
-        }
+        let ends = frame_ends(&whole);
         // The program stopped halfway through its END frame.
         let cut = &whole[..whole.len() - 1];
         let dir = tempfile::tempdir().unwrap();

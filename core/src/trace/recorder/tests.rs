@@ -866,11 +866,7 @@ fn a_commit_asked_for_says_how_far_the_stream_is_committed() {
     s.call(t, a, &[Value::Int(9)]);
     s.ret(t, Value::Int(10));
     let bytes = s.end(0);
-    let mut decoder = crate::trace::wire::Decoder::new(&bytes[..]).unwrap();
-    let mut frame_ends = Vec::new();
-    while decoder.next_frame().unwrap().is_some() {
-        frame_ends.push(decoder.offset());
-    }
+    let frame_ends = crate::trace::wire::frame_ends(&bytes);
     for threaded in [false, true] {
         let path = dir.path().join(format!("{threaded}.htrace"));
         let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));

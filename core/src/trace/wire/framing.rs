@@ -60,11 +60,22 @@ impl FrameEnds {
     }
 }
 
+/// Where each frame of a whole stream ends, by decoding it (for tests).
+#[cfg(test)]
+pub(crate) fn frame_ends(stream: &[u8]) -> Vec<u64> {
+    let mut d = super::Decoder::new(stream).expect("a stream");
+    let mut ends = Vec::new();
+    while d.next_frame().expect("a well-formed stream").is_some() {
+        ends.push(d.offset());
+    }
+    ends
+}
+
 #[cfg(test)]
 mod tests {
-    use super::FrameEnds;
+    use super::{frame_ends, FrameEnds};
     use crate::trace::synthetic::StreamBuilder;
-    use crate::trace::wire::{Decoder, Value};
+    use crate::trace::wire::Value;
 
     /// A stream of a few frames of different sizes, and where each frame ends (the decoder's
     /// offset after it).
@@ -85,11 +96,7 @@ mod tests {
         }
         b.ret(t, Value::Void);
         let bytes = b.end(0);
-        let mut d = Decoder::new(&bytes[..]).unwrap();
-        let mut ends = Vec::new();
-        while d.next_frame().unwrap().is_some() {
-            ends.push(d.offset());
-        }
+        let ends = frame_ends(&bytes);
         (bytes, ends)
     }
 

@@ -36,5 +36,7 @@ pub use frame::{
     frame_name, frame_type, BlockDef, ClassDef, Effect, EffectKind, FieldDef, Frame, Hello,
     MethodDef, ThreadDef, VarDef, ACC_STATIC,
 };
+#[cfg(test)]
+pub(crate) use framing::frame_ends;
 pub use framing::FrameEnds;
 pub use value::{put_value, read_value, Primitive, Value};
