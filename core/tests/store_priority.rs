@@ -14,8 +14,7 @@ use std::time::{Duration, Instant};
 use hindsight_core::capture::{LiveRecording, STORE_NICENESS};
 use hindsight_core::trace::recorder::NodeSink;
 use hindsight_core::trace::store::WriterConfig;
-use hindsight_core::trace::synthetic::StreamBuilder;
-use hindsight_core::trace::wire::Value;
+use hindsight_core::trace::synthetic::calls_stream;
 use hindsight_core::tree::NodeHeader;
 
 /// A sink that lets the store fall behind once `open` is set, says a front end waits once
@@ -130,26 +129,6 @@ fn hindsight_threads() -> Vec<(String, i32)> {
     }
     out.sort();
     out
-}
-
-/// The stream of a program whose `main` calls `f` `calls` times; `whole` ends it.
-fn stream(calls: usize, whole: bool) -> Vec<u8> {
-    let mut b = StreamBuilder::new();
-    let c = b.class("p.Main", true);
-    let main = b.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
-    let f = b.method(c, "f", "(I)I", true, &["x"]);
-    let t = b.thread("main");
-    b.call(t, main, &[Value::Null]);
-    for i in 0..calls {
-        b.call(t, f, &[Value::Int(i as i32)]);
-        b.ret(t, Value::Int(1));
-        b.flush_all();
-    }
-    if !whole {
-        return b.killed();
-    }
-    b.ret(t, Value::Void);
-    b.end(0)
 }
 
 /// Polls `threads` until `done` holds of them (for at most 10 s).
@@ -329,3 +308,8 @@ fn fall_behind_then_lift(lift: Lift) {
 /// Calls of `f` in the whole program: more than the decoder queues, so that it still runs
 /// when the writer carries on.
 const CALLS: usize = 200;
+
+/// The program's stream after `calls` calls of `f`, each sent as it returns; `whole` ends it.
+fn stream(calls: usize, whole: bool) -> Vec<u8> {
+    calls_stream(calls as u32, 1, whole)
+}

@@ -432,6 +432,32 @@ impl StreamBuilder {
     }
 }
 
+/// The stream of a program whose `p.Main.main` calls `f(i)` (line 3, returning `2 * i`) for `i`
+/// in `0..calls`, its thread's events sent as a frame after call `i` whenever `i % flush_every`
+/// is 0. `whole` ends the stream after `main` returns; otherwise it stops after the last call, as
+/// a killed program's would, so that a shorter stream is a prefix of a longer one.
+pub fn calls_stream(calls: u32, flush_every: u32, whole: bool) -> Vec<u8> {
+    let mut b = StreamBuilder::new();
+    let c = b.class("p.Main", true);
+    let main = b.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
+    let f = b.method(c, "f", "(I)I", true, &["x"]);
+    let t = b.thread("main");
+    b.call(t, main, &[Value::Null]);
+    for i in 0..calls {
+        b.call(t, f, &[Value::Int(i as i32)]);
+        b.line(t, 3);
+        b.ret(t, Value::Int(2 * i as i32));
+        if i % flush_every.max(1) == 0 {
+            b.flush_all();
+        }
+    }
+    if !whole {
+        return b.killed();
+    }
+    b.ret(t, Value::Void);
+    b.end(0)
+}
+
 /// A block table entry: `effects` as (kind, target) pairs, kinds numbered as on the wire
 /// (0 local write, 1 local read, 2 field write, 3 field read, 4 array write, 5 array read,
 /// 6 static write, 7 static read).

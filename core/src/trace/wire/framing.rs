@@ -74,28 +74,12 @@ pub(crate) fn frame_ends(stream: &[u8]) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::{frame_ends, FrameEnds};
-    use crate::trace::synthetic::StreamBuilder;
-    use crate::trace::wire::Value;
+    use crate::trace::synthetic::calls_stream;
 
     /// A stream of a few frames of different sizes, and where each frame ends (the decoder's
     /// offset after it).
     fn stream() -> (Vec<u8>, Vec<u64>) {
-        let mut b = StreamBuilder::new();
-        let c = b.class("p.Main", true);
-        let main = b.method(c, "main", "([Ljava/lang/String;)V", true, &["args"]);
-        let f = b.method(c, "f", "(I)I", true, &["x"]);
-        let t = b.thread("main");
-        b.call(t, main, &[Value::Null]);
-        for i in 0..40 {
-            b.call(t, f, &[Value::Int(i)]);
-            b.line(t, 3);
-            b.ret(t, Value::Int(2 * i));
-            if i % 7 == 0 {
-                b.flush_all();
-            }
-        }
-        b.ret(t, Value::Void);
-        let bytes = b.end(0);
+        let bytes = calls_stream(40, 7, true);
         let ends = frame_ends(&bytes);
         (bytes, ends)
     }
