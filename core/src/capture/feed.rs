@@ -379,7 +379,12 @@ impl Drop for FeedSink {
 
 impl NodeSink for FeedSink {
     fn node(&mut self, header: &NodeHeader) {
-        if header.exit.is_some() && header.kind.is_call() {
+        // Only the first completed call reads the clock: a clock read per node cost the
+        // recorder's thread 4 % of its time in a live session.
+        if header.exit.is_some()
+            && header.kind.is_call()
+            && self.state.first_complete_ns.load(Ordering::Relaxed) == 0
+        {
             let ns = self.state.created.elapsed().as_nanos() as u64 + 1;
             let _ = self.state.first_complete_ns.compare_exchange(
                 0,
