@@ -2,6 +2,7 @@
 //! children of nodes left open, the ends of nodes that completed after their page). Pure state:
 //! the writer does the SQL.
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::node_pages::{encode_page, put_children, CHILDREN_PER_CHUNK, NODES_PER_PAGE};
@@ -22,7 +23,9 @@ struct LateChildren {
 /// What one commit writes.
 #[derive(Debug, Default, PartialEq)]
 pub struct NodeFlush {
-    /// `(first, last, raw page)`, compressed by the writer.
+    /// The window's nodes, which `seal` encodes into `pages` on the store's pool.
+    pub rows: WindowRows,
+    /// `(first, last, raw page)`, compressed by `seal`.
     pub pages: Vec<(NodeId, NodeId, Vec<u8>)>,
     /// `(parent, chunk, count, data)` rows of `node_children` (a chunk may be written again
     /// until it is full).
@@ -92,57 +95,46 @@ impl NodeWindow {
     }
 
     /// Everything to write at a commit; the window then starts after the last node started.
+    /// The rows go out unencoded (`NodeFlush::rows`): encoding them is the pool's work, not the
+    /// recorder's.
     pub fn flush(&mut self) -> NodeFlush {
         let mut out = NodeFlush::default();
-        // Children of the window's nodes by parent (compressed rows: no vector per node).
-        let n = self.pending.len();
-        let mut start = vec![0u32; n + 1];
-        for row in self.pending.iter().flatten() {
-            if let Some(p) = row.header.parent.and_then(|p| self.slot(p)) {
-                start[p + 1] += 1;
+        // A node still open keeps its children in chunks: those in this window first. A parent
+        // starts before its children, so one pass in id order finds them.
+        for (i, row) in self.pending.iter().enumerate() {
+            let Some(row) = row else { continue };
+            if let Some(p) = row.header.parent {
+                let open_parent = self.slot(p).is_some_and(|j| {
+                    self.pending[j]
+                        .as_ref()
+                        .is_some_and(|r| r.header.exit.is_none())
+                });
+                if open_parent {
+                    if let Some(late) = self.late.get_mut(&p) {
+                        late.ids.push(row.header.id);
+                    }
+                }
             }
-        }
-        for i in 0..n {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
-        let mut kids = vec![NodeId(0); start[n] as usize];
-        for row in self.pending.iter().flatten() {
-            if let Some(p) = row.header.parent.and_then(|p| self.slot(p)) {
-                kids[fill[p] as usize] = row.header.id;
-                fill[p] += 1;
-            }
-        }
-        let children = |i: usize| &kids[start[i] as usize..start[i + 1] as usize];
-        let rows: Vec<(usize, &NodeRow)> = self
-            .pending
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| r.as_ref().map(|r| (i, r)))
-            .collect();
-        for page in rows.chunks(NODES_PER_PAGE) {
-            let raw = encode_page(page.iter().map(|&(i, r)| {
-                let complete = r.header.exit.is_some();
-                (r, complete.then(|| children(i)))
-            }));
-            out.pages
-                .push((page[0].1.header.id, page[page.len() - 1].1.header.id, raw));
-        }
-        for &(i, r) in &rows {
-            if r.header.exit.is_none() {
+            if row.header.exit.is_none() {
+                debug_assert_eq!(i as u32 + self.base, row.header.id.0);
                 self.late.insert(
-                    r.header.id,
+                    row.header.id,
                     LateChildren {
                         chunk: 0,
-                        ids: children(i).to_vec(),
+                        ids: Vec::new(),
                         dirty: true,
                         complete: false,
                     },
                 );
             }
         }
+        let n = self.pending.len();
+        let rows = std::mem::replace(&mut self.pending, Vec::with_capacity(n));
+        out.rows = WindowRows {
+            base: self.base,
+            rows,
+        };
         self.base = self.base.saturating_add(n as u32);
-        self.pending.clear();
         let mut done = Vec::new();
         for (&parent, late) in self.late.iter_mut() {
             if !late.dirty {
@@ -168,6 +160,63 @@ impl NodeWindow {
         out.chunks.sort_by_key(|c| (c.0, c.1));
         out.ends = std::mem::take(&mut self.ends);
         out
+    }
+}
+
+/// The nodes a commit's window holds, by `id - base`, to be encoded into node pages.
+#[derive(Debug, Default, PartialEq)]
+pub struct WindowRows {
+    base: u32,
+    rows: Vec<Option<NodeRow>>,
+}
+
+impl WindowRows {
+    /// The node pages, `(first, last, raw page)`: a node complete in the window carries its
+    /// children (those all started in it, after it). With `parallel`, pages are encoded on the
+    /// current rayon pool's threads.
+    pub fn encode(self, parallel: bool) -> Vec<(NodeId, NodeId, Vec<u8>)> {
+        let slot = |id: NodeId| {
+            let i = id.0.checked_sub(self.base)? as usize;
+            self.rows.get(i)?.as_ref().map(|_| i)
+        };
+        // Children of the window's nodes by parent (compressed rows: no vector per node).
+        let n = self.rows.len();
+        let mut start = vec![0u32; n + 1];
+        for row in self.rows.iter().flatten() {
+            if let Some(p) = row.header.parent.and_then(slot) {
+                start[p + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut kids = vec![NodeId(0); start[n] as usize];
+        for row in self.rows.iter().flatten() {
+            if let Some(p) = row.header.parent.and_then(slot) {
+                kids[fill[p] as usize] = row.header.id;
+                fill[p] += 1;
+            }
+        }
+        let children = |i: usize| &kids[start[i] as usize..start[i + 1] as usize];
+        let rows: Vec<(usize, &NodeRow)> = self
+            .rows
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.as_ref().map(|r| (i, r)))
+            .collect();
+        let page = |page: &[(usize, &NodeRow)]| {
+            let raw = encode_page(page.iter().map(|&(i, r)| {
+                let complete = r.header.exit.is_some();
+                (r, complete.then(|| children(i)))
+            }));
+            (page[0].1.header.id, page[page.len() - 1].1.header.id, raw)
+        };
+        if parallel {
+            rows.par_chunks(NODES_PER_PAGE).map(page).collect()
+        } else {
+            rows.chunks(NODES_PER_PAGE).map(page).collect()
+        }
     }
 }
 
@@ -200,6 +249,13 @@ mod tests {
             depth: 1,
             outcome: None,
         }
+    }
+
+    /// `NodeWindow::flush` with its rows encoded, as `seal` does.
+    fn flush(w: &mut NodeWindow) -> NodeFlush {
+        let mut f = NodeWindow::flush(w);
+        f.pages = std::mem::take(&mut f.rows).encode(false);
+        f
     }
 
     fn done(mut r: NodeRow) -> NodeRow {
@@ -245,7 +301,7 @@ mod tests {
                 want.push(NodeId(next));
                 next += 1;
             }
-            let f = w.flush();
+            let f = flush(&mut w);
             // Odd children of the previous round complete now: their ends are late.
             if round > 0 {
                 assert!(f.ends.is_empty() || f.ends.iter().all(|e| e.0 .0 % 2 == 1));
@@ -256,7 +312,7 @@ mod tests {
             flushes.push(f);
         }
         w.completed(&done(p));
-        flushes.push(w.flush());
+        flushes.push(flush(&mut w));
         assert_eq!(chunked(&flushes, 1), want);
         // Every odd child's end is in `ends`, exactly once; no even child's.
         let ends: Vec<u32> = flushes
@@ -285,7 +341,7 @@ mod tests {
         }
         assert_eq!(expect, next);
         // The parent's completed state: nothing left to write.
-        assert_eq!(w.flush(), NodeFlush::default());
+        assert_eq!(flush(&mut w), NodeFlush::default());
     }
 
     #[test]
@@ -301,7 +357,7 @@ mod tests {
         for r in [&rows[2], &rows[3], &rows[1], &rows[4]] {
             w.completed(&done(r.clone()));
         }
-        let f = w.flush();
+        let f = flush(&mut w);
         assert_eq!(f.pages.len(), 1);
         let page = decode_page(&compress(&f.pages[0].2)).unwrap();
         assert_eq!(page.children(1), Some(&[NodeId(2), NodeId(3)][..]));

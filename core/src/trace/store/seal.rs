@@ -1,5 +1,6 @@
 //! The part of a commit that needs no SQLite: compressing event blocks, sorting and encoding
-//! the change index into pages, encoding node and coverage pages. It runs on the store's thread
+//! the change index into pages, encoding node pages (with each complete node's children) and
+//! coverage pages. It runs on the store's thread
 //! pool (rayon), in parallel within a commit and, when the writer pipelines, while the recorder
 //! goes on with the next commit's events; the writer then inserts what it produced.
 
@@ -44,7 +45,7 @@ const INDEX_PIECE: usize = 1 << 16;
 pub fn seal(mut batch: Batch, page_bytes: usize, parallel: bool) -> Sealed {
     let blocks = std::mem::take(&mut batch.blocks);
     let entries = std::mem::take(&mut batch.index);
-    let pages = std::mem::take(&mut batch.nodes.pages);
+    let rows = std::mem::take(&mut batch.nodes.rows);
     let coverage = std::mem::take(&mut batch.coverage);
     let compress_block = |mut b: EncodedBlock| {
         b.data = lz4_flex::compress_prepend_size(&b.data);
@@ -66,7 +67,12 @@ pub fn seal(mut batch: Batch, page_bytes: usize, parallel: bool) -> Sealed {
             },
             || {
                 rayon::join(
-                    || pages.into_par_iter().map(compress_nodes).collect(),
+                    || {
+                        rows.encode(true)
+                            .into_par_iter()
+                            .map(compress_nodes)
+                            .collect()
+                    },
                     || coverage.into_par_iter().filter_map(coverage_page).collect(),
                 )
             },
@@ -78,7 +84,7 @@ pub fn seal(mut batch: Batch, page_bytes: usize, parallel: bool) -> Sealed {
                 segment(entries, page_bytes, false),
             ),
             (
-                pages.into_iter().map(compress_nodes).collect(),
+                rows.encode(false).into_iter().map(compress_nodes).collect(),
                 coverage.into_iter().filter_map(coverage_page).collect(),
             ),
         )
