@@ -124,7 +124,10 @@ impl BlockBuilder {
         if self.count == 0 {
             return None;
         }
-        let capacity = self.raw.capacity();
+        // The next block's room is what this one used, not its capacity: one large event (a
+        // long string's content) would otherwise make every later block as large, and a
+        // commit's blocks waiting to be sealed would hold that much each.
+        let capacity = self.raw.len() + self.raw.len() / 4;
         let block = EncodedBlock {
             thread: self.thread,
             first_ts: self.first_ts,
@@ -243,4 +246,40 @@ pub fn decode_block(
         out.push(be);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::wire::EventKind;
+
+    /// A block of events of `operand_bytes` operands each until it holds `bytes`, taken.
+    fn fill(b: &mut BlockBuilder, ts: &mut Timestamp, operand_bytes: usize, bytes: usize) {
+        let operands = vec![1u8; operand_bytes];
+        while b.raw_len() < bytes {
+            *ts += 1;
+            let ev = Event {
+                ts: *ts,
+                kind: EventKind::Line(1),
+            };
+            b.push(&[], 1, &ev, None, Some(&operands));
+        }
+        assert!(b.take().is_some());
+    }
+
+    #[test]
+    fn one_large_event_does_not_make_every_later_block_as_large() {
+        const BLOCK: usize = 32 * 1024;
+        let mut b = BlockBuilder::new(ThreadId(1));
+        let mut ts = 0;
+        fill(&mut b, &mut ts, 4, BLOCK);
+        fill(&mut b, &mut ts, 1 << 20, BLOCK);
+        fill(&mut b, &mut ts, 4, BLOCK);
+        // The blocks after the large one are as large as blocks get, give or take a quarter.
+        assert!(
+            b.raw.capacity() < 2 * BLOCK,
+            "capacity {} after a block of {BLOCK} bytes",
+            b.raw.capacity()
+        );
+    }
 }
