@@ -283,12 +283,20 @@ fn main() {
         config.commit_events = n.parse().expect("--commit-events N: a number of events");
         config.commit_interval = Duration::from_secs(1 << 30);
     }
+    // The change index's raw page size (`WriterConfig::page_bytes`).
+    if let Some(n) = option("--page-bytes") {
+        config.page_bytes = n.parse().expect("--page-bytes N: a number of bytes");
+    }
     let mut args: Vec<String> = Vec::new();
     let mut skip = false;
     for a in std::env::args().skip(1) {
         if skip {
             skip = false;
-        } else if a == "--threads" || a == "--stream" || a == "--commit-events" {
+        } else if a == "--threads"
+            || a == "--stream"
+            || a == "--commit-events"
+            || a == "--page-bytes"
+        {
             skip = true;
         } else if !a.starts_with('-') {
             args.push(a);
