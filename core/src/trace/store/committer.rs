@@ -221,7 +221,7 @@ impl Committer {
             )?;
         }
         let nodes = &sealed.nodes;
-        for (first, last, data) in &nodes.pages {
+        for (first, last, data) in &sealed.node_pages {
             self.exec(
                 "storing nodes",
                 "INSERT INTO node_pages(first, last, data) VALUES (?1, ?2, ?3)",

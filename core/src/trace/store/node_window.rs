@@ -23,10 +23,8 @@ struct LateChildren {
 /// What one commit writes.
 #[derive(Debug, Default, PartialEq)]
 pub struct NodeFlush {
-    /// The window's nodes, which `seal` encodes into `pages` on the store's pool.
+    /// The window's nodes, which `seal` encodes into node pages on the store's pool.
     pub rows: WindowRows,
-    /// `(first, last, raw page)`, compressed by `seal`.
-    pub pages: Vec<(NodeId, NodeId, Vec<u8>)>,
     /// `(parent, chunk, count, data)` rows of `node_children` (a chunk may be written again
     /// until it is full).
     pub chunks: Vec<(NodeId, u32, u32, Vec<u8>)>,
@@ -44,10 +42,15 @@ pub struct NodeWindow {
     ends: Vec<(NodeId, Timestamp, Option<Outcome>)>,
 }
 
+/// Where node `id` is among `rows` (by `id - base`), if it is there.
+fn slot(rows: &[Option<NodeRow>], base: u32, id: NodeId) -> Option<usize> {
+    let i = id.0.checked_sub(base)? as usize;
+    rows.get(i)?.as_ref().map(|_| i)
+}
+
 impl NodeWindow {
     fn slot(&self, id: NodeId) -> Option<usize> {
-        let i = id.0.checked_sub(self.base)? as usize;
-        self.pending.get(i)?.as_ref().map(|_| i)
+        slot(&self.pending, self.base, id)
     }
 
     /// A node started; ids come in increasing order (the recorder numbers nodes as they start),
@@ -104,11 +107,10 @@ impl NodeWindow {
         for (i, row) in self.pending.iter().enumerate() {
             let Some(row) = row else { continue };
             if let Some(p) = row.header.parent {
-                let open_parent = self.slot(p).is_some_and(|j| {
-                    self.pending[j]
-                        .as_ref()
-                        .is_some_and(|r| r.header.exit.is_none())
-                });
+                let open_parent = self
+                    .slot(p)
+                    .and_then(|j| self.pending[j].as_ref())
+                    .is_some_and(|r| r.header.exit.is_none());
                 if open_parent {
                     if let Some(late) = self.late.get_mut(&p) {
                         late.ids.push(row.header.id);
@@ -175,10 +177,7 @@ impl WindowRows {
     /// children (those all started in it, after it). With `parallel`, pages are encoded on the
     /// current rayon pool's threads.
     pub fn encode(self, parallel: bool) -> Vec<(NodeId, NodeId, Vec<u8>)> {
-        let slot = |id: NodeId| {
-            let i = id.0.checked_sub(self.base)? as usize;
-            self.rows.get(i)?.as_ref().map(|_| i)
-        };
+        let slot = |id: NodeId| slot(&self.rows, self.base, id);
         // Children of the window's nodes by parent (compressed rows: no vector per node).
         let n = self.rows.len();
         let mut start = vec![0u32; n + 1];
@@ -251,11 +250,11 @@ mod tests {
         }
     }
 
-    /// `NodeWindow::flush` with its rows encoded, as `seal` does.
-    fn flush(w: &mut NodeWindow) -> NodeFlush {
+    /// `NodeWindow::flush`, and its rows encoded into pages as `seal` does.
+    fn flush(w: &mut NodeWindow) -> (NodeFlush, Vec<(NodeId, NodeId, Vec<u8>)>) {
         let mut f = NodeWindow::flush(w);
-        f.pages = std::mem::take(&mut f.rows).encode(false);
-        f
+        let pages = std::mem::take(&mut f.rows).encode(false);
+        (f, pages)
     }
 
     fn done(mut r: NodeRow) -> NodeRow {
@@ -283,7 +282,7 @@ mod tests {
     #[test]
     fn open_nodes_keep_their_children_in_chunks_and_their_end_comes_later() {
         let mut w = NodeWindow::default();
-        let mut flushes = Vec::new();
+        let (mut flushes, mut pages) = (Vec::new(), Vec::new());
         // Node 1 (a thread-like parent) stays open over several commits with many children.
         let mut p = row(1, 0);
         p.header.parent = None;
@@ -301,7 +300,8 @@ mod tests {
                 want.push(NodeId(next));
                 next += 1;
             }
-            let f = flush(&mut w);
+            let (f, p) = flush(&mut w);
+            pages.extend(p);
             // Odd children of the previous round complete now: their ends are late.
             if round > 0 {
                 assert!(f.ends.is_empty() || f.ends.iter().all(|e| e.0 .0 % 2 == 1));
@@ -312,7 +312,9 @@ mod tests {
             flushes.push(f);
         }
         w.completed(&done(p));
-        flushes.push(flush(&mut w));
+        let (f, p) = flush(&mut w);
+        flushes.push(f);
+        pages.extend(p);
         assert_eq!(chunked(&flushes, 1), want);
         // Every odd child's end is in `ends`, exactly once; no even child's.
         let ends: Vec<u32> = flushes
@@ -327,21 +329,19 @@ mod tests {
         assert_eq!(sorted, odd);
         // Pages tile the ids in order, and a node complete in its page carries its end.
         let mut expect = 1;
-        for f in &flushes {
-            for (first, last, raw) in &f.pages {
-                assert_eq!(first.0, expect);
-                let page = decode_page(&compress(raw)).unwrap();
-                for (i, r) in page.rows.iter().enumerate() {
-                    assert_eq!(r.header.id.0, expect);
-                    expect += 1;
-                    assert_eq!(page.open(i), r.header.id.0 % 2 == 1, "node {}", r.header.id);
-                }
-                assert_eq!(last.0, expect - 1);
+        for (first, last, raw) in &pages {
+            assert_eq!(first.0, expect);
+            let page = decode_page(&compress(raw)).unwrap();
+            for (i, r) in page.rows.iter().enumerate() {
+                assert_eq!(r.header.id.0, expect);
+                expect += 1;
+                assert_eq!(page.open(i), r.header.id.0 % 2 == 1, "node {}", r.header.id);
             }
+            assert_eq!(last.0, expect - 1);
         }
         assert_eq!(expect, next);
         // The parent's completed state: nothing left to write.
-        assert_eq!(flush(&mut w), NodeFlush::default());
+        assert_eq!(flush(&mut w), (NodeFlush::default(), Vec::new()));
     }
 
     #[test]
@@ -357,9 +357,9 @@ mod tests {
         for r in [&rows[2], &rows[3], &rows[1], &rows[4]] {
             w.completed(&done(r.clone()));
         }
-        let f = flush(&mut w);
-        assert_eq!(f.pages.len(), 1);
-        let page = decode_page(&compress(&f.pages[0].2)).unwrap();
+        let (f, pages) = flush(&mut w);
+        assert_eq!(pages.len(), 1);
+        let page = decode_page(&compress(&pages[0].2)).unwrap();
         assert_eq!(page.children(1), Some(&[NodeId(2), NodeId(3)][..]));
         assert_eq!(page.children(2), Some(&[][..]));
         // The root stayed open: its children are a chunk.

@@ -1,8 +1,8 @@
 //! The part of a commit that needs no SQLite: compressing event blocks, sorting and encoding
 //! the change index into pages, encoding node pages (with each complete node's children) and
-//! coverage pages. It runs on the store's thread
-//! pool (rayon), in parallel within a commit and, when the writer pipelines, while the recorder
-//! goes on with the next commit's events; the writer then inserts what it produced.
+//! coverage pages. It runs on the store's thread pool (rayon), in parallel within a commit and,
+//! when the writer pipelines, while the recorder goes on with the next commit's events; the
+//! writer then inserts what it produced.
 
 use rayon::prelude::*;
 
@@ -32,7 +32,10 @@ pub struct Sealed {
     pub blocks: Vec<EncodedBlock>,
     /// `(first_ts, last_ts, writes, pages)` of the change index segment, when it has writes.
     pub segment: Option<(Timestamp, Timestamp, u64, Vec<Page>)>,
+    /// The node window's chunks and ends (its rows are in `node_pages`).
     pub nodes: NodeFlush,
+    /// `(first node, last node, compressed page)` of the node pages.
+    pub node_pages: Vec<(NodeId, NodeId, Vec<u8>)>,
     /// `(first node, last node, compressed page)`.
     pub coverage: Vec<(NodeId, NodeId, Vec<u8>)>,
     pub counts: WriteCounts,
@@ -89,11 +92,11 @@ pub fn seal(mut batch: Batch, page_bytes: usize, parallel: bool) -> Sealed {
             ),
         )
     };
-    batch.nodes.pages = node_pages;
     Sealed {
         blocks,
         segment,
         nodes: batch.nodes,
+        node_pages,
         coverage,
         counts: batch.counts,
     }
