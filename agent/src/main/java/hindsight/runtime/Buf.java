@@ -850,9 +850,7 @@ public final class Buf extends Encoder {
     /** Whether {@link #valA} sends {@code o} by its text or value rather than by an id. */
     private static boolean isValue(Object o) {
         Class<?> c = o.getClass();
-        return c == String.class || c == Integer.class || c == Long.class || c == Boolean.class
-                || c == Character.class || c == Double.class || c == Float.class || c == Byte.class
-                || c == Short.class;
+        return c == String.class || isBox(c);
     }
 
     // ---- content of JDK objects (Contents) ----

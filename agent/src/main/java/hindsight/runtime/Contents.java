@@ -260,9 +260,7 @@ final class Contents {
             if (id < 0) {
                 b.writeString(-id, (String) v);
             }
-        } else if (c != Integer.class && c != Long.class && c != Boolean.class
-                && c != Character.class && c != Double.class && c != Float.class
-                && c != Byte.class && c != Short.class) {
+        } else if (!Encoder.isBox(c)) {
             b.seen(v);
         }
     }

@@ -257,6 +257,12 @@ abstract class Encoder {
     /** A box by its value, or any other Number, Boolean or Character object (out of line). */
     abstract void boxed(Object o);
 
+    /** Whether {@code c} is one of the eight box classes, which {@link #boxed} sends by value. */
+    static boolean isBox(Class<?> c) {
+        return c == Integer.class || c == Long.class || c == Boolean.class || c == Character.class
+                || c == Double.class || c == Float.class || c == Byte.class || c == Short.class;
+    }
+
     // ---- event headers (inlined; the value follows) ----
 
     final void local(int var) {
