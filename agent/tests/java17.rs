@@ -161,6 +161,38 @@ fn enum_constants_are_named_by_a_text_content() {
     }
 }
 
+/// A field reached through a subclass (`sub.row`, `Sub.created`, `Sub.NAMES`) has the id of the
+/// class that declares it, so one variable has one history; a field that hides another is a
+/// variable of its own; a JDK superclass's field resolves to the JDK class.
+#[test]
+fn fields_reached_through_a_subclass_are_their_declaring_class_fields() {
+    let trace = check_program("InheritedFields");
+    let lines = trace.lines();
+    let accesses: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("FIELD_") || l.contains("STATIC_"))
+        .collect();
+    for l in &accesses {
+        assert!(
+            !l.contains("InheritedFields$Sub.") && !l.contains("InheritedFields$Counted."),
+            "a field named by the type it was reached through: {l}"
+        );
+    }
+    assert_subsequence(
+        &lines,
+        &[
+            "CALL InheritedFields$Sub.next(",
+            ".InheritedFields$Base.row",
+            ".InheritedFields$Base.row = 11",
+            "STATIC_WRITE InheritedFields$Base.created = 101",
+            "InheritedFields$Shadow.row = 5",
+            "CALL InheritedFields$Counted.touch(",
+            "java.util.AbstractList.modCount = 1",
+            "STATIC_READ InheritedFields$Named.NAMES",
+        ],
+    );
+}
+
 /// Bytecode that stores 2 into booleans (a mutant, another compiler): the JVM keeps the low
 /// bit of a boolean field, static field, array element and return value, and so does the trace.
 #[test]

@@ -1,6 +1,5 @@
 package hindsight.instrument;
 
-import hindsight.runtime.Defs;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -44,7 +43,8 @@ final class BlockTable implements Opcodes {
     private final List<Integer> effectKinds = new ArrayList<>();
     private final List<Integer> effectTargets = new ArrayList<>();
 
-    BlockTable(MethodNode m, AbstractInsnNode[] orig, Ordinals ordinals, Vars vars) {
+    BlockTable(MethodNode m, AbstractInsnNode[] orig, Ordinals ordinals, Vars vars,
+            FieldIds fields) {
         this.ordinals = ordinals;
         starts = leaders(m, orig, ordinals);
         lines = new int[starts.length];
@@ -70,7 +70,7 @@ final class BlockTable implements Opcodes {
             }
             if (block >= 0) {
                 int before = effectKinds.size();
-                effectsOf(x, vars);
+                effectsOf(x, vars, fields);
                 effectCounts[block] += effectKinds.size() - before;
             }
         }
@@ -144,7 +144,7 @@ final class BlockTable implements Opcodes {
         }
     }
 
-    private void effectsOf(AbstractInsnNode x, Vars vars) {
+    private void effectsOf(AbstractInsnNode x, Vars vars, FieldIds fields) {
         int op = x.getOpcode();
         if (op >= ILOAD && op <= ALOAD) {
             effect(LOCAL_READ, vars.read(x, ((VarInsnNode) x).var, op));
@@ -156,7 +156,7 @@ final class BlockTable implements Opcodes {
         } else if (op == PUTFIELD || op == GETFIELD || op == PUTSTATIC || op == GETSTATIC) {
             FieldInsnNode f = (FieldInsnNode) x;
             boolean isStatic = op == PUTSTATIC || op == GETSTATIC;
-            int fid = Defs.field(f.owner, f.name, f.desc, isStatic);
+            int fid = fields.of(f, isStatic);
             effect(op == PUTFIELD ? FIELD_WRITE : op == GETFIELD ? FIELD_READ
                     : op == PUTSTATIC ? STATIC_WRITE : STATIC_READ, fid);
         } else if (op >= IASTORE && op <= SASTORE) {

@@ -41,13 +41,14 @@ final class ClassInstrumenter {
                     ? Defs.CLASS_RECORD : 0);
         int classId = Defs.instrumentedClass(cn.name, cn.sourceFile, flags);
         ExternalCalls external = new ExternalCalls(cn, loader);
+        FieldIds fields = new FieldIds(cn, loader);
         for (MethodNode m : cn.methods) {
             boolean noCode = (m.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0;
             boolean bridge = (m.access & Opcodes.ACC_BRIDGE) != 0;
             if (noCode || bridge || skip.contains(m.name + m.desc)) {
                 continue;
             }
-            new MethodInstrumenter(cn, m, classId, external).run();
+            new MethodInstrumenter(cn, m, classId, external, fields).run();
         }
         // After the loop: the id members are not instrumented.
         IdField.add(cn, loader);

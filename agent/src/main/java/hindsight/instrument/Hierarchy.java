@@ -8,13 +8,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
  * Class headers read from class files through a loader's resources, never by loading a class.
- * Used for the verifier's common superclass and to find out whether a call whose owner is an
- * application class reaches application code or a method it inherits from the JDK.
+ * Used for the verifier's common superclass, to find out whether a call whose owner is an
+ * application class reaches application code or a method it inherits from the JDK, and to find
+ * the class that declares a field an instruction names through a subclass ({@link FieldIds}).
  */
 final class Hierarchy {
     static final class Info {
@@ -22,18 +24,22 @@ final class Hierarchy {
         final String[] interfaces;
         final boolean isInterface;
         final Set<String> methods;
+        /** The fields it declares, as name + descriptor. */
+        final Set<String> fields;
 
-        Info(String superName, String[] interfaces, boolean isInterface, Set<String> methods) {
+        Info(String superName, String[] interfaces, boolean isInterface, Set<String> methods,
+                Set<String> fields) {
             this.superName = superName;
             this.interfaces = interfaces;
             this.isInterface = isInterface;
             this.methods = methods;
+            this.fields = fields;
         }
     }
 
     /** Keyed by internal name only: two loaders defining one name are rare enough to ignore. */
     private static final ConcurrentHashMap<String, Info> CACHE = new ConcurrentHashMap<>();
-    private static final Info MISSING = new Info(null, new String[0], false, Set.of());
+    private static final Info MISSING = new Info(null, new String[0], false, Set.of(), Set.of());
 
     private Hierarchy() {}
 
@@ -58,15 +64,22 @@ final class Hierarchy {
 
     private static Info read(ClassReader cr) {
         Set<String> methods = new HashSet<>();
+        Set<String> fields = new HashSet<>();
         cr.accept(new ClassVisitor(Opcodes.ASM9) {
             @Override
             public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] ex) {
                 methods.add(name + desc);
                 return null;
             }
+
+            @Override
+            public FieldVisitor visitField(int access, String name, String desc, String sig, Object value) {
+                fields.add(name + desc);
+                return null;
+            }
         }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
         return new Info(cr.getSuperName(), cr.getInterfaces(),
-                (cr.getAccess() & Opcodes.ACC_INTERFACE) != 0, methods);
+                (cr.getAccess() & Opcodes.ACC_INTERFACE) != 0, methods, fields);
     }
 
     /**

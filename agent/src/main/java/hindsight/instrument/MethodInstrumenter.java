@@ -22,6 +22,7 @@ final class MethodInstrumenter implements Opcodes {
     private final MethodNode m;
     private final int classId;
     private final ExternalCalls external;
+    private final FieldIds fields;
     private final InsnList in;
     private final boolean isStatic;
     private final boolean isCtor;
@@ -29,11 +30,13 @@ final class MethodInstrumenter implements Opcodes {
     private final int bufSlot;
     private final int tempBase;
 
-    MethodInstrumenter(ClassNode cn, MethodNode m, int classId, ExternalCalls external) {
+    MethodInstrumenter(ClassNode cn, MethodNode m, int classId, ExternalCalls external,
+            FieldIds fields) {
         this.cn = cn;
         this.m = m;
         this.classId = classId;
         this.external = external;
+        this.fields = fields;
         this.in = m.instructions;
         this.isStatic = (m.access & ACC_STATIC) != 0;
         this.isCtor = m.name.equals("<init>");
@@ -60,7 +63,7 @@ final class MethodInstrumenter implements Opcodes {
         for (TryCatchBlockNode t : m.tryCatchBlocks) {
             handlers.add(t.handler);
         }
-        BlockTable blocks = new BlockTable(m, orig, ordinals, vars);
+        BlockTable blocks = new BlockTable(m, orig, ordinals, vars, fields);
         Frames frames = new Frames(in, orig, bufSlot);
         int firstLine = 0;
         int lastLine = 0;
@@ -125,13 +128,12 @@ final class MethodInstrumenter implements Opcodes {
         int op = x.getOpcode();
         if (op == GETFIELD) {
             FieldInsnNode f = (FieldInsnNode) x;
-            int fid = Defs.field(f.owner, f.name, f.desc, false);
+            int fid = fields.of(f, false);
             in.insertBefore(x, code().op(DUP).buf().op(SWAP).push(fid)
                     .call(EntryPoint.FIELD_READ).list());
         } else if (op == GETSTATIC) {
             FieldInsnNode f = (FieldInsnNode) x;
-            in.insert(x, code().event(EntryPoint.STATIC_READ,
-                    Defs.field(f.owner, f.name, f.desc, true)).list());
+            in.insert(x, code().event(EntryPoint.STATIC_READ, fields.of(f, true)).list());
         } else if (op >= IALOAD && op <= SALOAD) {
             in.insertBefore(x, code().op(DUP2).buf().op(DUP_X2).op(POP)
                     .call(EntryPoint.ARRAY_READ).list());
@@ -213,7 +215,7 @@ final class MethodInstrumenter implements Opcodes {
 
     private void putField(FieldInsnNode x, boolean preSuper) {
         Type t = Type.getType(x.desc);
-        int fid = Defs.field(x.owner, x.name, x.desc, false);
+        int fid = fields.of(x, false);
         Code before = code().store(t, tempBase);
         Code after = code();
         if (preSuper && x.owner.equals(cn.name)) {
@@ -230,7 +232,7 @@ final class MethodInstrumenter implements Opcodes {
 
     private void putStatic(FieldInsnNode x) {
         Type t = Type.getType(x.desc);
-        int fid = Defs.field(x.owner, x.name, x.desc, true);
+        int fid = fields.of(x, true);
         in.insertBefore(x, code().store(t, tempBase).load(t, tempBase).list());
         in.insert(x, code().buf().push(fid).load(t, tempBase)
                 .call(EntryPoint.Valued.STATIC_WRITE, t).list());
