@@ -42,6 +42,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    quiet_when_stdout_closes();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Record(args) => commands::record::run(args),
@@ -61,12 +62,28 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(status) => ExitCode::from(status),
+        Err(err) if output::is_stdout_closed(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("hindsight: {}", output::error_message(&err));
             let status = exit_status(&err);
             ExitCode::from(status as u8)
         }
     }
+}
+
+/// A reader that stops early (`hindsight events T N | head`) closes our stdout. Printing then
+/// fails with a broken pipe: the command ends quietly with status 0, as `rg` does, instead of
+/// `println!`'s panic (and `output::stdout`'s writers end the same way). Nothing is lost: only
+/// commands that read a trace print a lot, and `record` prints once its trace is complete.
+fn quiet_when_stdout_closes() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info.payload_as_str().unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
 
 /// The exit status of a failed command (docs/cli.md, "Exit statuses").

@@ -1,6 +1,6 @@
 //! Printing: human text or one JSON document on stdout.
 
-use std::io::Write;
+use std::io::{self, Write};
 
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -9,9 +9,56 @@ use serde::Serialize;
 /// a panic.
 pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(value).context("writing JSON")?;
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{text}").context("writing to stdout")?;
+    writeln!(stdout(), "{text}").context("writing to stdout")?;
     Ok(())
+}
+
+/// Stdout for the commands that print through a writer. A reader that stops early (`hindsight
+/// tree T | head`) closes it: the broken pipe then carries [`StdoutClosed`], on which `main`
+/// ends quietly, and no other broken pipe does (a replaying JVM that went away is an error).
+pub fn stdout() -> Stdout {
+    Stdout(io::stdout().lock())
+}
+
+pub struct Stdout(io::StdoutLock<'static>);
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(closed)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(closed)
+    }
+}
+
+fn closed(e: io::Error) -> io::Error {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        io::Error::new(io::ErrorKind::BrokenPipe, StdoutClosed)
+    } else {
+        e
+    }
+}
+
+/// The reader of stdout went away.
+#[derive(Debug)]
+pub struct StdoutClosed;
+
+impl std::fmt::Display for StdoutClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stdout was closed")
+    }
+}
+
+impl std::error::Error for StdoutClosed {}
+
+/// Whether `err` comes from writing to a stdout whose reader went away.
+pub fn is_stdout_closed(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .and_then(|e| e.get_ref())
+            .is_some_and(|inner| inner.is::<StdoutClosed>())
+    })
 }
 
 /// An error and its causes as one line, `what went wrong: why: ...` (docs/cli.md). A cause

@@ -66,6 +66,36 @@ fn tree_json_lists_nodes_in_preorder_with_their_keys() {
     assert!(nodes.iter().all(|n| n["complete"] == true));
 }
 
+/// A reader that stops early (`| head`) closes stdout: every command, whether it prints
+/// with `println!` or through a writer, ends quietly with status 0 (it panicked, or reported an
+/// error with status 125).
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    let (_work, trace) = mergesort_trace();
+    let t = trace.to_str().unwrap();
+    for args in [
+        vec!["info", t],
+        vec!["tree", t],
+        vec!["node", t, "3"],
+        vec!["events", t, "3"],
+        vec!["query", t, "threads"],
+        vec!["tree", t, "--json"],
+        vec!["sql", t, "select * from events"],
+    ] {
+        // The read end is closed before the command starts: its first write fails.
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_hindsight"))
+            .args(&args)
+            .stdout(writer)
+            .output()
+            .expect("running hindsight");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
+
 #[test]
 fn info_json_tells_the_recording() {
     let (_work, trace) = mergesort_trace();

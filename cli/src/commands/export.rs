@@ -58,11 +58,7 @@ pub fn run(args: Args) -> Result<u8> {
                 .with_context(|| format!("creating {}", path.display()))?;
             export(&reader, opts, file, Some(&mut update))?
         }
-        None => {
-            let stdout = std::io::stdout();
-            let lock = stdout.lock();
-            export(&reader, opts, lock, None)?
-        }
+        None => export(&reader, opts, crate::output::stdout(), None)?,
     };
     bar.finish();
     if args.json {

@@ -59,9 +59,8 @@ pub fn run(args: Args) -> Result<u8> {
             }
         })
     });
-    let stdout = std::io::stdout();
     let printer = std::cell::RefCell::new(Printer {
-        out: std::io::BufWriter::new(stdout.lock()),
+        out: std::io::BufWriter::new(crate::output::stdout()),
         columns: Vec::new(),
         pending: Vec::new(),
         widths: None,

@@ -133,8 +133,7 @@ pub fn run(args: Args) -> Result<u8> {
         .map(|(t, _)| (t.id, t.name))
         .collect();
     let mut names = MethodNames::default();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(crate::output::stdout());
     let limit = args.limit.unwrap_or(u64::MAX);
     let mut printed = 0u64;
     let mut truncated = false;
