@@ -161,6 +161,36 @@ fn enum_constants_are_named_by_a_text_content() {
     }
 }
 
+/// Writes the program's code makes through the JDK (a VarHandle on a field and on an array
+/// element, an atomic field updater, reflection, Unsafe) are recorded inside the call: the
+/// object's fields (the element) as they are after it, so the trace's values keep up.
+#[test]
+fn fields_written_through_var_handles_updaters_unsafe_and_reflection_are_recorded() {
+    let trace = check_program("HiddenWrites");
+    let lines = trace.lines();
+    assert_subsequence(
+        &lines,
+        &[
+            "EXT_CALL java.lang.invoke.VarHandle.compareAndSet(",
+            ".HiddenWrites$Counter.base = 1",
+            "EXT_RETURN true",
+            "EXT_CALL java.util.concurrent.atomic.AtomicIntegerFieldUpdater.incrementAndGet(",
+            ".HiddenWrites$Counter.hits = 1",
+            "EXT_RETURN 1",
+            "EXT_CALL java.lang.invoke.VarHandle.setVolatile(",
+            "[1] = 7",
+            "EXT_RETURN void",
+            "EXT_CALL java.lang.invoke.VarHandle.compareAndSet(",
+            ".HiddenWrites$Counter.base = 3",
+            "EXT_CALL java.lang.reflect.Field.set(",
+            ".HiddenWrites$Counter.label = \"set by reflection\"",
+            "EXT_CALL sun.misc.Unsafe.putInt(",
+            ".HiddenWrites$Counter.hits = 40",
+            "EXT_RETURN void",
+        ],
+    );
+}
+
 /// A field reached through a subclass (`sub.row`, `Sub.created`, `Sub.NAMES`) has the id of the
 /// class that declares it, so one variable has one history; a field that hides another is a
 /// variable of its own; a JDK superclass's field resolves to the JDK class.

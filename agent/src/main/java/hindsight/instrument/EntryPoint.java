@@ -27,6 +27,7 @@ enum EntryPoint {
     FIELD_WRITE_UNINIT("fieldWriteUninit", "(I)V"),
     ARRAY_WRITE_B("arrayWriteB", "(Ljava/lang/Object;II)V"),
     ARRAY_RANGE("arrayRange", "(Ljava/lang/Object;II)V"),
+    FIELDS_WRITTEN("fieldsWritten", "(Ljava/lang/Object;I)V"),
     SUPER_CALL("superCall", "(Z)V"),
     THIS_INIT("thisInit", "(Ljava/lang/Object;)V"),
     SEEN("seen", "(Ljava/lang/Object;)V"),

@@ -110,6 +110,7 @@ final class ExternalCalls implements Opcodes {
         // The entry points after the call take the buffer back from the flusher first.
         Code after = new Code(bufSlot);
         JdkHooks.arrayWrites(site, after);
+        JdkHooks.fieldWrites(site, after);
         Type r = Type.getReturnType(x.desc);
         if (ctor && resultOnStack) {
             after.op(DUP).buf().call(EntryPoint.S_EXT_NEW);

@@ -74,6 +74,43 @@ final class JdkHooks implements Opcodes {
         c.call(EntryPoint.ARRAY_RANGE);
     }
 
+    /**
+     * JDK methods that write the fields (or elements) of the object they are given first without
+     * a putfield in application code: a VarHandle, an atomic field updater, Unsafe, reflection.
+     * The runtime then records the object's fields (or the element, or the array) as they are
+     * before the EXT_RETURN, as {@link #arrayWrites} does for arrays.
+     */
+    static void fieldWrites(Site s, Code c) {
+        MethodInsnNode x = s.call;
+        Type[] args = s.args;
+        if (!FIELD_WRITERS.contains(x.owner) || args.length == 0
+                || (args[0].getSort() != Type.OBJECT && args[0].getSort() != Type.ARRAY)) {
+            return;
+        }
+        String n = x.name;
+        boolean writes = n.startsWith("set") || n.startsWith("put") || n.equals("lazySet")
+                || n.startsWith("compareAnd") || n.startsWith("weakCompareAnd")
+                || n.startsWith("getAnd") || n.endsWith("AndGet");
+        if (!writes || (x.owner.equals("java/lang/reflect/Field") && !n.startsWith("set"))) {
+            return;
+        }
+        c.buf().load(OBJECT, s.slots[1]);
+        // An array element VarHandle's coordinates are the array and an int index.
+        if (x.owner.equals("java/lang/invoke/VarHandle") && args.length > 1
+                && args[1].getSort() == Type.INT) {
+            c.load(Type.INT_TYPE, s.slots[2]);
+        } else {
+            c.push(-1);
+        }
+        c.call(EntryPoint.FIELDS_WRITTEN);
+    }
+
+    private static final Set<String> FIELD_WRITERS = Set.of("java/lang/invoke/VarHandle",
+            "java/util/concurrent/atomic/AtomicIntegerFieldUpdater",
+            "java/util/concurrent/atomic/AtomicLongFieldUpdater",
+            "java/util/concurrent/atomic/AtomicReferenceFieldUpdater", "sun/misc/Unsafe",
+            "jdk/internal/misc/Unsafe", "java/lang/reflect/Field");
+
     private static final Type OBJECT = Type.getObjectType("java/lang/Object");
 
     private static final Set<String> ARRAY_WRITERS = Set.of("sort", "parallelSort", "fill",

@@ -629,6 +629,40 @@ public final class Buf extends Encoder {
      * An uninstrumented JDK method (System.arraycopy, Arrays.sort, fill, setAll, ...) may have
      * written elements [from, to) of an array: ARRAY_WRITE for each of them, inside its EXT_CALL.
      */
+    /**
+     * After a VarHandle, field updater, Unsafe or reflection call that may have written {@code o}
+     * (see JdkHooks.fieldWrites): the element {@code index} of an array (the whole array when
+     * {@code index} is -1), or each field the program's classes declare for {@code o}, as they
+     * are now, changed or not. The JDK's own fields stay unrecorded, as everywhere.
+     */
+    public void fieldsWritten(Object o, int index) {
+        if (o != null && o.getClass().isArray()) {
+            arrayRange(o, index < 0 ? 0 : index, index < 0 ? Integer.MAX_VALUE : index + 1);
+            return;
+        }
+        // Reflection may load and initialise classes, whose code records as a callback would:
+        // before the buffer is taken back.
+        Reflected.Field[] fields = o == null ? new Reflected.Field[0] : Reflected.fields(o.getClass());
+        reclaim();
+        for (Reflected.Field f : fields) {
+            try {
+                switch (f.kind) {
+                    case 'Z': fieldWriteZ(o, f.id, f.field.getBoolean(o) ? 1 : 0); break;
+                    case 'C': fieldWriteC(o, f.id, f.field.getChar(o)); break;
+                    case 'B': fieldWriteB(o, f.id, f.field.getByte(o)); break;
+                    case 'S': fieldWriteS(o, f.id, f.field.getShort(o)); break;
+                    case 'I': fieldWriteI(o, f.id, f.field.getInt(o)); break;
+                    case 'J': fieldWriteJ(o, f.id, f.field.getLong(o)); break;
+                    case 'F': fieldWriteF(o, f.id, f.field.getFloat(o)); break;
+                    case 'D': fieldWriteD(o, f.id, f.field.getDouble(o)); break;
+                    default: fieldWriteA(o, f.id, f.field.get(o)); break;
+                }
+            } catch (IllegalAccessException e) {
+                // Reflected.fields keeps only the fields it could open.
+            }
+        }
+    }
+
     public void arrayRange(Object array, int from, int to) {
         reclaim();
         if (array == null) {

@@ -91,6 +91,12 @@ public final class Defs {
         return classId(dotted, flags, false);
     }
 
+    /** Whether the agent instrumented the class {@code dotted} (a binary name). */
+    static synchronized boolean isInstrumented(String dotted) {
+        ClassDef d = CLASSES.get(dotted);
+        return d != null && (d.flags & CLASS_INSTRUMENTED) != 0;
+    }
+
     /** Defines an instrumented class (internal name) and returns its id. */
     public static synchronized int instrumentedClass(String internalName, String sourceFile,
             int flags) {

@@ -1,0 +1,87 @@
+package hindsight.runtime;
+
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The instance fields the program's (instrumented) classes declare for a class, opened for
+ * reading, with their field ids: what {@link Buf#fieldsWritten} records after a VarHandle,
+ * field updater, Unsafe or reflection call. Computed once per class.
+ */
+final class Reflected {
+    static final class Field {
+        final java.lang.reflect.Field field;
+        final int id;
+        /** The first character of its descriptor: its primitive type, or 'L' or '['. */
+        final char kind;
+
+        Field(java.lang.reflect.Field field, int id, char kind) {
+            this.field = field;
+            this.id = id;
+            this.kind = kind;
+        }
+    }
+
+    private static final ClassValue<Field[]> FIELDS = new ClassValue<>() {
+        @Override
+        protected Field[] computeValue(Class<?> c) {
+            return declared(c);
+        }
+    };
+
+    private Reflected() {}
+
+    static Field[] fields(Class<?> c) {
+        return FIELDS.get(c);
+    }
+
+    private static Field[] declared(Class<?> c) {
+        List<Field> out = new ArrayList<>();
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            if (!Defs.isInstrumented(k.getName())) {
+                continue;
+            }
+            for (java.lang.reflect.Field f : k.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers()) || f.getName().startsWith("hindsight$")) {
+                    continue;
+                }
+                try {
+                    f.setAccessible(true);
+                } catch (RuntimeException e) {
+                    continue; // a module that does not open its package: left unrecorded
+                }
+                String desc = descriptor(f.getType());
+                int id = Defs.field(k.getName().replace('.', '/'), f.getName(), desc, false);
+                out.add(new Field(f, id, desc.charAt(0)));
+            }
+        }
+        return out.toArray(new Field[0]);
+    }
+
+    /** The field descriptor of a type, as bytecode names it. */
+    private static String descriptor(Class<?> t) {
+        if (t.isArray()) {
+            return t.getName().replace('.', '/');
+        }
+        if (!t.isPrimitive()) {
+            return "L" + t.getName().replace('.', '/') + ";";
+        }
+        if (t == boolean.class) {
+            return "Z";
+        } else if (t == char.class) {
+            return "C";
+        } else if (t == byte.class) {
+            return "B";
+        } else if (t == short.class) {
+            return "S";
+        } else if (t == int.class) {
+            return "I";
+        } else if (t == long.class) {
+            return "J";
+        } else if (t == float.class) {
+            return "F";
+        }
+        return "D";
+    }
+}
