@@ -351,6 +351,49 @@ fn origin_inputs_lead_back_to_where_a_wrong_value_came_from() {
     );
 }
 
+/// A statement's inputs are read within the current pass of a loop, also when the whole loop
+/// is one line (one line entry, so no `LINE` between passes): d[3] read i = 3 and offset only.
+#[test]
+fn origin_of_a_write_in_a_one_line_loop_stays_in_its_pass() {
+    let work = tempfile::tempdir().unwrap();
+    let trace = record(
+        &repo().join("tests/omniscient/oneline"),
+        "OneLine",
+        &[],
+        work.path(),
+        "oneline",
+    );
+    let node = calls(&trace, "OneLine.squares")[0]["id"].to_string();
+    let history = hindsight_json(&["history", s(&trace), &format!("{node}:d[3]"), "--json"]);
+    let at = history["entries"][0]["timestamp"].to_string();
+    let w = origin_write(&trace, &format!("{node}:d[3]"), &at);
+    let inputs: Vec<(String, String)> = w["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["path"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches(&format!("{node}:"))
+                    .to_string(),
+                i["value"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        inputs.iter().all(|(p, v)| p != "i" || v == "3"),
+        "an input from another pass: {inputs:?}"
+    );
+    for want in ["i", "offset"] {
+        assert!(
+            inputs.iter().any(|(p, _)| p == want),
+            "no input {want}: {inputs:?}"
+        );
+    }
+}
+
 #[test]
 fn node_state_in_the_middle_of_a_call_and_bad_paths() {
     let work = tempfile::tempdir().unwrap();

@@ -60,6 +60,12 @@ pub fn read_inputs(
 
 /// The frame's own events from the block holding the statement's start up to the write (the
 /// write's event last, also when it is a `CALL`), in time order, and the statement's start.
+///
+/// A statement starts at its line's `LINE` or line-starting `BLOCK`, and never before the
+/// current pass of a loop: javac gives a loop written on one line (`for (...) d[i] = ...;`)
+/// one line entry, so the walk also stops where the frame went back to a block at or before
+/// the one it left (a loop's back edge). The statement then starts with the block after that
+/// loop header (or at it, when the write is in the header's own block).
 fn statement_events(
     reader: &TraceReader,
     site: &WriteSite,
@@ -68,6 +74,11 @@ fn statement_events(
 ) -> OmniResult<(Timestamp, Vec<BlockEvent>)> {
     let mut events = Vec::new();
     let mut start = None;
+    // The last two `BLOCK`s the walk passed, the later in time first: `(ts, block)`, and for
+    // the last one how many events the walk had kept with it.
+    let mut after_last: Option<Timestamp> = None;
+    let mut last: Option<(Timestamp, u32, usize)> = None;
+    let mut keep = None;
     let mut walked = 0;
     reader.walk_back(site.thread, site.ts, entry, depth, |e| {
         walked += 1;
@@ -80,10 +91,19 @@ fn statement_events(
         }
         events.push(e.clone());
         match e.event.kind {
-            EventKind::Block { line, .. } => {
+            EventKind::Block { block, line } => {
                 if start.is_none() && line > 0 {
                     start = Some(e.event.ts);
+                } else if let Some((header_ts, _, kept)) =
+                    last.filter(|&(_, header, _)| start.is_none() && header <= block)
+                {
+                    // From this block the frame went back to `header`: the current pass of
+                    // a loop began there.
+                    start = Some(after_last.unwrap_or(header_ts));
+                    keep = Some(kept);
                 }
+                after_last = last.map(|(ts, _, _)| ts);
+                last = Some((e.event.ts, block, events.len()));
                 // The block holding the statement's start: the walk can stop.
                 start.is_none()
             }
@@ -94,6 +114,9 @@ fn statement_events(
             _ => walked < MAX_WALK,
         }
     })?;
+    if let Some(kept) = keep {
+        events.truncate(kept);
+    }
     events.reverse();
     let start = start.or(events.first().map(|e| e.event.ts));
     Ok((start.unwrap_or(site.ts), events))
