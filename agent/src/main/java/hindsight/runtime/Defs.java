@@ -49,9 +49,27 @@ public final class Defs {
         protected Integer computeValue(Class<?> c) {
             int flags = (c.isInterface() ? CLASS_INTERFACE : 0) | (isEnum(c) ? CLASS_ENUM : 0)
                     | (c.isRecord() ? CLASS_RECORD : 0);
-            return runtimeClass(c.getTypeName(), flags);
+            return runtimeClass(stableName(c), flags);
         }
     };
+
+    /**
+     * A class's name as the trace gives it: a hidden class's without what changes from one run
+     * of the program to the next, its address ({@code /0x...}) and a lambda's number ({@code
+     * Main$$Lambda$26} is {@code Main$$Lambda}), so that two runs compare equal.
+     */
+    static String stableName(Class<?> c) {
+        String name = c.getTypeName();
+        if (!c.isHidden()) {
+            return name;
+        }
+        int slash = name.indexOf('/');
+        if (slash >= 0) {
+            name = name.substring(0, slash);
+        }
+        int lambda = name.indexOf("$$Lambda");
+        return lambda >= 0 ? name.substring(0, lambda + "$$Lambda".length()) : name;
+    }
 
     private Defs() {}
 
