@@ -484,7 +484,11 @@ fn lambda_body_is_a_call_inside_the_functional_interface_call() {
     );
     // A lambda's class is named without its number and address, which change from run to run.
     let lambdas: Vec<&String> = lines.iter().filter(|l| l.contains("$$Lambda")).collect();
-    assert!(!lambdas.is_empty(), "no lambda object in:\n{}", lines.join("\n"));
+    assert!(
+        !lambdas.is_empty(),
+        "no lambda object in:\n{}",
+        lines.join("\n")
+    );
     for l in lambdas {
         assert!(
             l.contains("Lambdas$$Lambda ") && !l.contains("/0x"),

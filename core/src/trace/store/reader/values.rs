@@ -151,11 +151,25 @@ impl TraceReader {
         })?))
     }
 
-    /// Pages of `segment` overlapping keys `[lo, hi]` (page start keys), decoded, in order.
-    fn pages_between(&self, segment: i64, lo: &[u8], hi: &[u8]) -> StoreResult<Vec<IndexEntry>> {
-        let mut out = Vec::new();
-        if let Some(entries) = self.page_at(segment, lo)? {
-            out.extend(entries.iter().cloned());
+    /// Calls `f` on each entry of `segment` whose (key, timestamp) is within `[lo, hi]`, in
+    /// order. Only that part of each page is visited: a page holds many variables, mostly
+    /// other objects' (copying whole pages was most of a reference session's time).
+    fn entries_between(
+        &self,
+        segment: i64,
+        lo: (Key, Timestamp),
+        hi: (Key, Timestamp),
+        mut f: impl FnMut(&IndexEntry),
+    ) -> StoreResult<()> {
+        let mut visit = |entries: &[IndexEntry]| {
+            let from = entries.partition_point(|e| (e.key, e.ts) < lo);
+            for e in entries[from..].iter().take_while(|e| (e.key, e.ts) <= hi) {
+                f(e);
+            }
+        };
+        let (lo_start, hi_start) = (lo.0.page_start(lo.1), hi.0.page_start(hi.1));
+        if let Some(entries) = self.page_at(segment, &lo_start)? {
+            visit(&entries);
         }
         let starts: Vec<Vec<u8>> = {
             let mut st = self
@@ -163,7 +177,7 @@ impl TraceReader {
                 .prepare_cached("SELECT start FROM index_pages WHERE segment = ?1 AND start > ?2 AND start <= ?3 ORDER BY start")
                 .map_err(self.err("reading the change index"))?;
             let rows = st
-                .query_map(rusqlite::params![segment, lo, hi], |r| {
+                .query_map(rusqlite::params![segment, lo_start, hi_start], |r| {
                     r.get::<_, Vec<u8>>(0)
                 })
                 .map_err(self.err("reading the change index"))?;
@@ -171,9 +185,9 @@ impl TraceReader {
                 .map_err(self.err("reading the change index"))?
         };
         for start in starts {
-            out.extend(self.decoded_page(segment, start)?.iter().cloned());
+            visit(&self.decoded_page(segment, start)?);
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The last write of `loc` at or before `t`. `since` bounds the search: no write before it
@@ -243,18 +257,15 @@ impl TraceReader {
     /// Every write of `loc` over the whole run, in time order.
     pub fn history(&self, loc: Variable) -> StoreResult<Vec<Write>> {
         let key = loc.key();
-        let (lo, hi) = (key.page_start(0), key.page_start(u64::MAX));
         let since = self.lower_bound(loc)?;
         let mut out = Vec::new();
         for seg in self.segments_upto(u64::MAX)? {
             if seg.last_ts < since {
                 continue;
             }
-            for e in self.pages_between(seg.id, &lo, &hi)? {
-                if e.key == key {
-                    out.push(Write::from(&e));
-                }
-            }
+            self.entries_between(seg.id, (key, 0), (key, u64::MAX), |e| {
+                out.push(Write::from(e))
+            })?;
         }
         out.sort_by_key(|w| w.ts);
         out.dedup_by_key(|w| w.ts);
@@ -451,15 +462,12 @@ impl TraceReader {
             array,
             index: offset,
         }
-        .key()
-        .page_start(0);
+        .key();
         let hi = Variable::Element {
             array,
             index: end - 1,
         }
-        .key()
-        .page_start(u64::MAX);
-        let kind = Variable::Element { array, index: 0 }.key();
+        .key();
         for seg in self.segments_upto(t)? {
             if seg.last_ts < since {
                 break;
@@ -468,16 +476,15 @@ impl TraceReader {
             if best.iter().all(|b| b.is_some_and(|w| w.ts >= seg.last_ts)) {
                 break;
             }
-            for e in self.pages_between(seg.id, &lo, &hi)? {
-                let Key { kind: k, a, b } = e.key;
-                if k != kind.kind || a != kind.a || b < offset || b >= end || e.ts > t {
-                    continue;
+            self.entries_between(seg.id, (lo, 0), (hi, u64::MAX), |e| {
+                if e.ts > t {
+                    return;
                 }
-                let slot = &mut best[(b - offset) as usize];
+                let slot = &mut best[(e.key.b - offset) as usize];
                 if slot.is_none_or(|w| e.ts > w.ts) {
-                    *slot = Some(Write::from(&e));
+                    *slot = Some(Write::from(e));
                 }
-            }
+            })?;
         }
         let default = match &info {
             Some(o) => self.element_default(o, t)?,
@@ -516,15 +523,15 @@ impl TraceReader {
             if seg.last_ts < since {
                 break;
             }
-            for e in self.pages_between(seg.id, &lo.page_start(0), &hi.page_start(u64::MAX))? {
-                if e.key.kind != lo.kind || e.key.a != lo.a || e.ts > t {
-                    continue;
+            self.entries_between(seg.id, (lo, 0), (hi, u64::MAX), |e| {
+                if e.ts > t {
+                    return;
                 }
-                let slot = best.entry(e.key.b).or_insert(Write::from(&e));
+                let slot = best.entry(e.key.b).or_insert(Write::from(e));
                 if e.ts > slot.ts {
-                    *slot = Write::from(&e);
+                    *slot = Write::from(e);
                 }
-            }
+            })?;
         }
         let mut out: std::collections::BTreeMap<u32, Value> =
             best.into_iter().map(|(f, w)| (f, w.value)).collect();
@@ -552,28 +559,26 @@ impl TraceReader {
             object,
             field: FieldId(0),
         }
-        .key()
-        .page_start(0);
+        .key();
         let hi = Variable::Field {
             object,
             field: FieldId(u32::MAX),
         }
-        .key()
-        .page_start(u64::MAX);
+        .key();
         let mut best: std::collections::BTreeMap<u32, Write> = Default::default();
         for seg in self.segments_upto(t)? {
             if seg.last_ts < since {
                 break;
             }
-            for e in self.pages_between(seg.id, &lo, &hi)? {
-                if e.key.kind != 1 || e.key.a != object.0 || e.ts > t {
-                    continue;
+            self.entries_between(seg.id, (lo, 0), (hi, u64::MAX), |e| {
+                if e.ts > t {
+                    return;
                 }
-                let slot = best.entry(e.key.b).or_insert(Write::from(&e));
+                let slot = best.entry(e.key.b).or_insert(Write::from(e));
                 if e.ts > slot.ts {
-                    *slot = Write::from(&e);
+                    *slot = Write::from(e);
                 }
-            }
+            })?;
         }
         Ok(best.into_iter().map(|(f, w)| (FieldId(f), w)).collect())
     }
