@@ -764,22 +764,29 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
 /// environment variables, clocks, identity hash codes. These differ between two runs of one
 /// program, so the answer is an input of the call, not a function of what it was given.
 fn reads_environment(method: &str) -> bool {
-    const READERS: [&str; 6] = [
+    // `Object.hashCode` and `Enum.hashCode` answer an identity hash code unless the program's
+    // class overrides them (then the override is a callback the oracle judges on its own):
+    // which one depends on how many the thread asked for before, in either run.
+    const READERS: [&str; 8] = [
         "java.lang.System.getProperty(",
         "java.lang.System.getProperties(",
         "java.lang.System.getenv(",
         "java.lang.System.currentTimeMillis(",
         "java.lang.System.nanoTime(",
         "java.lang.System.identityHashCode(",
+        "java.lang.Object.hashCode(",
+        "java.lang.Enum.hashCode(",
     ];
     READERS.iter().any(|r| method.starts_with(r))
 }
 
-/// Whether `class` is a hidden class the JVM spun at run time (a lambda, `p.C$$Lambda$37/0x...`):
-/// its object is the program's code and what it captured, not a JDK object whose state the
-/// trace misses, so handing it to the JDK asks the outside world nothing.
+/// Whether `class` is a hidden class the JVM spun at run time: a lambda (`p.C$$Lambda`, as the
+/// agent names every lambda class of `p.C`; `p.C$$Lambda$37/0x...` in traces of older agents)
+/// or another hidden class (`.../0x...`). Its object is the program's code and what it
+/// captured, not a JDK object whose state the trace misses, so handing it to the JDK asks the
+/// outside world nothing.
 fn is_hidden(class: &str) -> bool {
-    class.contains('/')
+    class.contains('/') || class.ends_with("$$Lambda")
 }
 
 /// A class name as it compares between runs: a hidden class's name ends with the address the
