@@ -147,77 +147,62 @@ fn segment(
     Some((first, last, entries.len() as u64, pages))
 }
 
-/// Sorts entries by (variable, timestamp). A segment's entries come in time order (unless a
-/// write waited for its object, `FIELD_WRITE_UNINIT`), so a stable sort by variable alone is
-/// enough: a radix sort of the variables packed into 64 bits, which costs a few passes over
-/// small pairs instead of a comparison sort's log n passes over whole entries (that sort was
-/// a tenth of the store's CPU). Anything else takes the comparison sort.
+/// Sorts entries by (variable, timestamp). Most are locals, keyed by their call's node, and a
+/// commit's nodes are a short range of ids: those are placed by a counting sort on the node
+/// (two passes), then each node's few entries sorted by (var, timestamp); the other
+/// variables (fields, elements, statics) are sorted as a whole. Locals sort last (`Key::kind`
+/// 3), so the two parts are concatenated.
 fn sort_entries(entries: &mut Vec<IndexEntry>, parallel: bool) {
-    let in_time = entries.windows(2).all(|w| w[0].ts <= w[1].ts);
-    if in_time && radix_by_variable(entries) {
+    const LOCAL: u8 = 3;
+    let key = |e: &IndexEntry| (e.key.packed(), e.ts);
+    let (mut lo, mut hi, mut locals) = (u64::MAX, 0u64, 0usize);
+    for e in entries.iter().filter(|e| e.key.kind == LOCAL) {
+        lo = lo.min(e.key.a);
+        hi = hi.max(e.key.a);
+        locals += 1;
+    }
+    let range = hi.saturating_sub(lo).saturating_add(1);
+    if locals < 1024 || range > 4 * locals as u64 {
+        if parallel {
+            entries.par_sort_unstable_by_key(key);
+        } else {
+            entries.sort_unstable_by_key(key);
+        }
         return;
     }
-    let key = |e: &IndexEntry| (e.key.packed(), e.ts);
+    // Where each node's entries start among the locals, after the other variables.
+    let others = entries.len() - locals;
+    let mut start = vec![0u32; range as usize + 1];
+    for e in entries.iter().filter(|e| e.key.kind == LOCAL) {
+        start[(e.key.a - lo) as usize + 1] += 1;
+    }
+    let mut at = others as u32;
+    for s in start.iter_mut() {
+        at += *s;
+        *s = at;
+    }
+    let mut sorted: Vec<IndexEntry> = Vec::with_capacity(entries.len());
+    sorted.extend(entries.iter().filter(|e| e.key.kind != LOCAL).copied());
+    sorted.resize(entries.len(), entries[0]);
+    let mut fill = start.clone();
+    for e in entries.iter().filter(|e| e.key.kind == LOCAL) {
+        let slot = &mut fill[(e.key.a - lo) as usize];
+        sorted[*slot as usize] = *e;
+        *slot += 1;
+    }
+    let (heap, by_node) = sorted.split_at_mut(others);
     if parallel {
-        entries.par_sort_unstable_by_key(key);
+        heap.par_sort_unstable_by_key(key);
     } else {
-        entries.sort_unstable_by_key(key);
+        heap.sort_unstable_by_key(key);
     }
-}
-
-/// The stable radix sort of `sort_entries`, or `false` (entries untouched) when the variables
-/// do not pack into 64 bits or there are more than 2^32 entries.
-fn radix_by_variable(entries: &mut Vec<IndexEntry>) -> bool {
-    let n = entries.len();
-    let (mut kinds, mut a, mut b) = (0u64, 0u64, 0u64);
-    for e in entries.iter() {
-        kinds |= u64::from(e.key.kind);
-        a |= e.key.a;
-        b |= u64::from(e.key.b);
-    }
-    let width = |x: u64| 64 - x.leading_zeros();
-    let (wa, wb) = (width(a), width(b));
-    let bits = width(kinds) + wa + wb;
-    if bits > 64 || u32::try_from(n).is_err() {
-        return false;
-    }
-    let pack = |e: &IndexEntry| {
-        let kind = u64::from(e.key.kind).checked_shl(wa + wb).unwrap_or(0);
-        kind | e.key.a.checked_shl(wb).unwrap_or(0) | u64::from(e.key.b)
-    };
-    let mut pairs: Vec<(u64, u32)> = entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (pack(e), i as u32))
-        .collect();
-    let digits = bits.div_ceil(8) as usize;
-    let mut counts = vec![[0u32; 256]; digits];
-    for &(k, _) in &pairs {
-        for (d, c) in counts.iter_mut().enumerate() {
-            c[((k >> (8 * d)) & 0xFF) as usize] += 1;
+    for w in start.windows(2) {
+        let node = &mut by_node[(w[0] as usize - others)..(w[1] as usize - others)];
+        if node.len() > 1 {
+            node.sort_unstable_by_key(|e| (e.key.b, e.ts));
         }
     }
-    let mut spare = vec![(0u64, 0u32); n];
-    for (d, c) in counts.iter().enumerate() {
-        if c.iter().any(|&x| x as usize == n) {
-            continue; // one value of this digit: the pass would change nothing
-        }
-        let mut next = [0u32; 256];
-        let mut at = 0;
-        for (slot, &x) in next.iter_mut().zip(c) {
-            *slot = at;
-            at += x;
-        }
-        for &p in &pairs {
-            let slot = &mut next[((p.0 >> (8 * d)) & 0xFF) as usize];
-            spare[*slot as usize] = p;
-            *slot += 1;
-        }
-        std::mem::swap(&mut pairs, &mut spare);
-    }
-    let sorted = pairs.iter().map(|&(_, i)| entries[i as usize]).collect();
     *entries = sorted;
-    true
 }
 
 /// The coverage of up to `COVERAGE_PAGE` completed nodes, copied flat (no vector per node).
@@ -281,13 +266,13 @@ mod tests {
 
     /// Entries as a commit buffers them: mostly locals of a range of nodes, some of an old
     /// node still running, fields and elements, timestamps mostly but not always increasing.
-    fn entries(seed: u64, n: usize, nodes: u64, in_time: bool) -> Vec<IndexEntry> {
+    fn entries(seed: u64, n: usize, nodes: u64) -> Vec<IndexEntry> {
         let mut rng = crate::trace::wire::tests_rng(seed);
         (0..n)
             .map(|i| {
                 let var = match rng.below(10) {
                     0 => Variable::Field {
-                        object: ObjectId(rng.below(50) << (nodes >> 20)),
+                        object: ObjectId(rng.below(50)),
                         field: FieldId(rng.below(3) as u32),
                     },
                     1 => Variable::Element {
@@ -305,12 +290,8 @@ mod tests {
                 };
                 IndexEntry {
                     key: var.key(),
-                    // Unique, and a few out of order unless `in_time`.
-                    ts: if in_time {
-                        i as u64 * 3
-                    } else {
-                        (i as u64 * 4 + rng.below(9)) * 32 + i as u64 % 32
-                    },
+                    // Unique, and a few out of order.
+                    ts: (i as u64 * 4 + rng.below(9)) * 32 + i as u64 % 32,
                     value: Value::Int(i as i32),
                     by: StackEntry {
                         node: crate::ids::NodeId(1),
@@ -328,18 +309,16 @@ mod tests {
             (2, 20_000, 5000),
             (3, 3000, 1 << 20),
             (4, 100, 10),
-            // Object ids too wide to pack with the other parts: the comparison sort.
-            (5, 2000, 60 << 20),
         ] {
-            for (parallel, in_time) in [(false, false), (true, false), (false, true)] {
-                let mut got = entries(seed, n, nodes, in_time);
+            for parallel in [false, true] {
+                let mut got = entries(seed, n, nodes);
                 let mut want = got.clone();
                 want.sort_by_key(|e| (e.key.packed(), e.ts));
                 sort_entries(&mut got, parallel);
                 let key = |e: &IndexEntry| (e.key, e.ts, e.value);
                 assert!(
                     got.iter().map(key).eq(want.iter().map(key)),
-                    "seed {seed}, {n} entries over {nodes} nodes, in time {in_time}"
+                    "seed {seed}, {n} entries over {nodes} nodes"
                 );
             }
         }
