@@ -51,37 +51,11 @@ final class Reflected {
                 } catch (RuntimeException e) {
                     continue; // a module that does not open its package: left unrecorded
                 }
-                String desc = descriptor(f.getType());
+                String desc = f.getType().descriptorString(); // as bytecode names it
                 int id = Defs.field(k.getName().replace('.', '/'), f.getName(), desc, false);
                 out.add(new Field(f, id, desc.charAt(0)));
             }
         }
         return out.toArray(new Field[0]);
-    }
-
-    /** The field descriptor of a type, as bytecode names it. */
-    private static String descriptor(Class<?> t) {
-        if (t.isArray()) {
-            return t.getName().replace('.', '/');
-        }
-        if (!t.isPrimitive()) {
-            return "L" + t.getName().replace('.', '/') + ";";
-        }
-        if (t == boolean.class) {
-            return "Z";
-        } else if (t == char.class) {
-            return "C";
-        } else if (t == byte.class) {
-            return "B";
-        } else if (t == short.class) {
-            return "S";
-        } else if (t == int.class) {
-            return "I";
-        } else if (t == long.class) {
-            return "J";
-        } else if (t == float.class) {
-            return "F";
-        }
-        return "D";
     }
 }
