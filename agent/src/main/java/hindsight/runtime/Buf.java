@@ -626,10 +626,6 @@ public final class Buf extends Encoder {
     }
 
     /**
-     * An uninstrumented JDK method (System.arraycopy, Arrays.sort, fill, setAll, ...) may have
-     * written elements [from, to) of an array: ARRAY_WRITE for each of them, inside its EXT_CALL.
-     */
-    /**
      * After a VarHandle, field updater, Unsafe or reflection call that may have written {@code o}
      * (see JdkHooks.fieldWrites): the element {@code index} of an array (the whole array when
      * {@code index} is -1), or each field the program's classes declare for {@code o}, as they
@@ -663,6 +659,10 @@ public final class Buf extends Encoder {
         }
     }
 
+    /**
+     * An uninstrumented JDK method (System.arraycopy, Arrays.sort, fill, setAll, ...) may have
+     * written elements [from, to) of an array: ARRAY_WRITE for each of them, inside its EXT_CALL.
+     */
     public void arrayRange(Object array, int from, int to) {
         reclaim();
         if (array == null) {
