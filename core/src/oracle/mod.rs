@@ -16,6 +16,9 @@ pub mod rules;
 mod state;
 mod trace_run;
 
+#[cfg(test)]
+mod tests_loops;
+
 pub use recorded::{ending, CallView, Fragment, MethodKey, Outcome, OutputCall, RecordedRun};
 pub use reference::{OracleMemory, ReferenceOracle};
 pub use replay::{ReplayError, ReplayStats, Replayer};

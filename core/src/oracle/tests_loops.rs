@@ -6,7 +6,7 @@
 use super::*;
 use crate::ids::NodeId;
 use crate::session::Answer;
-use crate::trace::recorder::tests_loops::{record_stream, sum_numbers_variant};
+use crate::trace::recorder::tests_loops::{record_stream, sum_numbers_asking, sum_numbers_variant};
 
 /// sumNumbers, its loop, its iterations (3 for a loop from 1, 4 from 0).
 const SUM: NodeId = NodeId(3);
@@ -39,6 +39,24 @@ fn a_loop_of_a_changed_method_that_no_reference_loop_matches_is_dont_know() {
     }
     // The calls in the iterations are judged as ever.
     assert_eq!(o.answer(NodeId(6)).unwrap(), Answer::Valid);
+}
+
+/// The iteration adding 3 asks for an identity hash code, which differs between the two runs
+/// (as it does when a run asked for others before) and ends up in the sum: its states differ
+/// from the reference's, which proves nothing about its code. Rule 2 judges it by its children.
+#[test]
+fn an_iteration_that_asked_for_an_identity_hash_code_is_judged_by_its_children() {
+    let record = |h| {
+        let (d, _, _) = record_stream(&sum_numbers_asking(0, None, false, Some(h)));
+        let run = TraceRun::open(&d.path().join("run.htrace")).unwrap();
+        (d, run)
+    };
+    let ((_a, buggy), (_b, fixed)) = (record(11), record(22));
+    let its = iterations(&buggy);
+    assert_eq!(its.len(), 4);
+    let mut o = ReferenceOracle::new(&buggy, &fixed);
+    let answers: Vec<Answer> = its.iter().map(|&it| o.answer(it).unwrap()).collect();
+    assert_eq!(answers, vec![Answer::Valid; 4]);
 }
 
 #[test]

@@ -95,6 +95,19 @@ pub struct FootprintIndex {
 }
 
 impl FootprintIndex {
+    /// Whether the call or loop fragment at `node` asked the outside world something (the
+    /// environment, a clock, an identity hash code: `reads_environment`). Its results then need
+    /// not agree with another run's, so states that differ prove nothing about its code.
+    pub fn asks_environment(
+        &mut self,
+        run: &impl RecordedRun,
+        node: NodeId,
+        call: &CallView,
+    ) -> HeapResult<bool> {
+        Ok(walk(run, node, call, &mut self.names)?
+            .is_some_and(|fp| fp.calls.iter().any(|(m, _, _)| super::reads_environment(m))))
+    }
+
     /// Rule 1 for the call `node` (viewed as `call`) of `buggy`, against `reference`.
     pub fn judge(
         &mut self,

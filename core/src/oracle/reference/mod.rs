@@ -163,6 +163,16 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         }
         // Loops and iterations are judged by their frame's states (footprints are calls').
         let decided = match call.fragment {
+            // A loop that asked the outside world (an identity hash code) may differ from the
+            // reference's for that alone: rule 2 judges it by its children.
+            Some(_)
+                if self
+                    .memory
+                    .footprints
+                    .asks_environment(self.buggy, node, &call)? =>
+            {
+                None
+            }
             Some(_) => self.rule_1_by_states(&call)?,
             None => match self
                 .memory

@@ -29,6 +29,17 @@ pub(crate) fn sum_numbers(start: i32) -> Vec<u8> {
 /// `sum_numbers` with sumNumbers' bytecode hash `hash` (its code differs from another
 /// stream's), and, with `lose_last`, an iteration adding 3 that forgets to store the sum.
 pub(crate) fn sum_numbers_variant(start: i32, hash: Option<[u8; 16]>, lose_last: bool) -> Vec<u8> {
+    sum_numbers_asking(start, hash, lose_last, None)
+}
+
+/// `sum_numbers_variant`, and with `identity_hash`, the iteration adding 3 also asks the JDK
+/// for `this.hashCode()` (an identity hash code, `identity_hash` in this run) and adds it.
+pub(crate) fn sum_numbers_asking(
+    start: i32,
+    hash: Option<[u8; 16]>,
+    lose_last: bool,
+    identity_hash: Option<i32>,
+) -> Vec<u8> {
     let mut s = StreamBuilder::new();
     let c = s.class("sumnumbers.SumNumbers", true);
     let main = s.method(
@@ -62,6 +73,10 @@ pub(crate) fn sum_numbers_variant(start: i32, hash: Option<[u8; 16]>, lose_last:
         &["this", "array", "eo", "sum", "i"],
         blocks,
     );
+    let hash_code = identity_hash.map(|h| {
+        let object = s.class("java.lang.Object", false);
+        (s.external_method(object, "hashCode", "()I"), h)
+    });
     let t = s.thread("main");
     s.call(t, main, &[Value::Null]);
     let int_array = s.class("int[]", false);
@@ -103,6 +118,17 @@ pub(crate) fn sum_numbers_variant(start: i32, hash: Option<[u8; 16]>, lose_last:
             s.ret(t, Value::Int(sum + x));
             if !(lose_last && x == 3) {
                 sum += x;
+            }
+            if let Some((method, h)) = hash_code.filter(|_| x == 3) {
+                s.event(
+                    t,
+                    EventKind::ExtCall {
+                        method,
+                        args: vec![Value::Object(this)],
+                    },
+                );
+                s.event(t, EventKind::ExtReturn(Value::Int(h)));
+                sum += h;
             }
             s.local(t, 3, Value::Int(sum));
         }
