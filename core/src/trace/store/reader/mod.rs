@@ -153,10 +153,12 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 const PAGE_CACHE: usize = 256;
 /// Decoded event blocks kept.
 const BLOCK_CACHE: usize = 16;
-/// Decoded events kept by a held reader (about 64 bytes each: 128 MiB). The reference oracle
-/// sweeps over the calls of one method after another, each sweep over blocks all over the run:
-/// one decoding of a run of about 2 * 10^6 events instead of one per sweep.
-const BLOCK_CACHE_HELD_EVENTS: usize = 2 << 20;
+/// Decoded events kept by a held reader. The reference oracle sweeps over the calls of one
+/// method after another, each sweep over blocks all over the run: one decoding of a run of
+/// about 10^6 events instead of one per sweep. A decoded event with its values takes about
+/// 100-200 bytes, and the oracle holds two readers: with 2 * 2^20 each, a session on jsoup
+/// (8 * 10^6 events) peaked at 566 MB, over the 512 MiB budget (400 MB with 2^20).
+const BLOCK_CACHE_HELD_EVENTS: usize = 1 << 20;
 
 /// Decoded event blocks by id. A reader paging through events wants the last few (least
 /// recently used go first); a held reader keeps many and, when full, forgets an arbitrary
