@@ -84,3 +84,51 @@ fn javac_loops_become_loop_and_iteration_nodes() {
     // Everything completed, the iteration the exception ended included.
     assert!(nodes.iter().all(|n| n["complete"] == true));
 }
+
+/// The iterations of `for (String w : words)` read the words through javac's hidden array and
+/// index, which the trace does not record (they have no name): an iteration that starts with
+/// `w` at a word met again later reads, as far as the trace sees, what a later one read. The
+/// reference oracle must not blame `main`'s loop for that; it finds the mutated method.
+#[test]
+fn the_reference_oracle_does_not_blame_a_for_each_loop_for_its_hidden_index() {
+    let work = tempfile::tempdir().unwrap();
+    let src = repo().join("tests/corpus/hashtable/src");
+    let fixed = work.path().join("fixed");
+    javac(&src, &fixed);
+    let buggy_src = work.path().join("buggy-src/hashtable");
+    std::fs::create_dir_all(&buggy_src).unwrap();
+    for entry in std::fs::read_dir(src.join("hashtable")).unwrap() {
+        let path = entry.unwrap().path();
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        if path.ends_with("HashTable.java") {
+            assert!(text.contains("if (e.value >= min) {"));
+            text = text.replacen("if (e.value >= min) {", "if (e.value > min) {", 1);
+        }
+        std::fs::write(buggy_src.join(path.file_name().unwrap()), text).unwrap();
+    }
+    let buggy = work.path().join("buggy");
+    javac(&work.path().join("buggy-src"), &buggy);
+    let (fixed_trace, buggy_trace) = (
+        work.path().join("fixed.htrace"),
+        work.path().join("buggy.htrace"),
+    );
+    record(&fixed, "hashtable.Main", &fixed_trace);
+    record(&buggy, "hashtable.Main", &buggy_trace);
+    let reference = format!("reference:{}", fixed_trace.display());
+    for strategy in ["top-down", "divide-and-query"] {
+        let report = hindsight_json(&[
+            "debug",
+            buggy_trace.to_str().unwrap(),
+            "--oracle",
+            &reference,
+            "--strategy",
+            strategy,
+            "--json",
+        ]);
+        assert_eq!(report["result"], "bug", "{strategy}: {report:#}");
+        assert_eq!(
+            report["buggy_node"]["method"], "hashtable.HashTable.keysAtLeast",
+            "{strategy}: {report:#}"
+        );
+    }
+}

@@ -1,5 +1,6 @@
-//! The reference run's footprints, by method, and rule 1 over them: a buggy call is matched
-//! with the reference calls of its method whose reads agree with its entry state.
+//! The reference run's footprints, by method (and by loop), and rule 1 over them: a buggy call
+//! is matched with the reference calls of its method whose reads agree with its entry state, a
+//! loop or an iteration with the reference executions of the same loop.
 //!
 //! Two lookups, cheapest first:
 //! 1. the buggy call's own reads: a reference call that read the same locations and found the
@@ -25,6 +26,9 @@
 //!   for calls given something else is after a few reads.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
 
 use super::hash::Hash128;
 use super::{
@@ -33,7 +37,7 @@ use super::{
 };
 use crate::ids::{NodeId, ObjectId, Timestamp};
 use crate::omniscient::{HeapError, HeapResult};
-use crate::oracle::recorded::{CallView, MethodKey, RecordedRun};
+use crate::oracle::recorded::{CallView, Fragment, MethodKey, RecordedRun};
 use crate::trace::wire::Value;
 
 /// Locations of trails kept over all methods (about 16 bytes each).
@@ -70,14 +74,22 @@ struct Entry {
     complete: bool,
 }
 
+/// What the index keeps apart: a method's calls, or the executions of one of its loops (or
+/// that loop's iterations).
+pub(super) type CodeKey = (MethodKey, Option<Fragment>);
+
+fn key(call: &CallView) -> CodeKey {
+    (call.method.clone(), call.fragment)
+}
+
 #[derive(Default)]
 pub(super) struct MethodIndex {
     /// The small calls, by the hash of their reads.
     by_reads: HashMap<u128, Vec<NodeId>>,
     /// Distinct trails of the small calls, by the hash of their locations.
     trails: Vec<(u128, Vec<Location>)>,
-    /// The large calls, walked per buggy call.
-    large: Vec<NodeId>,
+    /// The large calls with their views, walked per buggy call.
+    large: Arc<Vec<(NodeId, CallView)>>,
     /// The reference run has no events: rule 1 compares whole states.
     no_events: bool,
 }
@@ -85,7 +97,7 @@ pub(super) struct MethodIndex {
 /// The reference run's footprints (see the module documentation).
 #[derive(Default)]
 pub struct FootprintIndex {
-    pub(super) methods: HashMap<MethodKey, MethodIndex>,
+    pub(super) methods: HashMap<CodeKey, MethodIndex>,
     /// The effects of the small calls that matched a buggy call, computed when they first
     /// did: describing an effect (a parser's new buffers, element by element) is what indexing
     /// would spend most on, and only a match needs it.
@@ -124,8 +136,9 @@ impl FootprintIndex {
                 return Ok(j);
             }
         }
-        self.index_method(reference, &call.method)?;
-        if self.methods[&call.method].no_events {
+        let key = key(call);
+        self.index_method(reference, &key)?;
+        if self.methods[&key].no_events {
             return Ok(Judgement::NoEvents);
         }
         if fp.cut {
@@ -134,7 +147,7 @@ impl FootprintIndex {
         // Lookup 1 among the small calls: a valid match decides at once.
         let mut own = Verdicts::default();
         if fp.reads_complete {
-            let entries = self.entries(reference, &call.method, fp.reads)?;
+            let entries = self.entries(reference, &key, fp.reads)?;
             if !entries.is_empty() {
                 let named = |o: ObjectId| fp.naming.name(o);
                 own.compare(effect_hash(buggy, &fp, &named)?, &entries);
@@ -145,9 +158,11 @@ impl FootprintIndex {
         }
         // The large calls, both lookups at once.
         let mut evaluated = Verdicts::default();
-        let large = self.methods[&call.method].large.clone();
-        for r in large {
-            let Some(found) = self.follow(buggy, &fp, call, reference, r, true)? else {
+        let mut read = EntryReads::default();
+        let large = Arc::clone(&self.methods[&key].large);
+        for (r, view) in large.iter() {
+            let found = self.follow(buggy, &fp, call, reference, (*r, view), Some(&mut read))?;
+            let Some(found) = found else {
                 return Ok(Judgement::NoEvents);
             };
             match found {
@@ -170,20 +185,22 @@ impl FootprintIndex {
         }
         // Lookup 2 among the small calls.
         let at = call.entry.saturating_sub(1);
-        let trails = self.methods[&call.method].trails.len().min(MAX_EVALUATIONS);
+        let trails = self.methods[&key].trails.len().min(MAX_EVALUATIONS);
         for t in 0..trails {
             if evaluated.valid {
                 break;
             }
-            let (locations, trail) = &self.methods[&call.method].trails[t];
+            let (locations, trail) = &self.methods[&key].trails[t];
             if *locations == fp.locations {
                 // The buggy call's own locations: its own reads, looked up above.
                 continue;
             }
-            let Some((reads, naming)) = evaluate(buggy, call, trail, &self.names, at, &fp)? else {
+            let Some((reads, naming)) =
+                evaluate(buggy, call, trail, &self.names, at, &fp, &mut read)?
+            else {
                 continue;
             };
-            let entries = self.entries(reference, &call.method, reads)?;
+            let entries = self.entries(reference, &key, reads)?;
             if entries.is_empty() {
                 continue;
             }
@@ -197,14 +214,14 @@ impl FootprintIndex {
         })
     }
 
-    /// The effects of the small calls of `method` that read `reads`, each described once.
+    /// The effects of the small calls of `key` that read `reads`, each described once.
     fn entries(
         &mut self,
         reference: &impl RecordedRun,
-        method: &MethodKey,
+        key: &CodeKey,
         reads: u128,
     ) -> HeapResult<Vec<Entry>> {
-        let Some(calls) = self.methods[method].by_reads.get(&reads).cloned() else {
+        let Some(calls) = self.methods[key].by_reads.get(&reads).cloned() else {
             return Ok(Vec::new());
         };
         let mut out = Vec::new();
@@ -245,10 +262,11 @@ impl FootprintIndex {
         let Ok(twin) = reference.call_basic(node) else {
             return Ok(None);
         };
-        if twin.method != call.method || twin.outcome.is_none() {
+        if key(&twin) != key(call) || twin.outcome.is_none() {
             return Ok(None);
         }
-        let Some(Followed::Own(entry)) = self.follow(buggy, fp, call, reference, node, false)?
+        let Some(Followed::Own(entry)) =
+            self.follow(buggy, fp, call, reference, (node, &twin), None)?
         else {
             return Ok(None);
         };
@@ -258,27 +276,27 @@ impl FootprintIndex {
         Ok(Some(verdict.judgement()))
     }
 
-    /// Walks the reference call `r` against the buggy call (footprint `fp`, view `call`) read
-    /// by read, until neither lookup can match: lookup 1 (the same reads) and, with
-    /// `evaluate`, lookup 2 (`r`'s read locations, read in the buggy call's entry state, find
-    /// what `r` found). `None` when the reference run has no events.
+    /// Walks the reference call `r` (with its view) against the buggy call (footprint `fp`,
+    /// view `call`) read by read, until neither lookup can match: lookup 1 (the same reads)
+    /// and, given what was `read` of the buggy call's entry state, lookup 2 (`r`'s read
+    /// locations, read in that state, find what `r` found). `None` when the reference run has
+    /// no events.
     fn follow<B: RecordedRun, R: RecordedRun>(
         &mut self,
         buggy: &B,
         fp: &Footprint,
         call: &CallView,
         reference: &R,
-        r: NodeId,
-        evaluate: bool,
+        (r, view): (NodeId, &CallView),
+        read: Option<&mut EntryReads>,
     ) -> HeapResult<Option<Followed>> {
-        let view = reference.call_basic(r)?;
         if view.outcome.is_none() {
             return Ok(Some(Followed::Diverged));
         }
         let at = call.entry.saturating_sub(1);
         let mut own = fp.reads_complete;
         let mut k = 0;
-        let mut evaluator = evaluate.then(|| Evaluator::new(buggy, call, at, fp));
+        let mut evaluator = read.map(|read| Evaluator::new(buggy, call, at, fp, read));
         let mut error: Option<HeapError> = None;
         let mut observe = |loc: &Location, digest: u128, names: &Interner| {
             own &= fp.digests.get(k) == Some(&digest);
@@ -295,7 +313,7 @@ impl FootprintIndex {
             }
             own || evaluator.is_some()
         };
-        let walked = walk_observed(reference, r, &view, &mut self.names, Some(&mut observe))?;
+        let walked = walk_observed(reference, r, view, &mut self.names, Some(&mut observe))?;
         if let Some(err) = error {
             return Err(err);
         }
@@ -321,25 +339,31 @@ impl FootprintIndex {
         }
     }
 
-    /// Walks every small reference call of `method` once and lists its large ones.
-    fn index_method(&mut self, reference: &impl RecordedRun, method: &MethodKey) -> HeapResult<()> {
-        if self.methods.contains_key(method) {
+    /// Walks every small reference call (or loop, or iteration) of `key` once and lists its
+    /// large ones.
+    fn index_method(&mut self, reference: &impl RecordedRun, key: &CodeKey) -> HeapResult<()> {
+        if self.methods.contains_key(key) {
             return Ok(());
         }
         let mut index = MethodIndex::default();
         let mut seen_trails = std::collections::HashSet::new();
-        for r in reference.calls_of(method)? {
-            match reference.call_span(r)? {
-                Some((entry, Some(exit))) if exit.saturating_sub(entry) <= SMALL_SPAN => {}
-                Some((_, Some(_))) => {
-                    index.large.push(r);
-                    continue;
-                }
+        let nodes = match key {
+            (method, None) => reference.calls_of(method)?,
+            (method, Some(fragment)) => reference.fragments_of(method, *fragment)?,
+        };
+        let mut large = Vec::new();
+        for r in nodes {
+            let small = match reference.call_span(r)? {
+                Some((entry, Some(exit))) => exit.saturating_sub(entry) <= SMALL_SPAN,
                 // Incomplete calls are no reference.
                 _ => continue,
-            }
+            };
             let call = reference.call_basic(r)?;
             if call.outcome.is_none() {
+                continue;
+            }
+            if !small {
+                large.push((r, call));
                 continue;
             }
             let Some(fp) = walk(reference, r, &call, &mut self.names)? else {
@@ -352,7 +376,8 @@ impl FootprintIndex {
             index.by_reads.entry(fp.reads).or_default().push(r);
             keep_trail(&mut index, &mut seen_trails, &mut self.trail_locations, fp);
         }
-        self.methods.insert(method.clone(), index);
+        index.large = Arc::new(large);
+        self.methods.insert(key.clone(), index);
         Ok(())
     }
 }
@@ -425,6 +450,15 @@ impl Verdicts {
     }
 }
 
+/// What evaluations read of one call's entry state, kept for the next: the trails of a method
+/// start alike (`this`, then its fields), and one buggy call is evaluated against hundreds.
+#[derive(Default)]
+pub(super) struct EntryReads {
+    fields: FxHashMap<ObjectId, Vec<(String, Value)>>,
+    lengths: FxHashMap<ObjectId, Option<u32>>,
+    elements: FxHashMap<(ObjectId, u32), Option<Value>>,
+}
+
 /// Reads read locations one by one in a call's entry state, hashing each value found as a walk
 /// hashes a read (see [`Footprint::digests`]) and naming the objects met on the way.
 pub(super) struct Evaluator<'a, R> {
@@ -434,19 +468,26 @@ pub(super) struct Evaluator<'a, R> {
     /// The buggy call's own footprint: the objects of unknown content it met.
     own: &'a Footprint,
     naming: Naming,
-    fields: HashMap<ObjectId, Vec<(String, Value)>>,
+    /// Values read at `at` so far, by this evaluation and earlier ones of the same call.
+    read: &'a mut EntryReads,
     h: Hash128,
 }
 
 impl<'a, R: RecordedRun> Evaluator<'a, R> {
-    pub(super) fn new(run: &'a R, call: &'a CallView, at: Timestamp, own: &'a Footprint) -> Self {
+    pub(super) fn new(
+        run: &'a R,
+        call: &'a CallView,
+        at: Timestamp,
+        own: &'a Footprint,
+        read: &'a mut EntryReads,
+    ) -> Self {
         Evaluator {
             run,
             call,
             at,
             own,
             naming: Naming::default(),
-            fields: HashMap::new(),
+            read,
             h: Hash128::default(),
         }
     }
@@ -487,21 +528,35 @@ impl<'a, R: RecordedRun> Evaluator<'a, R> {
                 }
             },
             (Step::Field(s), Some(o)) => {
-                if let std::collections::hash_map::Entry::Vacant(e) = self.fields.entry(o) {
+                if let std::collections::hash_map::Entry::Vacant(e) = self.read.fields.entry(o) {
                     e.insert(run.fields_at(o, self.at)?);
                 }
                 let name = names.text(s);
-                self.fields[&o]
+                self.read.fields[&o]
                     .iter()
                     .find(|(n, _)| n == name)
                     .map(|(_, v)| *v)
             }
             (Step::Element(i), Some(o)) => {
-                let len = all_len(run, o, self.at)?;
+                let len = match self.read.lengths.get(&o) {
+                    Some(len) => *len,
+                    None => {
+                        let len = all_len(run, o, self.at)?;
+                        self.read.lengths.insert(o, len);
+                        len
+                    }
+                };
                 if len.is_none_or(|l| i >= l) {
                     return Ok(None);
                 }
-                run.element_value(o, i, self.at)?
+                match self.read.elements.get(&(o, i)) {
+                    Some(v) => *v,
+                    None => {
+                        let v = run.element_value(o, i, self.at)?;
+                        self.read.elements.insert((o, i), v);
+                        v
+                    }
+                }
             }
             (Step::Elements, Some(o)) => {
                 let elements = all_elements(run, o, self.at)?;
@@ -537,8 +592,9 @@ pub(super) fn evaluate(
     names: &Interner,
     at: Timestamp,
     own: &Footprint,
+    read: &mut EntryReads,
 ) -> HeapResult<Option<(u128, Naming)>> {
-    let mut e = Evaluator::new(run, call, at, own);
+    let mut e = Evaluator::new(run, call, at, own, read);
     for loc in trail {
         if e.step(loc, names)?.is_none() {
             return Ok(None);

@@ -15,6 +15,11 @@
 //!   its result or exception. Objects the call created are described by value (their class and
 //!   content), the others by name.
 //!
+//! A loop or an iteration has a footprint too, from its frame's events between its entry and
+//! exit: its roots are the frame's `this` and locals at entry, and the locals at exit are part of
+//! its effect, as a call's result is. It is matched with the reference run's executions of the
+//! same loop.
+//!
 //! A call into uninstrumented code reads the whole content of the arrays and JDK collections it
 //! is given. One on an object whose content the trace does not know (a `Reader`) cannot be
 //! evaluated from an entry state: what it answered is a read of its own (`Answer`), so that two
@@ -345,6 +350,9 @@ pub struct Footprint {
     outcome: Option<Outcome>,
     /// A constructor's new object: described by value as part of the effect.
     constructed: Option<Value>,
+    /// A loop's or iteration's frame locals at its exit: part of its effect, as a call's
+    /// result is (empty for a call).
+    locals: Vec<Value>,
     exit: Timestamp,
 }
 
@@ -391,6 +399,7 @@ pub fn walk_observed(
             calls: Vec::new(),
             outcome: call.outcome,
             constructed: None,
+            locals: call.exit_locals.clone(),
             exit: call.exit.unwrap_or(Timestamp::MAX),
         },
         done: FxHashSet::default(),
@@ -399,7 +408,15 @@ pub fn walk_observed(
         entries: 0,
         entry_at: call.entry.saturating_sub(1),
     };
-    let constructor = call.method.name == "<init>";
+    // A loop in a constructor does not construct: its `this` is a read like any other.
+    let constructor = call.method.name == "<init>" && call.fragment.is_none();
+    // A call's own event is its entry; a loop's or iteration's is the header's first `BLOCK`,
+    // whose reads are its own.
+    let first = if call.fragment.is_some() {
+        call.entry
+    } else {
+        call.entry.saturating_add(1)
+    };
     let roots: Vec<Value> = call.this.iter().chain(call.args.iter()).copied().collect();
     for (i, v) in roots.iter().enumerate() {
         if constructor && i == 0 && call.this.is_some() {
@@ -428,7 +445,7 @@ pub fn walk_observed(
             w.fp.cut = true;
             return false;
         }
-        if e.ts <= call.entry {
+        if e.ts < first {
             return true;
         }
         match w.event(e.ts, &e.kind) {
@@ -860,6 +877,10 @@ pub fn effect_hash(
         for a in args {
             d.value(a, *at)?;
         }
+    }
+    d.h.u32(fp.locals.len() as u32);
+    for v in &fp.locals {
+        d.value(v, fp.exit)?;
     }
     match (&fp.constructed, fp.outcome) {
         (Some(this), Some(Outcome::Returned(_))) => {

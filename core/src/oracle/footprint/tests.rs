@@ -644,9 +644,17 @@ fn a_trail_read_again_in_its_own_entry_state_gives_its_own_reads() {
     let trail = fp.trail.clone().expect("every location can be read again");
     assert!(trail.iter().any(|l| l.step == Step::Elements));
     let view = run.view(10);
-    let (again, _) = index::evaluate(&run, &view, &trail, &names, 99, &fp)
-        .unwrap()
-        .expect("readable");
+    let (again, _) = index::evaluate(
+        &run,
+        &view,
+        &trail,
+        &names,
+        99,
+        &fp,
+        &mut Default::default(),
+    )
+    .unwrap()
+    .expect("readable");
     assert_eq!(again, fp.reads);
     // The same holds for every call of the other tests' shapes.
     let mut a = Run::default();
@@ -662,9 +670,17 @@ fn a_trail_read_again_in_its_own_entry_state_gives_its_own_reads() {
         find_events(100, 1, true),
     );
     let fa = footprint(&a, 10, &mut names);
-    let (again, _) = index::evaluate(&a, &a.view(10), fa.trail.as_ref().unwrap(), &names, 99, &fa)
-        .unwrap()
-        .unwrap();
+    let (again, _) = index::evaluate(
+        &a,
+        &a.view(10),
+        fa.trail.as_ref().unwrap(),
+        &names,
+        99,
+        &fa,
+        &mut Default::default(),
+    )
+    .unwrap()
+    .unwrap();
     assert_eq!(again, fa.reads);
 }
 

@@ -29,16 +29,19 @@ pub(crate) fn sum_numbers(start: i32) -> Vec<u8> {
 /// `sum_numbers` with sumNumbers' bytecode hash `hash` (its code differs from another
 /// stream's), and, with `lose_last`, an iteration adding 3 that forgets to store the sum.
 pub(crate) fn sum_numbers_variant(start: i32, hash: Option<[u8; 16]>, lose_last: bool) -> Vec<u8> {
-    sum_numbers_asking(start, hash, lose_last, None)
+    sum_numbers_asking(start, hash, lose_last, None, false)
 }
 
 /// `sum_numbers_variant`, and with `identity_hash`, the iteration adding 3 also asks the JDK
-/// for `this.hashCode()` (an identity hash code, `identity_hash` in this run) and adds it.
+/// for `this.hashCode()` (an identity hash code, `identity_hash` in this run) and adds it. With
+/// `stream`, sumNumbers holds a `java.io.PrintStream` (an object whose content the trace does
+/// not know) in a local `out` set before the loop and never used.
 pub(crate) fn sum_numbers_asking(
     start: i32,
     hash: Option<[u8; 16]>,
     lose_last: bool,
     identity_hash: Option<i32>,
+    stream: bool,
 ) -> Vec<u8> {
     let mut s = StreamBuilder::new();
     let c = s.class("sumnumbers.SumNumbers", true);
@@ -65,14 +68,20 @@ pub(crate) fn sum_numbers_asking(
     if let Some(h) = hash {
         s.hash_next_method(h);
     }
+    let vars: &[&str] = if stream {
+        &["this", "array", "eo", "sum", "i", "out"]
+    } else {
+        &["this", "array", "eo", "sum", "i"]
+    };
     let sum_numbers = s.method_with_blocks(
         c,
         "sumNumbers",
         "([ILjava/lang/String;)I",
         false,
-        &["this", "array", "eo", "sum", "i"],
+        vars,
         blocks,
     );
+    let print_stream = stream.then(|| s.class("java.io.PrintStream", false));
     let hash_code = identity_hash.map(|h| {
         let object = s.class("java.lang.Object", false);
         (s.external_method(object, "hashCode", "()I"), h)
@@ -94,6 +103,10 @@ pub(crate) fn sum_numbers_asking(
         &[Value::Object(this), Value::Object(array), Value::Str(odd)],
     );
     s.block(t, 0);
+    if let Some(class) = print_stream {
+        let out = s.new_object(t, class);
+        s.local(t, 5, Value::Object(out));
+    }
     s.local(t, 3, Value::Int(0));
     s.line(t, 12);
     s.local(t, 4, Value::Int(start));
