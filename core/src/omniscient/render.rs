@@ -270,18 +270,38 @@ fn push_primitive(out: &mut String, p: Primitive) {
         Primitive::Short(v) => write!(out, "{v}"),
         Primitive::Int(v) => write!(out, "{v}"),
         Primitive::Long(v) => write!(out, "{v}L"),
-        Primitive::Float(v) => write!(out, "{}f", java_float(f64::from(v))),
-        Primitive::Double(v) => write!(out, "{}", java_float(v)),
+        Primitive::Float(v) => write!(out, "{}f", java_number(v)),
+        Primitive::Double(v) => write!(out, "{}", java_number(v)),
     };
 }
 
-/// `1.0` rather than Rust's `1`, so that a double never looks like an int.
-fn java_float(v: f64) -> String {
-    if v.is_finite() && v.fract() == 0.0 && v.abs() < 1e16 {
-        format!("{v:.1}")
-    } else {
-        format!("{v}")
+/// A `float` or `double` as Java's `toString` writes it, so that it reads as the program
+/// printed it: the shortest digits that give the value back (of a float's own precision, not
+/// of its widening to a double: `0.1f`, not `0.10000000149011612f`), `1.0` rather than Rust's
+/// `1`, and from 10^7 up or below 10^-3 the computerized scientific notation (`1.0E-11`,
+/// `1.2345678E7`).
+fn java_number<F: Copy + Into<f64> + std::fmt::Display + std::fmt::LowerExp>(v: F) -> String {
+    let x: f64 = v.into();
+    if x.is_nan() {
+        return "NaN".into();
     }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    let a = x.abs();
+    if a == 0.0 || (1e-3..1e7).contains(&a) {
+        let text = format!("{v}");
+        return if text.contains('.') {
+            text
+        } else {
+            format!("{text}.0")
+        };
+    }
+    // `{:e}` gives the same shortest digits as `d.ddde-n`.
+    let sci = format!("{v:e}");
+    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let dot = if mantissa.contains('.') { "" } else { ".0" };
+    format!("{mantissa}{dot}E{exponent}")
 }
 
 fn push_string_literal(out: &mut String, text: &str, max_chars: usize) {
@@ -324,6 +344,22 @@ mod tests {
         assert_eq!(render(&heap, Value::Double(2.0), 0), "2.0");
         assert_eq!(render(&heap, Value::Double(0.25), 0), "0.25");
         assert_eq!(render(&heap, Value::Float(1.5), 0), "1.5f");
+        // As Java's Double.toString and Float.toString write them.
+        for (d, java) in [
+            (1e-11, "1.0E-11"),
+            (-2.5e-4, "-2.5E-4"),
+            (0.001, "0.001"),
+            (1234567.0, "1234567.0"),
+            (1e7, "1.0E7"),
+            (12345678.9, "1.23456789E7"),
+            (-0.0, "-0.0"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-Infinity"),
+        ] {
+            assert_eq!(render(&heap, Value::Double(d), 0), java, "{d}");
+        }
+        assert_eq!(render(&heap, Value::Float(0.1), 0), "0.1f");
+        assert_eq!(render(&heap, Value::Float(3.0e10), 0), "3.0E10f");
         assert_eq!(render(&heap, Value::Char(u16::from(b'x')), 0), "'x'");
         assert_eq!(render(&heap, Value::Boolean(true), 0), "true");
         assert_eq!(render(&heap, Value::Boxed(Primitive::Int(5)), 0), "5");
