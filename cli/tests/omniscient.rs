@@ -500,6 +500,22 @@ fn exceptions_thrown_caught_and_uncaught() {
         (safe["result"].as_str(), &safe["exception"]),
         (Some("0"), &Value::Null)
     );
+    // The exceptions query names each exception object by its id, the program's own (shown by
+    // its content) as the JDK's (shown by class and id), so that `object-state` can follow it.
+    let listed = hindsight_json(&["query", s(&trace), "exceptions", "--json"]);
+    let text = hindsight(&["query", s(&trace), "exceptions"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    let exceptions = listed["exceptions"].as_array().unwrap();
+    assert_eq!(exceptions.len(), 2, "{listed:#}");
+    for e in exceptions {
+        let id = e["exception"]["object"].as_u64().expect("an object id");
+        let line = text
+            .lines()
+            .find(|l| l.contains(e["class"].as_str().unwrap()))
+            .unwrap();
+        assert!(line.contains(&format!("#{id}")), "{line}");
+    }
+    assert!(text.contains("code=7"), "{text}");
 
     // Uncaught: the JavaTA paper's traveling null ends main with a NullPointerException.
     let trace = record(

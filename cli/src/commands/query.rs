@@ -78,8 +78,13 @@ pub fn run(args: Args) -> Result<u8> {
     Ok(0)
 }
 
+/// A value as rendered, with its object id when the rendering does not show it (an object
+/// shown by its content): the id is what `object-state` and `obj:ID.field` take.
 fn shown(s: &Shown) -> String {
-    s.value.clone()
+    match s.object {
+        Some(id) if !s.value.contains(&format!("#{id}")) => format!("#{id} {}", s.value),
+        _ => s.value.clone(),
+    }
 }
 
 fn place(file: &Option<String>, line: Option<u32>) -> String {
@@ -292,7 +297,7 @@ fn print(answer: &Answer) {
                 println!(
                     "  {} ({}) thrown at {}{}; {caught}",
                     e.class.as_deref().unwrap_or("?"),
-                    e.exception.value,
+                    shown(&e.exception),
                     written(&e.thrown),
                     if e.implicit {
                         " (by the JVM or the JDK)"

@@ -1,6 +1,6 @@
 package omni;
 
-/** An exception thrown by one call and caught by its caller. */
+/** An exception thrown by one call and caught by its caller, and one of the program's own. */
 public class Exceptions {
     static int check(int x) {
         if (x < 0)
@@ -17,6 +17,23 @@ public class Exceptions {
     }
 
     public static void main(String[] args) {
-        System.out.println(safe(-1) + safe(2));
+        System.out.println(safe(-1) + safe(2) + refuse(7));
+    }
+
+    /** The program's own exception: its fields are recorded, so it shows by its content. */
+    static class Refused extends RuntimeException {
+        final int code;
+
+        Refused(int code) {
+            this.code = code;
+        }
+    }
+
+    static int refuse(int code) {
+        try {
+            throw new Refused(code);
+        } catch (Refused r) {
+            return r.code;
+        }
     }
 }
