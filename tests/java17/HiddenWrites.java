@@ -5,14 +5,16 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * Fields and elements written by JDK code on the program's behalf, with no putfield or xastore
- * in the program: a VarHandle, an atomic field updater, Unsafe and reflection. The agent records
- * the object's fields (the element) after each such call (agent/tests/java17.rs).
+ * in the program: a VarHandle, an atomic field updater, Unsafe and reflection (a static field
+ * too). The agent records the object's fields (the element, the static field) after each such
+ * call (agent/tests/java17.rs).
  */
 public class HiddenWrites {
     static class Counter {
         volatile long base;
         volatile int hits;
         String label = "none";
+        static int created;
         int[] slots = new int[4];
 
         static final VarHandle BASE;
@@ -45,11 +47,13 @@ public class HiddenWrites {
         }
         Field label = Counter.class.getDeclaredField("label");
         label.set(c, "set by reflection");
+        Counter.class.getDeclaredField("created").setInt(null, 12);
         Field unsafeField = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
         unsafeField.setAccessible(true);
         sun.misc.Unsafe unsafe = (sun.misc.Unsafe) unsafeField.get(null);
         long offset = unsafe.objectFieldOffset(Counter.class.getDeclaredField("hits"));
         unsafe.putInt(c, offset, 40);
-        System.out.println(c.base + " " + c.hits + " " + c.label + " " + c.slots[3]);
+        System.out.println(c.base + " " + c.hits + " " + c.label + " " + c.slots[3] + " "
+                + Counter.created);
     }
 }

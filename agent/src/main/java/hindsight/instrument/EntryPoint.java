@@ -28,6 +28,7 @@ enum EntryPoint {
     ARRAY_WRITE_B("arrayWriteB", "(Ljava/lang/Object;II)V"),
     ARRAY_RANGE("arrayRange", "(Ljava/lang/Object;II)V"),
     FIELDS_WRITTEN("fieldsWritten", "(Ljava/lang/Object;I)V"),
+    FIELD_SET("fieldSet", "(Ljava/lang/Object;Ljava/lang/Object;)V"),
     SUPER_CALL("superCall", "(Z)V"),
     THIS_INIT("thisInit", "(Ljava/lang/Object;)V"),
     SEEN("seen", "(Ljava/lang/Object;)V"),

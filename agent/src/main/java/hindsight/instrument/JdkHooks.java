@@ -91,7 +91,13 @@ final class JdkHooks implements Opcodes {
         boolean writes = n.startsWith("set") || n.startsWith("put") || n.equals("lazySet")
                 || n.startsWith("compareAnd") || n.startsWith("weakCompareAnd")
                 || n.startsWith("getAnd") || n.endsWith("AndGet");
-        if (!writes || (x.owner.equals("java/lang/reflect/Field") && !n.startsWith("set"))) {
+        boolean reflection = x.owner.equals("java/lang/reflect/Field");
+        if (!writes || (reflection && !n.startsWith("set"))) {
+            return;
+        }
+        if (reflection) {
+            // The Field says which field, static ones included (their object is null).
+            c.buf().load(OBJECT, s.slots[0]).load(OBJECT, s.slots[1]).call(EntryPoint.FIELD_SET);
             return;
         }
         c.buf().load(OBJECT, s.slots[1]);

@@ -660,6 +660,39 @@ public final class Buf extends Encoder {
     }
 
     /**
+     * After {@code field.set*(o, ...)} (see JdkHooks.fieldWrites): an instance field as {@link
+     * #fieldsWritten} records one; a static field of the program's classes with its value now
+     * (the call initialised its class, so reading it runs no code of the program's).
+     */
+    public void fieldSet(Object field, Object o) {
+        java.lang.reflect.Field f = (java.lang.reflect.Field) field;
+        if (!java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+            fieldsWritten(o, -1);
+            return;
+        }
+        Reflected.Field s = Reflected.ofStatic(f);
+        reclaim();
+        if (s == null) {
+            return;
+        }
+        try {
+            switch (s.kind) {
+                case 'Z': staticWriteZ(s.id, f.getBoolean(null) ? 1 : 0); break;
+                case 'C': staticWriteC(s.id, f.getChar(null)); break;
+                case 'B': staticWriteB(s.id, f.getByte(null)); break;
+                case 'S': staticWriteS(s.id, f.getShort(null)); break;
+                case 'I': staticWriteI(s.id, f.getInt(null)); break;
+                case 'J': staticWriteJ(s.id, f.getLong(null)); break;
+                case 'F': staticWriteF(s.id, f.getFloat(null)); break;
+                case 'D': staticWriteD(s.id, f.getDouble(null)); break;
+                default: staticWriteA(s.id, f.get(null)); break;
+            }
+        } catch (IllegalAccessException e) {
+            // Reflected.ofStatic opened it.
+        }
+    }
+
+    /**
      * An uninstrumented JDK method (System.arraycopy, Arrays.sort, fill, setAll, ...) may have
      * written elements [from, to) of an array: ARRAY_WRITE for each of them, inside its EXT_CALL.
      */

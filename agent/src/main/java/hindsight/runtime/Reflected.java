@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * The instance fields the program's (instrumented) classes declare for a class, opened for
  * reading, with their field ids: what {@link Buf#fieldsWritten} records after a VarHandle,
- * field updater, Unsafe or reflection call. Computed once per class.
+ * field updater, Unsafe or reflection call. Computed once per class. And a static field set
+ * by reflection ({@link Buf#fieldSet}).
  */
 final class Reflected {
     static final class Field {
@@ -34,6 +35,25 @@ final class Reflected {
 
     static Field[] fields(Class<?> c) {
         return FIELDS.get(c);
+    }
+
+    /**
+     * A static field of the program's classes, opened for reading, or null (a JDK field, one
+     * of the agent's own, one a module does not open).
+     */
+    static Field ofStatic(java.lang.reflect.Field f) {
+        Class<?> k = f.getDeclaringClass();
+        if (!Defs.isInstrumented(k.getName()) || f.getName().startsWith("hindsight$")) {
+            return null;
+        }
+        try {
+            f.setAccessible(true);
+        } catch (RuntimeException e) {
+            return null;
+        }
+        String desc = f.getType().descriptorString();
+        int id = Defs.field(k.getName().replace('.', '/'), f.getName(), desc, true);
+        return new Field(f, id, desc.charAt(0));
     }
 
     private static Field[] declared(Class<?> c) {
