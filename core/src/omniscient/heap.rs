@@ -80,10 +80,24 @@ pub trait Heap {
     }
 }
 
-/// `pkg.Outer$Inner` -> `Outer.Inner`, `java.lang.String[]` -> `String[]`.
+/// `pkg.Outer$Inner` -> `Outer.Inner`, `java.lang.String[]` -> `String[]`. Only a `$` between
+/// two parts of a name stands for nesting: `$Gson$Types` keeps its leading `$` (a class name
+/// may start with one) and a lambda's `Main$$Lambda` its `$$`.
 pub fn simple_class_name(name: &str) -> String {
     let base = name.rsplit('.').next().unwrap_or(name);
-    base.replace('$', ".")
+    let chars: Vec<char> = base.chars().collect();
+    let nesting = |i: usize| {
+        i > 0
+            && i + 1 < chars.len()
+            && chars[i - 1] != '$'
+            && chars[i + 1] != '$'
+            && chars[i + 1] != '['
+    };
+    chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| if c == '$' && nesting(i) { '.' } else { c })
+        .collect()
 }
 
 #[cfg(test)]
@@ -96,5 +110,12 @@ mod tests {
         assert_eq!(simple_class_name("a.b.Outer$Inner"), "Outer.Inner");
         assert_eq!(simple_class_name("int[]"), "int[]");
         assert_eq!(simple_class_name("java.lang.String[][]"), "String[][]");
+        // Gson's `$Gson$Types` starts with a `$`; a lambda class has `$$`.
+        assert_eq!(
+            simple_class_name("com.google.gson.internal.$Gson$Types$ParameterizedTypeImpl"),
+            "$Gson.Types.ParameterizedTypeImpl"
+        );
+        assert_eq!(simple_class_name("p.Main$$Lambda"), "Main$$Lambda");
+        assert_eq!(simple_class_name("p.Weird$"), "Weird$");
     }
 }

@@ -62,11 +62,7 @@ fn lookup(reader: &TraceReader, id: MethodId) -> StoreResult<Option<MethodName>>
         Some(c) => (c.name, Some(c.source_file).filter(|s| !s.is_empty())),
         None => (format!("#{}", def.class), None),
     };
-    let simple = class_name
-        .rsplit('.')
-        .next()
-        .unwrap_or(&class_name)
-        .replace('$', ".");
+    let simple = crate::omniscient::simple_class_name(&class_name);
     Ok(Some(MethodName {
         qualified: format!("{class_name}.{}", def.name),
         short: format!("{simple}.{}", def.name),

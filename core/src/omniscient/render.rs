@@ -262,9 +262,16 @@ fn push_rest(out: &mut String, rest: usize, after_items: bool) {
 fn push_primitive(out: &mut String, p: Primitive) {
     let _ = match p {
         Primitive::Boolean(b) => write!(out, "{b}"),
+        // As a Java char literal: `'é'`, `'\n'`, `'\u0000'` (Rust's `escape_default` would
+        // write `'\u{e9}'`).
         Primitive::Char(c) => match char::from_u32(u32::from(c)) {
-            Some(ch) => write!(out, "'{}'", ch.escape_default()),
-            None => write!(out, "'\\u{c:04x}'"),
+            Some('\'') => write!(out, "'\\''"),
+            Some('\\') => write!(out, "'\\\\'"),
+            Some('\n') => write!(out, "'\\n'"),
+            Some('\t') => write!(out, "'\\t'"),
+            Some('\r') => write!(out, "'\\r'"),
+            Some(ch) if !ch.is_control() => write!(out, "'{ch}'"),
+            _ => write!(out, "'\\u{c:04x}'"),
         },
         Primitive::Byte(v) => write!(out, "{v}"),
         Primitive::Short(v) => write!(out, "{v}"),
@@ -361,6 +368,16 @@ mod tests {
         assert_eq!(render(&heap, Value::Float(0.1), 0), "0.1f");
         assert_eq!(render(&heap, Value::Float(3.0e10), 0), "3.0E10f");
         assert_eq!(render(&heap, Value::Char(u16::from(b'x')), 0), "'x'");
+        for (c, java) in [
+            (0xe9, "'é'"),
+            (0, "'\\u0000'"),
+            (u16::from(b'\n'), "'\\n'"),
+            (u16::from(b'\''), "'\\''"),
+            (u16::from(b'\\'), "'\\\\'"),
+            (0xd800, "'\\ud800'"),
+        ] {
+            assert_eq!(render(&heap, Value::Char(c), 0), java, "{c}");
+        }
         assert_eq!(render(&heap, Value::Boolean(true), 0), "true");
         assert_eq!(render(&heap, Value::Boxed(Primitive::Int(5)), 0), "5");
         assert_eq!(render(&heap, Value::Null, 0), "null");
