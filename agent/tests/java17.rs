@@ -192,6 +192,22 @@ fn fields_written_through_var_handles_updaters_unsafe_and_reflection_are_recorde
             "EXT_RETURN void",
         ],
     );
+    // `Field.set` names its field: that one is written, not every field of the object (a
+    // history would show the others changed).
+    let set = lines
+        .iter()
+        .position(|l| l.contains("EXT_CALL java.lang.reflect.Field.set("))
+        .expect("Field.set");
+    let ret = set
+        + lines[set..]
+            .iter()
+            .position(|l| l.contains("EXT_RETURN"))
+            .unwrap();
+    let writes: Vec<&String> = lines[set..ret]
+        .iter()
+        .filter(|l| l.contains("FIELD_WRITE"))
+        .collect();
+    assert_eq!(writes.len(), 1, "{writes:#?}");
 }
 
 /// A field reached through a subclass (`sub.row`, `Sub.created`, `Sub.NAMES`) has the id of the

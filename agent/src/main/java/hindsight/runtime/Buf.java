@@ -642,53 +642,59 @@ public final class Buf extends Encoder {
         reclaim();
         for (Reflected.Field f : fields) {
             try {
-                switch (f.kind) {
-                    case 'Z': fieldWriteZ(o, f.id, f.field.getBoolean(o) ? 1 : 0); break;
-                    case 'C': fieldWriteC(o, f.id, f.field.getChar(o)); break;
-                    case 'B': fieldWriteB(o, f.id, f.field.getByte(o)); break;
-                    case 'S': fieldWriteS(o, f.id, f.field.getShort(o)); break;
-                    case 'I': fieldWriteI(o, f.id, f.field.getInt(o)); break;
-                    case 'J': fieldWriteJ(o, f.id, f.field.getLong(o)); break;
-                    case 'F': fieldWriteF(o, f.id, f.field.getFloat(o)); break;
-                    case 'D': fieldWriteD(o, f.id, f.field.getDouble(o)); break;
-                    default: fieldWriteA(o, f.id, f.field.get(o)); break;
-                }
+                fieldWrite(o, f);
             } catch (IllegalAccessException e) {
                 // Reflected.fields keeps only the fields it could open.
             }
         }
     }
 
+    /** A FIELD_WRITE of {@code f} of {@code o} with its value now. */
+    private void fieldWrite(Object o, Reflected.Field f) throws IllegalAccessException {
+        switch (f.kind) {
+            case 'Z': fieldWriteZ(o, f.id, f.field.getBoolean(o) ? 1 : 0); break;
+            case 'C': fieldWriteC(o, f.id, f.field.getChar(o)); break;
+            case 'B': fieldWriteB(o, f.id, f.field.getByte(o)); break;
+            case 'S': fieldWriteS(o, f.id, f.field.getShort(o)); break;
+            case 'I': fieldWriteI(o, f.id, f.field.getInt(o)); break;
+            case 'J': fieldWriteJ(o, f.id, f.field.getLong(o)); break;
+            case 'F': fieldWriteF(o, f.id, f.field.getFloat(o)); break;
+            case 'D': fieldWriteD(o, f.id, f.field.getDouble(o)); break;
+            default: fieldWriteA(o, f.id, f.field.get(o)); break;
+        }
+    }
+
     /**
-     * After {@code field.set*(o, ...)} (see JdkHooks.fieldWrites): an instance field as {@link
-     * #fieldsWritten} records one; a static field of the program's classes with its value now
-     * (the call initialised its class, so reading it runs no code of the program's).
+     * After {@code field.set*(o, ...)} (see JdkHooks.fieldWrites): that one field of the
+     * program's classes, as it is now (of {@code o}, or static: the call initialised its class,
+     * so reading it runs none of the program's code).
      */
     public void fieldSet(Object field, Object o) {
         java.lang.reflect.Field f = (java.lang.reflect.Field) field;
-        if (!java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
-            fieldsWritten(o, -1);
-            return;
-        }
-        Reflected.Field s = Reflected.ofStatic(f);
+        boolean isStatic = java.lang.reflect.Modifier.isStatic(f.getModifiers());
+        Reflected.Field r = isStatic || o != null ? Reflected.of(f) : null;
         reclaim();
-        if (s == null) {
+        if (r == null) {
             return;
         }
         try {
-            switch (s.kind) {
-                case 'Z': staticWriteZ(s.id, f.getBoolean(null) ? 1 : 0); break;
-                case 'C': staticWriteC(s.id, f.getChar(null)); break;
-                case 'B': staticWriteB(s.id, f.getByte(null)); break;
-                case 'S': staticWriteS(s.id, f.getShort(null)); break;
-                case 'I': staticWriteI(s.id, f.getInt(null)); break;
-                case 'J': staticWriteJ(s.id, f.getLong(null)); break;
-                case 'F': staticWriteF(s.id, f.getFloat(null)); break;
-                case 'D': staticWriteD(s.id, f.getDouble(null)); break;
-                default: staticWriteA(s.id, f.get(null)); break;
+            if (isStatic) {
+                switch (r.kind) {
+                    case 'Z': staticWriteZ(r.id, f.getBoolean(null) ? 1 : 0); break;
+                    case 'C': staticWriteC(r.id, f.getChar(null)); break;
+                    case 'B': staticWriteB(r.id, f.getByte(null)); break;
+                    case 'S': staticWriteS(r.id, f.getShort(null)); break;
+                    case 'I': staticWriteI(r.id, f.getInt(null)); break;
+                    case 'J': staticWriteJ(r.id, f.getLong(null)); break;
+                    case 'F': staticWriteF(r.id, f.getFloat(null)); break;
+                    case 'D': staticWriteD(r.id, f.getDouble(null)); break;
+                    default: staticWriteA(r.id, f.get(null)); break;
+                }
+            } else {
+                fieldWrite(o, r);
             }
-        } catch (IllegalAccessException e) {
-            // Reflected.ofStatic opened it.
+        } catch (IllegalAccessException | IllegalArgumentException e) {
+            // Reflected.of opened it; an object of another class made the call throw.
         }
     }
 

@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * The instance fields the program's (instrumented) classes declare for a class, opened for
  * reading, with their field ids: what {@link Buf#fieldsWritten} records after a VarHandle,
- * field updater, Unsafe or reflection call. Computed once per class. And a static field set
- * by reflection ({@link Buf#fieldSet}).
+ * field updater or Unsafe call. Computed once per class. And the one field a reflective
+ * {@code Field.set} names ({@link Buf#fieldSet}).
  */
 final class Reflected {
     static final class Field {
@@ -38,10 +38,10 @@ final class Reflected {
     }
 
     /**
-     * A static field of the program's classes, opened for reading, or null (a JDK field, one
-     * of the agent's own, one a module does not open).
+     * A field of the program's classes, opened for reading, or null (a JDK field, one of the
+     * agent's own, one a module does not open).
      */
-    static Field ofStatic(java.lang.reflect.Field f) {
+    static Field of(java.lang.reflect.Field f) {
         Class<?> k = f.getDeclaringClass();
         if (!Defs.isInstrumented(k.getName()) || f.getName().startsWith("hindsight$")) {
             return null;
@@ -52,7 +52,8 @@ final class Reflected {
             return null;
         }
         String desc = f.getType().descriptorString();
-        int id = Defs.field(k.getName().replace('.', '/'), f.getName(), desc, true);
+        int id = Defs.field(k.getName().replace('.', '/'), f.getName(), desc,
+                Modifier.isStatic(f.getModifiers()));
         return new Field(f, id, desc.charAt(0));
     }
 
