@@ -132,3 +132,38 @@ fn the_reference_oracle_does_not_blame_a_for_each_loop_for_its_hidden_index() {
         );
     }
 }
+
+/// A run judged against itself has nothing wrong in it. javac's for-each keeps its array and
+/// index in locals the trace does not record; an iteration's footprint counts which iteration
+/// it is, so the word-count loop's last pass (the test that ends it, with `w` = "end") does not
+/// match the earlier pass that started at the word "end", and no pass is judged wrong.
+#[test]
+fn no_loop_or_iteration_of_a_run_is_wrong_against_the_same_run() {
+    use hindsight_core::ids::NodeId;
+    use hindsight_core::oracle::{ReferenceOracle, TraceRun};
+    use hindsight_core::session::Answer;
+
+    let work = tempfile::tempdir().unwrap();
+    let classes = work.path().join("classes");
+    javac(&repo().join("tests/corpus/hashtable/src"), &classes);
+    let trace = work.path().join("run.htrace");
+    record(&classes, "hashtable.Main", &trace);
+    let tree = hindsight_json(&["tree", "--json", trace.to_str().unwrap()]);
+    let fragments: Vec<u64> = tree["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| ["loop", "iteration"].contains(&n["kind"].as_str().unwrap()))
+        .map(|n| n["id"].as_u64().unwrap())
+        .collect();
+    assert!(fragments.len() > 50, "{}", fragments.len());
+    let (run, same) = (
+        TraceRun::open(&trace).unwrap(),
+        TraceRun::open(&trace).unwrap(),
+    );
+    let mut oracle = ReferenceOracle::new(&run, &same);
+    for id in fragments {
+        let answer = oracle.answer(NodeId(id as u32)).unwrap();
+        assert_ne!(answer, Answer::Invalid, "node {id}");
+    }
+}

@@ -259,6 +259,7 @@ own_programs!(
     power,
     ranking,
     rational,
+    readercopy,
     receipt,
     shipping,
     survey,

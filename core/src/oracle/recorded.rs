@@ -66,6 +66,9 @@ pub struct CallView {
     /// exit; its `outcome` says how it ended ([`ending`]).
     pub fragment: Option<Fragment>,
     pub exit_locals: Vec<Value>,
+    /// For an iteration, which one of its loop (from 0): an input javac's for-each keeps in a
+    /// local the trace does not record (see `footprint`).
+    pub position: Option<u32>,
 }
 
 /// A call of an output method of the JDK (see the module documentation).

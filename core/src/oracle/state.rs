@@ -10,6 +10,18 @@ use crate::trace::wire::Value;
 /// How many objects of a state the oracle compares; beyond it states are cut (see
 /// [`canonical_state`]) and a match is no longer proof.
 pub const MAX_STATE_OBJECTS: usize = 100_000;
+/// The same for a loop or an iteration, whose state is its whole frame's: compared only when
+/// its footprint decided nothing, for each execution of the loop in the reference run, so a
+/// frame that reaches a library's whole object graph (a Jackson `ObjectMapper`) is cut early.
+pub const MAX_FRAGMENT_STATE_OBJECTS: usize = 4_096;
+
+fn limit(call: &CallView) -> usize {
+    if call.fragment.is_some() {
+        MAX_FRAGMENT_STATE_OBJECTS
+    } else {
+        MAX_STATE_OBJECTS
+    }
+}
 
 /// The roots of a call's state: `this`, the arguments, then the named static fields.
 fn roots(
@@ -37,7 +49,7 @@ pub(super) fn entry_state(
 ) -> HeapResult<CanonicalState> {
     // Just before the call event: what the caller passed in.
     let at = call.entry.saturating_sub(1);
-    canonical_state(run, &roots(run, call, statics, at)?, at, MAX_STATE_OBJECTS)
+    canonical_state(run, &roots(run, call, statics, at)?, at, limit(call))
 }
 
 pub(super) fn exit_state(
@@ -54,7 +66,7 @@ pub(super) fn exit_state(
             *r = *v;
         }
     }
-    canonical_exit(run, roots, call.outcome, at, &call.output)
+    canonical_exit(run, roots, call.outcome, at, &call.output, limit(call))
 }
 
 /// The canonical form of an exit state: the state of `roots` at `at`, the outcome, then each
@@ -65,6 +77,7 @@ pub(super) fn canonical_exit(
     outcome: Option<Outcome>,
     at: Timestamp,
     output: &[OutputCall],
+    limit: usize,
 ) -> HeapResult<CanonicalState> {
     match outcome {
         Some(Outcome::Returned(v)) => roots.push(v),
@@ -75,9 +88,9 @@ pub(super) fn canonical_exit(
         }
         None => {}
     }
-    let mut state = canonical_state(heap, &roots, at, MAX_STATE_OBJECTS)?;
+    let mut state = canonical_state(heap, &roots, at, limit)?;
     for out in output {
-        let args = canonical_state(heap, &out.args, out.at, MAX_STATE_OBJECTS)?;
+        let args = canonical_state(heap, &out.args, out.at, limit)?;
         state
             .text
             .push_str(&format!("|{}({})", out.method, args.text));

@@ -223,6 +223,11 @@ impl TraceRun {
         }
         view.args = entry_locals;
         view.exit_locals = exit_locals;
+        if h.kind == NodeKind::Iteration {
+            if let Some(lp) = h.parent {
+                view.position = Some(self.reader.child_index(lp, h.id)? as u32);
+            }
+        }
         let code = match row.outcome {
             None => None,
             Some(crate::trace::store::Outcome::Threw) => Some(ending::THROWN),
@@ -351,6 +356,7 @@ impl RecordedRun for TraceRun {
             output: Vec::new(),
             fragment: None,
             exit_locals: Vec::new(),
+            position: None,
         };
         if h.kind.is_loop() {
             self.fragment_view(&detail.row, &mut view)

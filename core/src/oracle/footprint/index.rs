@@ -508,6 +508,7 @@ impl<'a, R: RecordedRun> Evaluator<'a, R> {
         let v = match (loc.step, object) {
             (Step::Root(0), None) => self.call.this,
             (Step::Root(i), None) => self.call.args.get(i as usize - 1).copied(),
+            (Step::Position, None) => self.call.position.map(|p| Value::Int(p as i32)),
             (Step::Static(s), None) => match run.static_at(names.text(s), self.at)? {
                 Some(v) => Some(v),
                 None => {

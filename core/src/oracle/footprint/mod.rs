@@ -18,12 +18,17 @@
 //! A loop or an iteration has a footprint too, from its frame's events between its entry and
 //! exit: its roots are the frame's `this` and locals at entry, and the locals at exit are part of
 //! its effect, as a call's result is. It is matched with the reference run's executions of the
-//! same loop.
+//! same loop. An iteration also reads which iteration of its loop it is (`Position`): javac's
+//! for-each keeps its array and index in locals the trace does not record, so without it the
+//! pass that ends a loop over words matches an earlier pass that started at the same word.
+//! (Reads through the hidden array name no object: such a footprint is incomplete and matches
+//! nothing.)
 //!
 //! A call into uninstrumented code reads the whole content of the arrays and JDK collections it
 //! is given. One on an object whose content the trace does not know (a `Reader`) cannot be
-//! evaluated from an entry state: what it answered is a read of its own (`Answer`), so that two
-//! calls that were answered alike compare, and its call is part of the effect. A lambda (an
+//! evaluated from an entry state: what it answered is a read of its own (`Answer`: its result
+//! and what it wrote into the program's memory itself, such as the buffer `read(buf)` filled),
+//! so that two calls that were answered alike compare, and its call is part of the effect. A lambda (an
 //! object of a hidden class) is no such object: the call made it, or it is the program's code,
 //! and the JDK's answer (`removeIf`'s) follows from what the call handed it.
 //!
@@ -98,6 +103,8 @@ pub enum Step {
     Root(u32),
     /// A static field, `pkg.Class.field` (interned).
     Static(u32),
+    /// Which iteration of its loop an iteration is: read first, after the roots.
+    Position,
     /// A field of the named object, by simple name (interned).
     Field(u32),
     /// An element of the named array, or a slot of the named JDK collection.
@@ -148,6 +155,7 @@ impl Location {
                 h.u8(6);
                 h.text(names.text(c));
             }
+            Step::Position => h.u8(7),
         }
     }
 
@@ -434,6 +442,13 @@ pub fn walk_observed(
         };
         w.read(loc, v)?;
     }
+    if let Some(p) = call.position {
+        let loc = Location {
+            parent: None,
+            step: Step::Position,
+        };
+        w.read(loc, &Value::Int(p as i32))?;
+    }
     let mut error = None;
     let mut events = 0u64;
     let seen = run.visit_events(node, &mut |e| {
@@ -466,6 +481,56 @@ pub fn walk_observed(
     Ok(Some(w.fp))
 }
 
+/// A call into uninstrumented code under way.
+struct OpenExt {
+    /// Its number among the call's calls into uninstrumented code.
+    k: u32,
+    /// Whether an object of unknown content takes part: what it answers is an input.
+    opaque: bool,
+    /// What it wrote into the program's memory itself (not through a callback), in order: part
+    /// of its answer when it is opaque (a `Reader`'s `read(buf)` answers with `buf`'s content).
+    writes: Vec<(Slot, Value)>,
+    /// The program's calls it has made and not yet returned from (callbacks).
+    callbacks: u32,
+}
+
+impl OpenExt {
+    /// Follows the callbacks it makes and notes what it writes itself.
+    fn note(&mut self, kind: &EventKind) {
+        match kind {
+            EventKind::Call { .. } => self.callbacks += 1,
+            EventKind::Return(_) | EventKind::Unwind(_) => {
+                self.callbacks = self.callbacks.saturating_sub(1)
+            }
+            _ if !self.opaque || self.callbacks > 0 => {}
+            EventKind::FieldWrite {
+                object,
+                field,
+                value,
+            } => self.writes.push((Slot::Field(*object, *field), *value)),
+            EventKind::ArrayWrite {
+                array,
+                index,
+                value,
+            } => self.writes.push((Slot::Element(*array, *index), *value)),
+            EventKind::StaticWrite { field, value } => {
+                self.writes.push((Slot::Static(*field), *value))
+            }
+            EventKind::NewArray {
+                array,
+                origin,
+                elements,
+                ..
+            } if *origin != Origin::Created => {
+                for (i, v) in elements.iter().enumerate() {
+                    self.writes.push((Slot::Element(*array, i as u32), *v));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 struct Walker<'r, 'o, R> {
     run: &'r R,
     names: &'r mut Interner,
@@ -477,9 +542,8 @@ struct Walker<'r, 'o, R> {
     fp: Footprint,
     /// Slots read or written so far: only the first touch of a slot is a read.
     done: FxHashSet<Slot>,
-    /// Open calls into uninstrumented code: their number, whether an object of unknown
-    /// content takes part.
-    ext: Vec<(u32, bool)>,
+    /// Open calls into uninstrumented code, innermost last.
+    ext: Vec<OpenExt>,
     answers: u32,
     entries: usize,
     /// Just before the call: where whole contents are read.
@@ -543,6 +607,9 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
     }
 
     fn event(&mut self, ts: Timestamp, kind: &EventKind) -> HeapResult<()> {
+        if let Some(open) = self.ext.last_mut() {
+            open.note(kind);
+        }
         match kind {
             EventKind::NewObject { object, origin, .. } => {
                 // An object of uninstrumented code first met here existed before (a
@@ -627,16 +694,13 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
             }
             EventKind::ExtCall { method, args } => self.ext_call(ts, *method, args)?,
             EventKind::ExtReturn(v) | EventKind::ExtUnwind(v) => {
-                let Some((k, opaque)) = self.ext.pop() else {
+                let Some(open) = self.ext.pop() else {
                     return Ok(());
                 };
-                if opaque && *v != Value::Void {
+                let k = open.k;
+                if open.opaque && (*v != Value::Void || !open.writes.is_empty()) {
                     // What the outside world answered is an input of the call.
-                    let loc = Location {
-                        parent: None,
-                        step: Step::Answer(k),
-                    };
-                    self.read(loc, v)?;
+                    self.answer(open, v)?;
                 } else if let Value::Object(o) = v {
                     // A named object (`getClass()`, `getDeclaredField("x")`) follows from
                     // what the call was handed; any other object met here is an input.
@@ -761,7 +825,62 @@ impl<R: RecordedRun> Walker<'_, '_, R> {
         if opaque {
             self.fp.calls.push((text, args.to_vec(), ts));
         }
-        self.ext.push((k, opaque));
+        self.ext.push(OpenExt {
+            k,
+            opaque,
+            writes: Vec::new(),
+            callbacks: 0,
+        });
+        Ok(())
+    }
+
+    /// The read of what an opaque call into uninstrumented code answered: its result and what
+    /// it wrote into the program's memory, objects named as the call named them (or numbered
+    /// in the order the answer met them: the ones the call created).
+    fn answer(&mut self, open: OpenExt, v: &Value) -> HeapResult<()> {
+        let loc = Location {
+            parent: None,
+            step: Step::Answer(open.k),
+        };
+        let mut d = self.start_read(loc);
+        let mut complete = read_value(self.run, &mut self.fp.naming, &mut d, v)?;
+        d.u32(open.writes.len() as u32);
+        let mut unnamed: Vec<ObjectId> = Vec::new();
+        let mut object = |d: &mut Hash128, naming: &Naming, o: ObjectId| match naming.name(o) {
+            Some(n) => {
+                d.u8(1);
+                d.u32(n);
+            }
+            None => {
+                let i = unnamed.iter().position(|&u| u == o).unwrap_or_else(|| {
+                    unnamed.push(o);
+                    unnamed.len() - 1
+                });
+                d.u8(2);
+                d.u32(i as u32);
+            }
+        };
+        for (slot, value) in &open.writes {
+            match *slot {
+                Slot::Field(o, f) => {
+                    object(&mut d, &self.fp.naming, o);
+                    d.text(&self.run.field_name(f)?.1);
+                }
+                Slot::Element(o, i) => {
+                    object(&mut d, &self.fp.naming, o);
+                    d.u32(i);
+                }
+                Slot::Static(f) => {
+                    let (class, name) = self.run.field_name(f)?;
+                    d.u8(3);
+                    d.text(&format!("{class}.{name}"));
+                }
+                Slot::Content(_) => {}
+            }
+            complete &= read_value(self.run, &mut self.fp.naming, &mut d, value)?;
+        }
+        self.fp.reads_complete &= complete;
+        self.end_read(loc, d);
         Ok(())
     }
 

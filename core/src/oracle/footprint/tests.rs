@@ -114,6 +114,7 @@ impl Run {
                 output: Vec::<OutputCall>::new(),
                 fragment: None,
                 exit_locals: Vec::new(),
+                position: None,
             },
         );
         self.events.insert(NodeId(id), events);
@@ -581,6 +582,7 @@ fn a_constructor_is_judged_by_the_object_it_built() {
                 output: Vec::new(),
                 fragment: None,
                 exit_locals: Vec::new(),
+                position: None,
             },
         );
         run.heap.set(1, "key", 101, Value::Int(key));

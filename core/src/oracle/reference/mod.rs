@@ -161,20 +161,18 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
         if call.outcome.is_none() {
             return Ok(Partial::Decided(Answer::DontKnow));
         }
-        // Calls by footprints, by whole states without events. A loop's or an iteration's
-        // footprint does not see the frame's locals the trace leaves out (javac's for-each
-        // index and array, which have no name): two executions that read alike what it sees
-        // may still have been given different indexes. So it proves a loop right (the same
-        // effect from the same visible reads), never wrong; the rest is left to whole states.
+        // Calls, loops and iterations alike by footprints; by whole states without events, and
+        // a loop its footprint leaves open (a loop's whole state is its frame's, small enough to
+        // compare in the programs that fit in a head, cut early in a library's).
         let judged = self
             .memory
             .footprints
             .judge(self.buggy, node, &call, self.reference)?;
         let decided = match (call.fragment, judged) {
             (_, Judgement::Valid) => Some(Partial::Decided(Answer::Valid)),
-            (None, Judgement::Invalid) => Some(Partial::Decided(Answer::Invalid)),
+            (_, Judgement::Invalid) => Some(Partial::Decided(Answer::Invalid)),
             (None, Judgement::NoEvents) => self.rule_1_by_states(&call)?,
-            (None, Judgement::Cut | Judgement::NoMatch | Judgement::Unprovable) => None,
+            (None, _) => None,
             // A loop that asked the outside world (an identity hash code) may differ from the
             // reference's for that alone: rule 2 judges it by its children.
             (Some(_), _)

@@ -53,6 +53,7 @@ impl FakeRun {
             output: Vec::new(),
             fragment: None,
             exit_locals: Vec::new(),
+            position: None,
         };
         self.calls.insert(NodeId(id), view);
         if let Some(p) = parent {

@@ -92,7 +92,14 @@ pub fn compare(
         Replayed::Ran(ran) => ran,
     };
     let roots = ran.this.iter().chain(&ran.args).copied().collect();
-    let replayed = canonical_exit(&ran.heap, roots, Some(ran.outcome), 0, &ran.output)?;
+    let replayed = canonical_exit(
+        &ran.heap,
+        roots,
+        Some(ran.outcome),
+        0,
+        &ran.output,
+        MAX_STATE_OBJECTS,
+    )?;
     let recorded = exit_state(run, call, &[])?;
     Ok(if !(replayed.complete && recorded.complete) {
         Comparison::Unprovable

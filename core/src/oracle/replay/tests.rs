@@ -133,6 +133,7 @@ fn call(this: Option<Value>, args: &[Value]) -> crate::oracle::recorded::CallVie
         output: Vec::new(),
         fragment: None,
         exit_locals: Vec::new(),
+        position: None,
     }
 }
 
