@@ -4,7 +4,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{hindsight, hindsight_json, javac, record, repo};
+use common::{hindsight, hindsight_json, javac, javac_mutant, record, repo};
 
 fn mergesort_trace() -> (tempfile::TempDir, std::path::PathBuf) {
     let work = tempfile::tempdir().unwrap();
@@ -395,21 +395,14 @@ fn reference_classes_let_the_reference_oracle_judge_states_the_fixed_run_never_r
     let src = repo().join("tests/corpus/bst/src");
     let fixed = dir.path().join("fixed");
     javac(&src, &fixed);
-    let buggy_src = dir.path().join("buggy-src/bst");
-    std::fs::create_dir_all(&buggy_src).unwrap();
-    for entry in std::fs::read_dir(src.join("bst")).unwrap() {
-        let path = entry.unwrap().path();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let text = if path.ends_with("BinarySearchTree.java") {
-            assert!(text.contains("if (c < 0) {"));
-            text.replacen("if (c < 0) {", "if (c <= 0) {", 1)
-        } else {
-            text
-        };
-        std::fs::write(buggy_src.join(path.file_name().unwrap()), text).unwrap();
-    }
     let buggy = dir.path().join("buggy");
-    javac(&dir.path().join("buggy-src"), &buggy);
+    javac_mutant(
+        &src,
+        "bst",
+        ("BinarySearchTree.java", "if (c < 0) {", "if (c <= 0) {"),
+        &dir.path().join("buggy-src"),
+        &buggy,
+    );
     let (fixed_trace, buggy_trace) = (
         dir.path().join("fixed.htrace"),
         dir.path().join("buggy.htrace"),

@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{hindsight_json, javac, record, repo};
+use common::{hindsight_json, javac, javac_mutant, record, repo};
 use serde_json::Value;
 
 /// For each method of `Loops`: each of its loop nodes (in order) as the iteration count, with
@@ -95,19 +95,18 @@ fn the_reference_oracle_does_not_blame_a_for_each_loop_for_its_hidden_index() {
     let src = repo().join("tests/corpus/hashtable/src");
     let fixed = work.path().join("fixed");
     javac(&src, &fixed);
-    let buggy_src = work.path().join("buggy-src/hashtable");
-    std::fs::create_dir_all(&buggy_src).unwrap();
-    for entry in std::fs::read_dir(src.join("hashtable")).unwrap() {
-        let path = entry.unwrap().path();
-        let mut text = std::fs::read_to_string(&path).unwrap();
-        if path.ends_with("HashTable.java") {
-            assert!(text.contains("if (e.value >= min) {"));
-            text = text.replacen("if (e.value >= min) {", "if (e.value > min) {", 1);
-        }
-        std::fs::write(buggy_src.join(path.file_name().unwrap()), text).unwrap();
-    }
     let buggy = work.path().join("buggy");
-    javac(&work.path().join("buggy-src"), &buggy);
+    javac_mutant(
+        &src,
+        "hashtable",
+        (
+            "HashTable.java",
+            "if (e.value >= min) {",
+            "if (e.value > min) {",
+        ),
+        &work.path().join("buggy-src"),
+        &buggy,
+    );
     let (fixed_trace, buggy_trace) = (
         work.path().join("fixed.htrace"),
         work.path().join("buggy.htrace"),

@@ -28,6 +28,29 @@ pub fn javac(src: &Path, out: &Path) {
     assert!(status.success(), "javac failed on {}", src.display());
 }
 
+/// Compiles a mutant of the package `package` under `src` into `out`: its sources with the
+/// first `from` in the file `file` replaced by `to` (which must be there), copied to `scratch`.
+pub fn javac_mutant(
+    src: &Path,
+    package: &str,
+    (file, from, to): (&str, &str, &str),
+    scratch: &Path,
+    out: &Path,
+) {
+    let copy = scratch.join(package);
+    std::fs::create_dir_all(&copy).unwrap();
+    for entry in std::fs::read_dir(src.join(package)).unwrap() {
+        let path = entry.unwrap().path();
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        if path.ends_with(file) {
+            assert!(text.contains(from), "{from} not in {}", path.display());
+            text = text.replacen(from, to, 1);
+        }
+        std::fs::write(copy.join(path.file_name().unwrap()), text).unwrap();
+    }
+    javac(scratch, out);
+}
+
 fn collect_java(dir: &Path, files: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
