@@ -435,6 +435,19 @@ fn node_state_in_the_middle_of_a_call_and_bad_paths() {
     ]);
     assert_eq!(out.status.code(), Some(125));
     assert!(String::from_utf8_lossy(&out.stderr).contains("outside node"));
+    // A call into the JDK (`Arrays.toString`) has no variables of its own: the error says so.
+    let tree = hindsight_json(&["tree", s(&trace), "--json"]);
+    let jdk = tree["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["method"] == "java.util.Arrays.toString")
+        .expect("a call of Arrays.toString");
+    assert_eq!(jdk["kind"], "external");
+    let out = hindsight(&["node", s(&trace), &jdk["id"].to_string()]);
+    assert_eq!(out.status.code(), Some(125));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("a call into uninstrumented code"), "{err}");
     for (path, problem) in [
         (format!("{node}:nothing"), "has no variable `nothing`"),
         (format!("{node}:c[4]"), "index 4 out of bounds for length 4"),

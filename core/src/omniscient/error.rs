@@ -22,6 +22,9 @@ pub enum OmniError {
     },
     #[error("node {0} is not a call of this trace (`hindsight tree TRACE` lists the nodes)")]
     NoCall(NodeId),
+    /// A call into uninstrumented code: no frame of its own the trace knows.
+    #[error("node {0} is a call into uninstrumented code (the JDK's, a library's left out): the trace knows its arguments, result and the program's code it called back, not its variables; `hindsight events TRACE {0}` lists what it did")]
+    External(NodeId),
     /// A projected node of the execution forest: the session's own, never recorded.
     #[error("node {0} is a projected node of the execution forest, which a debugging session makes and the trace does not hold; ask about the calls it stands for (`hindsight tree TRACE` shows them as `calls #first..#last`)")]
     ForestNode(NodeId),

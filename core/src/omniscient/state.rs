@@ -302,6 +302,9 @@ pub(super) fn span_of(
 ) -> OmniResult<(Timestamp, Option<Timestamp>, Timestamp)> {
     let row = |n: NodeId| -> OmniResult<_> {
         let row = reader.node(n)?.ok_or_else(|| OmniError::missing(n))?;
+        if row.header.kind == NodeKind::External {
+            return Err(OmniError::External(n));
+        }
         if row.header.kind != NodeKind::Routine && !row.header.kind.is_loop() {
             return Err(OmniError::NoCall(n));
         }
