@@ -162,8 +162,8 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             return Ok(Partial::Decided(Answer::DontKnow));
         }
         // Calls, loops and iterations alike by footprints; by whole states without events, and
-        // a loop its footprint leaves open (a loop's whole state is its frame's, small enough to
-        // compare in the programs that fit in a head, cut early in a library's).
+        // a loop its footprint leaves open (its whole state is its frame's: small in a program
+        // of a few classes, cut early in a library's, `MAX_FRAGMENT_STATE_OBJECTS`).
         let judged = self
             .memory
             .footprints
@@ -172,7 +172,7 @@ impl<'a, B: RecordedRun, R: RecordedRun> ReferenceOracle<'a, B, R> {
             (_, Judgement::Valid) => Some(Partial::Decided(Answer::Valid)),
             (_, Judgement::Invalid) => Some(Partial::Decided(Answer::Invalid)),
             (None, Judgement::NoEvents) => self.rule_1_by_states(&call)?,
-            (None, _) => None,
+            (None, Judgement::Cut | Judgement::NoMatch | Judgement::Unprovable) => None,
             // A loop that asked the outside world (an identity hash code) may differ from the
             // reference's for that alone: rule 2 judges it by its children.
             (Some(_), _)
