@@ -19,7 +19,7 @@ use crate::trace::wire::{EventKind, Value};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CallsFound {
-    /// The methods the name matched, `pkg.Class.method`.
+    /// The methods the name matched, `pkg.Class.method`, each name once.
     pub methods: Vec<String>,
     /// Calls matching in all.
     pub total: u64,
@@ -167,8 +167,15 @@ pub fn calls(
             listed.push(c);
         }
     }
+    // Overloads share a name: each name once.
+    let mut names: Vec<String> = Vec::new();
+    for m in methods {
+        if !names.contains(&m.qualified) {
+            names.push(m.qualified);
+        }
+    }
     Ok(CallsFound {
-        methods: methods.into_iter().map(|m| m.qualified).collect(),
+        methods: names,
         total,
         calls: listed,
         scanned,

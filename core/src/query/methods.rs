@@ -45,16 +45,14 @@ pub fn all_methods(reader: &TraceReader) -> QueryResult<Vec<Named>> {
 }
 
 /// The methods `spec` names: `pkg.Class.method` exactly, `Class.method` or `method` as the
-/// end of a qualified name, or a pattern with `*`. An error when none matches.
+/// end of a qualified name, or a pattern with `*`, whole or as the end of one (`Main.check*`).
+/// An error when none matches.
 pub fn methods_matching(reader: &TraceReader, spec: &str) -> QueryResult<Vec<Named>> {
-    let glob = if spec.contains('*') {
-        Glob::new(spec)
-    } else {
-        Glob::new(&format!("*.{spec}"))
-    };
+    let whole = Glob::new(spec);
+    let end = Glob::new(&format!("*.{spec}"));
     let found: Vec<Named> = all_methods(reader)?
         .into_iter()
-        .filter(|m| m.qualified == spec || glob.matches(&m.qualified))
+        .filter(|m| whole.matches(&m.qualified) || end.matches(&m.qualified))
         .collect();
     if found.is_empty() {
         return Err(QueryError::NotFound(format!(

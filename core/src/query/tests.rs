@@ -36,6 +36,8 @@ fn fixture_with(result_of_do_something: Value, name: &str) -> Fixture {
     let main_m = s.method(ex, "main", "([Ljava/lang/String;)V", true, &["args"]);
     let init = s.method(ex, "<init>", "()V", false, &["this"]);
     let m1 = s.method(ex, "m1", "()V", false, &["this", "o", "result"]);
+    // An overload never called: `calls m1` names m1 once.
+    s.method(ex, "m1", "(I)V", false, &["this", "n"]);
     let far_init = s.method(far_class, "<init>", "()V", false, &["this"]);
     let do_something = s.method(
         far_class,
@@ -259,6 +261,17 @@ fn calls_filters_by_arguments_result_and_caller() {
     let f = fixture();
     let all = json(&ask(&f, "calls", &["mN"]));
     assert_eq!(all["total"], 1);
+    // A pattern may start at the class's simple name, as a plain name may.
+    let pattern = json(&ask(&f, "calls", &["Ex.m*"]));
+    assert_eq!(
+        pattern["methods"],
+        json(&ask(&f, "calls", &["p.Ex.m*"]))["methods"]
+    );
+    assert!(pattern["total"].as_u64().unwrap() >= 3, "{pattern:#}");
+    assert_eq!(
+        json(&ask(&f, "calls", &["m1"]))["methods"],
+        serde_json::json!(["p.Ex.m1"])
+    );
     let q = |cond: &str, caller: Option<&str>| {
         let req = Request {
             name: "calls".into(),
