@@ -282,6 +282,13 @@ fn origin_inputs_lead_back_to_where_a_wrong_value_came_from() {
 
     // The wrong c[2] = 9 at the last merge's exit, written on the buggy line 12.
     let w = origin_write(&trace, &format!("{node}:c[2]"), &exit);
+    // A moment after the trace's end is an error, not the last value dressed as that moment's.
+    let info = hindsight_json(&["info", s(&trace), "--json"]);
+    let after = (info["last_ts"].as_u64().unwrap() + 1).to_string();
+    let out = hindsight(&["origin", s(&trace), &format!("{node}:c[2]"), "--at", &after]);
+    assert_eq!(out.status.code(), Some(125));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("after the trace's last event"), "{err}");
     assert_eq!(
         (w["line"].as_u64(), w["inputs_from"].as_str()),
         (Some(12), Some("reads"))

@@ -28,6 +28,8 @@ pub enum OmniError {
     /// A projected node of the execution forest: the session's own, never recorded.
     #[error("node {0} is a projected node of the execution forest, which a debugging session makes and the trace does not hold; ask about the calls it stands for (`hindsight tree TRACE` shows them as `calls #first..#last`)")]
     ForestNode(NodeId),
+    #[error("timestamp {at} is after the trace's last event ({last}): `hindsight info TRACE` shows its span")]
+    AfterTrace { at: Timestamp, last: Timestamp },
     #[error("timestamp {at} is outside node {node}, which runs from {entry} to {exit}")]
     OutsideNode {
         node: NodeId,

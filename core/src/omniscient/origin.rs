@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::error::OmniResult;
+use super::error::{OmniError, OmniResult};
 use super::inputs::{line_inputs, read_inputs, Input, InputSource};
 use super::names::Names;
 use super::path::VarPath;
@@ -60,6 +60,14 @@ pub fn origin(
     source: SourceLookup<'_>,
     limits: RenderLimits,
 ) -> OmniResult<ValueOrigin> {
+    // A finished trace ends at its last event; a live one grows.
+    let info = reader.info()?;
+    if info.status != "recording" && at > info.last_ts {
+        return Err(OmniError::AfterTrace {
+            at,
+            last: info.last_ts,
+        });
+    }
     let resolved = resolve(reader, path, at)?;
     let value = resolved
         .value
