@@ -328,3 +328,37 @@ fn prolog_without_swipl_says_what_to_install() {
     assert_eq!(out.status.code(), Some(127), "{err}");
     assert!(err.contains("swi-prolog-nox"), "{err}");
 }
+
+/// `diff` compares the calls made in loops too, lined up by loop and iteration ordinals: the
+/// paper's sumNumbers starts its loop at 1, so its first iteration asks `isEven(2)` where the
+/// fixed one asks `isEven(1)`.
+#[test]
+fn diff_lines_up_the_calls_made_in_loops() {
+    let work = tempfile::tempdir().unwrap();
+    let trace = |version: &str| {
+        let classes = work.path().join(version);
+        javac(
+            &repo().join("tests/programs/sumnumbers").join(version),
+            &classes,
+        );
+        let trace = work.path().join(format!("{version}.htrace"));
+        record(&classes, "sumnumbers.SumNumbers", &trace);
+        trace
+    };
+    let (buggy, fixed) = (trace("buggy"), trace("fixed"));
+    let d = hindsight(&["diff", s(&buggy), s(&fixed), "--json"]);
+    assert_eq!(d.status.code(), Some(1));
+    let d: Value = serde_json::from_slice(&d.stdout).unwrap();
+    let first_even = d["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| {
+            x["path"]
+                .as_str()
+                .unwrap()
+                .ends_with("loop#0 / iteration#0 / sumnumbers.SumNumbers.isEven#0")
+        })
+        .unwrap_or_else(|| panic!("no difference inside the loop: {d:#}"));
+    assert_eq!(first_even["kind"], "arguments", "{first_even:#}");
+}

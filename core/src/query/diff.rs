@@ -1,7 +1,8 @@
 //! Comparing two runs (JavaTA's "dump & diff", section 4.3): the calls of two traces lined up
 //! by what stays the same between runs, the call path with ordinals (`main#0 /
 //! Example.main#0 / Example.m1#0 / FarAWayClass.doSomeThing#0`: the n-th call of a method among
-//! its caller's calls), never node ids or timestamps; then the first calls whose arguments,
+//! its caller's calls; `loop#0 / iteration#2` for the calls made in a loop), never node ids or
+//! timestamps; then the first calls whose arguments,
 //! results or presence differ. Calls of output methods (`PrintStream.println`) are calls like
 //! the others, so different output shows as their different arguments. And the same for any
 //! built-in query: its answers on both traces, compared after leaving out what always differs
@@ -76,6 +77,8 @@ impl Side<'_> {
             for row in page {
                 let name = match (row.header.kind, row.header.method, row.header.thread) {
                     (NodeKind::Thread, _, Some(t)) => self.calls.names.thread(t)?,
+                    (NodeKind::Loop, ..) => "loop".into(),
+                    (NodeKind::Iteration, ..) => "iteration".into(),
                     (_, Some(m), _) => self.calls.names.qualified(m)?,
                     _ => "?".into(),
                 };
@@ -151,7 +154,8 @@ pub fn diff_runs(a: &TraceReader, b: &TraceReader, limit: usize) -> QueryResult<
             };
             matched[j] = true;
             let rb = &cb[j].1;
-            if row.header.kind == NodeKind::Thread {
+            // Threads, loops and iterations are no calls: the calls below them are.
+            if row.header.kind == NodeKind::Thread || row.header.kind.is_loop() {
                 next.push((row.header.id, rb.header.id, p));
                 continue;
             }
