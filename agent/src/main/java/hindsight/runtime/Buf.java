@@ -680,15 +680,15 @@ public final class Buf extends Encoder {
         try {
             if (isStatic) {
                 switch (r.kind) {
-                    case 'Z': staticWriteZ(r.id, f.getBoolean(null) ? 1 : 0); break;
-                    case 'C': staticWriteC(r.id, f.getChar(null)); break;
-                    case 'B': staticWriteB(r.id, f.getByte(null)); break;
-                    case 'S': staticWriteS(r.id, f.getShort(null)); break;
-                    case 'I': staticWriteI(r.id, f.getInt(null)); break;
-                    case 'J': staticWriteJ(r.id, f.getLong(null)); break;
-                    case 'F': staticWriteF(r.id, f.getFloat(null)); break;
-                    case 'D': staticWriteD(r.id, f.getDouble(null)); break;
-                    default: staticWriteA(r.id, f.get(null)); break;
+                    case 'Z': staticWriteZ(r.id, r.field.getBoolean(null) ? 1 : 0); break;
+                    case 'C': staticWriteC(r.id, r.field.getChar(null)); break;
+                    case 'B': staticWriteB(r.id, r.field.getByte(null)); break;
+                    case 'S': staticWriteS(r.id, r.field.getShort(null)); break;
+                    case 'I': staticWriteI(r.id, r.field.getInt(null)); break;
+                    case 'J': staticWriteJ(r.id, r.field.getLong(null)); break;
+                    case 'F': staticWriteF(r.id, r.field.getFloat(null)); break;
+                    case 'D': staticWriteD(r.id, r.field.getDouble(null)); break;
+                    default: staticWriteA(r.id, r.field.get(null)); break;
                 }
             } else {
                 fieldWrite(o, r);

@@ -2,7 +2,9 @@ package hindsight.runtime;
 
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The instance fields the program's (instrumented) classes declare for a class, opened for
@@ -24,10 +26,44 @@ final class Reflected {
         }
     }
 
+    /** The fields a class of the program's declares, opened and named, by name. */
+    private static final ClassValue<Map<String, Field>> OWN = new ClassValue<>() {
+        @Override
+        protected Map<String, Field> computeValue(Class<?> k) {
+            Map<String, Field> out = new LinkedHashMap<>();
+            if (!Defs.isInstrumented(k.getName())) {
+                return out;
+            }
+            for (java.lang.reflect.Field f : k.getDeclaredFields()) {
+                if (f.getName().startsWith("hindsight$")) {
+                    continue;
+                }
+                try {
+                    f.setAccessible(true);
+                } catch (RuntimeException e) {
+                    continue; // a module that does not open its package: left unrecorded
+                }
+                String desc = f.getType().descriptorString(); // as bytecode names it
+                int id = Defs.field(k.getName().replace('.', '/'), f.getName(), desc,
+                        Modifier.isStatic(f.getModifiers()));
+                out.put(f.getName(), new Field(f, id, desc.charAt(0)));
+            }
+            return out;
+        }
+    };
+
     private static final ClassValue<Field[]> FIELDS = new ClassValue<>() {
         @Override
         protected Field[] computeValue(Class<?> c) {
-            return declared(c);
+            List<Field> out = new ArrayList<>();
+            for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+                for (Field f : OWN.get(k).values()) {
+                    if (!Modifier.isStatic(f.field.getModifiers())) {
+                        out.add(f);
+                    }
+                }
+            }
+            return out.toArray(new Field[0]);
         }
     };
 
@@ -39,44 +75,9 @@ final class Reflected {
 
     /**
      * A field of the program's classes, opened for reading, or null (a JDK field, one of the
-     * agent's own, one a module does not open).
+     * agent's own, one a module does not open). Looked up, not opened again, at each call.
      */
     static Field of(java.lang.reflect.Field f) {
-        Class<?> k = f.getDeclaringClass();
-        if (!Defs.isInstrumented(k.getName()) || f.getName().startsWith("hindsight$")) {
-            return null;
-        }
-        try {
-            f.setAccessible(true);
-        } catch (RuntimeException e) {
-            return null;
-        }
-        String desc = f.getType().descriptorString();
-        int id = Defs.field(k.getName().replace('.', '/'), f.getName(), desc,
-                Modifier.isStatic(f.getModifiers()));
-        return new Field(f, id, desc.charAt(0));
-    }
-
-    private static Field[] declared(Class<?> c) {
-        List<Field> out = new ArrayList<>();
-        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
-            if (!Defs.isInstrumented(k.getName())) {
-                continue;
-            }
-            for (java.lang.reflect.Field f : k.getDeclaredFields()) {
-                if (Modifier.isStatic(f.getModifiers()) || f.getName().startsWith("hindsight$")) {
-                    continue;
-                }
-                try {
-                    f.setAccessible(true);
-                } catch (RuntimeException e) {
-                    continue; // a module that does not open its package: left unrecorded
-                }
-                String desc = f.getType().descriptorString(); // as bytecode names it
-                int id = Defs.field(k.getName().replace('.', '/'), f.getName(), desc, false);
-                out.add(new Field(f, id, desc.charAt(0)));
-            }
-        }
-        return out.toArray(new Field[0]);
+        return OWN.get(f.getDeclaringClass()).get(f.getName());
     }
 }
